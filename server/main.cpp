@@ -1,0 +1,5 @@
+#include <cstdio>
+int main() {
+    std::puts("chessence-server: not implemented yet");
+    return 1;
+}

@@ -1,0 +1,77 @@
+// Dependencies point one way: core <- protocol <- server. This test reads every source file of
+// core/ and protocol/ and fails on an include that crosses the line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Include {
+    std::string file;
+    std::string target;
+    bool angled;
+};
+
+std::vector<Include> includes_under(const std::string& folder) {
+    std::vector<Include> found;
+    const std::regex include_line(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(CHESSENCE_SOURCE_DIR) / folder)) {
+        const auto ext = entry.path().extension().string();
+        if (!entry.is_regular_file() || (ext != ".h" && ext != ".cpp" && ext != ".hpp")) {
+            continue;
+        }
+        std::ifstream in(entry.path());
+        std::string line;
+        while (std::getline(in, line)) {
+            std::smatch m;
+            if (std::regex_search(line, m, include_line)) {
+                found.push_back({entry.path().string(), m[2].str(), m[1].str() == "<"});
+            }
+        }
+    }
+    return found;
+}
+
+// The headers of the C++20 standard library (and the C headers it wraps).
+const std::set<std::string>& standard_headers() {
+    static const std::set<std::string> names = {
+        "algorithm", "any", "array", "atomic", "bit", "bitset", "cassert", "cctype", "cerrno",
+        "charconv", "chrono", "cinttypes", "climits", "cmath", "compare", "concepts", "cstddef",
+        "cstdint", "cstdio", "cstdlib", "cstring", "deque", "exception", "functional", "initializer_list",
+        "iomanip", "ios", "iosfwd", "iostream", "istream", "iterator", "limits", "list", "map", "memory",
+        "numeric", "optional", "ostream", "queue", "random", "ranges", "set", "span", "sstream", "stack",
+        "stdexcept", "string", "string_view", "system_error", "tuple", "type_traits", "unordered_map",
+        "unordered_set", "utility", "variant", "vector", "version"};
+    return names;
+}
+
+TEST(Layout, CoreIncludesOnlyTheStandardLibraryAndItself) {
+    const auto found = includes_under("core");
+    ASSERT_FALSE(found.empty());
+    for (const auto& inc : found) {
+        if (inc.angled) {
+            EXPECT_TRUE(standard_headers().count(inc.target)) << inc.file << " includes <" << inc.target << ">";
+        } else {
+            EXPECT_EQ(inc.target.rfind("core/", 0), 0u) << inc.file << " includes \"" << inc.target << "\"";
+        }
+    }
+}
+
+TEST(Layout, ProtocolNeverIncludesServer) {
+    for (const auto& inc : includes_under("protocol")) {
+        EXPECT_NE(inc.target.rfind("server/", 0), 0u) << inc.file << " includes " << inc.target;
+        if (inc.angled) {
+            EXPECT_EQ(inc.target.find("boost/"), std::string::npos) << inc.file << " includes " << inc.target;
+            EXPECT_EQ(inc.target.find("spdlog/"), std::string::npos) << inc.file << " includes " << inc.target;
+        }
+    }
+}
+
+}  // namespace

@@ -1,0 +1,22 @@
+#pragma once
+// The subcommands of the `chessence` tool. Each returns the process exit code.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+using Args = std::vector<std::string>;  // the arguments after the subcommand
+
+int run_perft(const Args& args, std::ostream& out, std::ostream& err);
+int run_replay(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
+int run_bench(const Args& args, std::ostream& out, std::ostream& err);
+int run_solve(const Args& args, std::ostream& out, std::ostream& err);
+int run_puzzle(const Args& args, std::ostream& out, std::ostream& err);
+
+// Per-variant benchmarks: each prints its measurements and ends with the lines the issue names.
+int bench_chessence(std::ostream& out);
+int bench_chesica(std::ostream& out);
+int bench_sniderman(std::ostream& out);
+
+}  // namespace cli
