@@ -114,14 +114,15 @@ asio::awaitable<void> WebSocketSession::write_loop(std::shared_ptr<WebSocketSess
     auto log = component_logger("ws");
     for (;;) {
         if (!self->queue_.empty()) {
-            const Frame frame = self->queue_.front();
+            // The frame in flight leaves the queue first: abort() may clear the queue meanwhile.
+            const Frame frame = std::move(self->queue_.front());
+            self->queue_.pop_front();
             self->ws_.text(true);
             auto [ec, written] = co_await self->ws_.async_write(asio::buffer(*frame), use_tuple);
-            if (ec) {
+            if (ec || self->closed_) {
                 self->abort();
                 break;
             }
-            self->queue_.pop_front();
             continue;
         }
         if (self->close_code_) {

@@ -71,7 +71,7 @@ json Table::snapshot(WsClient& client) {
     const std::string id = "snap" + std::to_string(++requests);
     client.send({{"type", "watch"}, {"game_id", game_id}, {"id", id}});
     return client.wait_for([&](const json& m) {
-        return m.value("type", "") == "snapshot" && m.value("id", "") == id;
+        return m.value("type", "") == "snapshot" && m.value("id", json()) == id;
     });
 }
 

@@ -37,8 +37,8 @@ TEST_F(Http, ServesFilesWithTheirTypes) {
     res = http_get(server_.port(), "/img/piece.svg");
     EXPECT_EQ(res.status, 200);
     EXPECT_EQ(res.content_type, "image/svg+xml");
-    res = http_get(server_.port(), "/img/");
-    EXPECT_EQ(res.status, 404);
+    res = http_get(server_.port(), "/img/");  // a folder without index.html: the app
+    EXPECT_EQ(res.content_type, "text/html; charset=utf-8");
     res = http_get(server_.port(), "/app.js", "HEAD");
     EXPECT_EQ(res.status, 200);
     EXPECT_TRUE(res.body.empty());

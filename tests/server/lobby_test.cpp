@@ -96,7 +96,7 @@ TEST_F(LobbyTest, PrivateSeekIsReachableOnlyByItsId) {
     EXPECT_EQ(ann.wait_type("game_started")["game_id"], started["game_id"]);
     // A private game is not listed among the games in progress.
     watcher.send({{"type", "lobby_subscribe"}, {"id", "again"}});
-    const auto lobby = watcher.wait_for([](const json& m) { return m.value("id", "") == "again"; });
+    const auto lobby = watcher.wait_for([](const json& m) { return m.value("id", json()) == "again"; });
     for (const auto& game : lobby["games"]) {
         EXPECT_NE(game["game_id"], started["game_id"]);
     }

@@ -14,7 +14,8 @@ protected:
     // Sends `request` from `client`, expects error `code` echoing the id, and an unchanged game.
     void expect_refused(test::WsClient& client, json request, const std::string& code) {
         const auto before = table_.snapshot(*table_.sam);
-        const std::string id = "e" + std::to_string(++count_);
+        std::string id = "e";
+        id += std::to_string(++count_);
         request["id"] = id;
         if (!request.contains("game_id")) {
             request["game_id"] = table_.game_id;

@@ -64,7 +64,7 @@ TEST(Durability, ReconnectGetsExactlyTheMissedEvents) {
     ASSERT_EQ(all.size(), 4u);
     EXPECT_EQ(all[0]["event"]["move"], played.moves[0]);
     again.send({{"type", "watch"}, {"game_id", table.game_id}, {"since", 1}, {"full", true}, {"id", "f"}});
-    const auto snapshot = again.wait_for([](const json& m) { return m.value("id", "") == "f"; });
+    const auto snapshot = again.wait_for([](const json& m) { return m.value("id", json()) == "f"; });
     EXPECT_EQ(snapshot["type"], "snapshot");
     EXPECT_EQ(snapshot["version"], 4);
     EXPECT_EQ(snapshot["draw_offer"], "white");

@@ -241,7 +241,7 @@ json WsClient::wait_error(const json& id) {
 void WsClient::sync() {
     const std::string id = "sync" + std::to_string(++next_ping_);
     send({{"type", "ping"}, {"id", id}});
-    wait_for([&](const json& m) { return m.value("type", "") == "pong" && m.value("id", "") == id; });
+    wait_for([&](const json& m) { return m.value("type", "") == "pong" && m.value("id", json()) == id; });
 }
 
 json WsClient::hello(const std::optional<std::string>& token, const std::optional<std::string>& name) {
