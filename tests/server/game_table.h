@@ -21,9 +21,10 @@ public:
 
     WsClient& seat(int index) { return index == 0 ? *ann : *bob; }
     WsClient& seat_named(const std::string& name);  // "white"/"black"/"player0"/"player1"
-    // The event with `version` as seat 0 receives it (null after a timeout).
+    // The event with `version` as seat 0 receives it (null after a timeout), once every open
+    // client of the table has received it.
     json event(std::int64_t version);
-    // A fresh snapshot for `client` (watch without since), answered to request `id`.
+    // A fresh snapshot for `client` (watch without since), without its echoed `id`.
     json snapshot(WsClient& client);
     // Waits until every room message before now reached `client`: a request the room refuses
     // (draw_decline with no offer pending), answered in order on the room strand.
@@ -34,7 +35,7 @@ public:
     std::unique_ptr<WsClient> sam;
     std::string variant;
     std::string game_id;
-    json start;              // the spectator's first snapshot
+    json start;                // the spectator's first snapshot
     std::int64_t version = 0;  // the last event version followed
     int requests = 0;
 };

@@ -114,7 +114,8 @@ TEST_F(Http, PlayerGamesArePaged) {
         game.rules = "house";
         game.seats = {"p_a", "p_b"};
         ASSERT_TRUE(store.create_game(game).ok());
-        ASSERT_TRUE(store.finish_game(game.id, R"({"winner":null,"reason":"agreement"})", 1000 + i).ok());
+        ASSERT_TRUE(
+            store.finish_game(game.id, R"({"winner":null,"reason":"agreement"})", 1000 + i).ok());
     }
     auto res = http_get(server_.port(), "/api/players/p_a/games");
     ASSERT_EQ(res.status, 200);

@@ -14,9 +14,8 @@ class LobbyTest : public ::testing::Test {
 protected:
     // The next lobby push whose seeks satisfy `pred`.
     static json lobby_where(WsClient& client, const std::function<bool(const json&)>& pred) {
-        return client.wait_for([&](const json& m) {
-            return m.value("type", "") == "lobby" && pred(m["seeks"]);
-        });
+        return client.wait_for(
+            [&](const json& m) { return m.value("type", "") == "lobby" && pred(m["seeks"]); });
     }
     static bool lists(const json& seeks, const std::string& seek_id) {
         for (const auto& seek : seeks) {
@@ -27,7 +26,7 @@ protected:
         return false;
     }
 
-    test::TestServer server_;
+    test::TestServer server_{test::fast_limits()};
 };
 
 TEST_F(LobbyTest, SubscribersSeeSeeksComeAndGo) {
@@ -67,7 +66,8 @@ TEST_F(LobbyTest, SeekErrors) {
     bob.send({{"type", "seek_accept"}, {"seek_id", "s_nothing"}, {"id", "none"}});
     EXPECT_EQ(bob.wait_error("none")["code"], "no_such_seek");
     for (int i = 0; i < 5; ++i) {
-        ann.send({{"type", "seek_create"}, {"variant", "chesica"}, {"id", "more" + std::to_string(i)}});
+        ann.send(
+            {{"type", "seek_create"}, {"variant", "chesica"}, {"id", "more" + std::to_string(i)}});
     }
     EXPECT_EQ(ann.wait_error("more4")["code"], "rate_limited");
 }
@@ -96,7 +96,8 @@ TEST_F(LobbyTest, PrivateSeekIsReachableOnlyByItsId) {
     EXPECT_EQ(ann.wait_type("game_started")["game_id"], started["game_id"]);
     // A private game is not listed among the games in progress.
     watcher.send({{"type", "lobby_subscribe"}, {"id", "again"}});
-    const auto lobby = watcher.wait_for([](const json& m) { return m.value("id", json()) == "again"; });
+    const auto lobby =
+        watcher.wait_for([](const json& m) { return m.value("id", json()) == "again"; });
     for (const auto& game : lobby["games"]) {
         EXPECT_NE(game["game_id"], started["game_id"]);
     }

@@ -2,13 +2,13 @@
 // SIGTERM (clients get 1001), exit codes for bad configuration and an unusable database.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "test_support.h"
 
@@ -60,16 +60,18 @@ int wait_exit(pid_t pid, std::chrono::milliseconds limit) {
 }
 
 TEST(ServerProgram, ListensOnAFreePortAndStopsCleanlyOnSigterm) {
-    const auto root = std::filesystem::temp_directory_path() / ("cs_main_" + std::to_string(getpid()));
+    const auto root =
+        std::filesystem::temp_directory_path() / ("cs_main_" + std::to_string(getpid()));
     std::filesystem::create_directories(root);
-    auto child = spawn({"--port", "0", "--bind", "127.0.0.1", "--db", ":memory:", "--web-root",
-                        root.string()});
+    auto child = spawn(
+        {"--port", "0", "--bind", "127.0.0.1", "--db", ":memory:", "--web-root", root.string()});
     ASSERT_GT(child.pid, 0);
     char line[256] = {};
     ASSERT_NE(std::fgets(line, sizeof line, child.out), nullptr);
     std::smatch m;
     const std::string text(line);
-    ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(listening on 127\.0\.0\.1:(\d+))"))) << text;
+    ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(listening on 127\.0\.0\.1:(\d+))")))
+        << text;
     const auto port = static_cast<std::uint16_t>(std::stoi(m[1]));
     EXPECT_GT(port, 0);
     EXPECT_EQ(test::http_get(port, "/healthz").status, 200);

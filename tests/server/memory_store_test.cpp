@@ -45,7 +45,8 @@ TEST(MemoryStore, FinishedGamesNewestFirstAndPaged) {
         const auto id = "g_" + std::to_string(i);
         ASSERT_TRUE(store.create_game(game(id, {"p_1", i % 2 ? "p_2" : "p_3"})).ok());
         if (i != 4) {
-            ASSERT_TRUE(store.finish_game(id, R"({"winner":null,"reason":"agreement"})", 100 + i).ok());
+            ASSERT_TRUE(
+                store.finish_game(id, R"({"winner":null,"reason":"agreement"})", 100 + i).ok());
         }
     }
     EXPECT_EQ(store.unfinished_games().size(), 1u);

@@ -27,7 +27,7 @@ protected:
         EXPECT_EQ(table_.snapshot(*table_.sam), before) << request.dump();
     }
 
-    test::TestServer server_;
+    test::TestServer server_{test::fast_limits()};
     test::Table table_{server_.port(), "chessence"};
     int count_ = 0;
 };
@@ -47,7 +47,8 @@ TEST_F(RoomErrors, RefusalsChangeNothing) {
     expect_refused(*table_.ann, {{"type", "rematch_offer"}}, "wrong_phase");
     expect_refused(*table_.ann, {{"type", "name_object"}, {"object", 2}}, "not_supported");
     expect_refused(*table_.ann, {{"type", "choose_side"}, {"side", "odd"}}, "not_supported");
-    expect_refused(*table_.ann, {{"type", "chat"}, {"text", std::string(400, 'c')}}, "chat_too_long");
+    expect_refused(*table_.ann, {{"type", "chat"}, {"text", std::string(400, 'c')}},
+                   "chat_too_long");
 
     table_.ann->send({{"type", "resign"}, {"game_id", table_.game_id}});
     EXPECT_EQ(table_.event(++table_.version)["kind"], "game_over");

@@ -36,7 +36,7 @@ void expect_spectator_saw(const Table& table, const test::Played& played, std::i
 
 class Rooms : public ::testing::Test {
 protected:
-    test::TestServer server_;
+    test::TestServer server_{test::fast_limits()};
 };
 
 TEST_F(Rooms, ChesicaGameEndsByTheRules) {
@@ -56,7 +56,8 @@ TEST_F(Rooms, ChesicaGameEndsByTheRules) {
     ASSERT_TRUE(stored.has_value());
     EXPECT_EQ(stored->status, "finished");
     EXPECT_EQ(json::parse(stored->result_json), played.result);
-    const auto api = test::parse(test::http_get(server_.port(), "/api/games/" + table.game_id).body);
+    const auto api =
+        test::parse(test::http_get(server_.port(), "/api/games/" + table.game_id).body);
     EXPECT_EQ(api["moves"].get<std::vector<std::string>>(), played.moves);
     EXPECT_EQ(api["result"], played.result);
 }
@@ -101,11 +102,14 @@ TEST_F(Rooms, SnidermanObjectsAreNotReusedAndPhasesAreEnforced) {
     const std::string chooser = namer == "player0" ? "player1" : "player0";
     auto& chooser_client = table.seat_named(chooser);
     const auto before = table.snapshot(*table.sam);
-    chooser_client.send({{"type", "name_object"}, {"game_id", table.game_id}, {"object", 3}, {"id", "n"}});
+    chooser_client.send(
+        {{"type", "name_object"}, {"game_id", table.game_id}, {"object", 3}, {"id", "n"}});
     EXPECT_EQ(chooser_client.wait_error("n")["code"], "not_your_turn");
-    chooser_client.send({{"type", "move"}, {"game_id", table.game_id}, {"move", "a1xb2"}, {"id", "m"}});
+    chooser_client.send(
+        {{"type", "move"}, {"game_id", table.game_id}, {"move", "a1xb2"}, {"id", "m"}});
     EXPECT_EQ(chooser_client.wait_error("m")["code"], "wrong_phase");
-    chooser_client.send({{"type", "choose_side"}, {"game_id", table.game_id}, {"side", "odd"}, {"id", "c"}});
+    chooser_client.send(
+        {{"type", "choose_side"}, {"game_id", table.game_id}, {"side", "odd"}, {"id", "c"}});
     EXPECT_EQ(chooser_client.wait_error("c")["code"], "wrong_phase");
     chooser_client.send({{"type", "draw_offer"}, {"game_id", table.game_id}, {"id", "d"}});
     EXPECT_EQ(chooser_client.wait_error("d")["code"], "not_supported");
@@ -118,7 +122,8 @@ TEST_F(Rooms, SnidermanObjectsAreNotReusedAndPhasesAreEnforced) {
     const auto objects = next["available_objects"];
     EXPECT_EQ(std::count(objects.begin(), objects.end(), 3), 0);
     const auto mid = table.snapshot(*table.sam);
-    next_namer.send({{"type", "name_object"}, {"game_id", table.game_id}, {"object", 3}, {"id", "again"}});
+    next_namer.send(
+        {{"type", "name_object"}, {"game_id", table.game_id}, {"object", 3}, {"id", "again"}});
     EXPECT_EQ(next_namer.wait_error("again")["code"], "object_used");
     EXPECT_EQ(table.snapshot(*table.sam), mid);
     EXPECT_EQ(mid["match"]["round"], 2);
@@ -185,16 +190,21 @@ TEST_F(Rooms, ChatIsBroadcastAndLimited) {
     EXPECT_EQ(event["kind"], "chat");
     EXPECT_EQ(event["from"], "Ann");
     EXPECT_EQ(event["text"], "good luck");
-    const auto seen = table.sam->wait_for([](const json& m) { return m.value("type", "") == "event"; });
-    EXPECT_EQ(seen["event"]["text"], "good luck");
+    const auto seen = test::events_of(*table.sam, table.game_id);
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0]["event"]["text"], "good luck");
     table.sam->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "hi"}, {"id", "s"}});
     EXPECT_EQ(table.sam->wait_error("s")["code"], "not_a_player");
     for (int i = 1; i < server::chat_burst; ++i) {
         table.ann->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "x"}});
     }
-    table.ann->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "one too many"}, {"id", "f"}});
+    table.ann->send(
+        {{"type", "chat"}, {"game_id", table.game_id}, {"text", "one too many"}, {"id", "f"}});
     EXPECT_EQ(table.ann->wait_error("f")["code"], "rate_limited");
-    table.ann->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", std::string(301, 'z')}, {"id", "l"}});
+    table.ann->send({{"type", "chat"},
+                     {"game_id", table.game_id},
+                     {"text", std::string(301, 'z')},
+                     {"id", "l"}});
     EXPECT_EQ(table.ann->wait_error("l")["code"], "chat_too_long");
     const auto snapshot = table.snapshot(*table.sam);
     EXPECT_EQ(snapshot["chat"].size(), static_cast<std::size_t>(server::chat_burst));

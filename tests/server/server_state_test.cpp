@@ -27,7 +27,7 @@ public:
 };
 
 TEST(Durability, ReconnectGetsExactlyTheMissedEvents) {
-    test::TestServer server;
+    test::TestServer server(test::fast_limits());
     test::Table table(server.port(), "chesica");
     ASSERT_FALSE(table.game_id.empty());
     const auto played = test::play_chess(table, test::capture_first, 2);
@@ -63,8 +63,10 @@ TEST(Durability, ReconnectGetsExactlyTheMissedEvents) {
     const auto all = test::events_of(again, table.game_id);
     ASSERT_EQ(all.size(), 4u);
     EXPECT_EQ(all[0]["event"]["move"], played.moves[0]);
-    again.send({{"type", "watch"}, {"game_id", table.game_id}, {"since", 1}, {"full", true}, {"id", "f"}});
-    const auto snapshot = again.wait_for([](const json& m) { return m.value("id", json()) == "f"; });
+    again.send(
+        {{"type", "watch"}, {"game_id", table.game_id}, {"since", 1}, {"full", true}, {"id", "f"}});
+    const auto snapshot =
+        again.wait_for([](const json& m) { return m.value("id", json()) == "f"; });
     EXPECT_EQ(snapshot["type"], "snapshot");
     EXPECT_EQ(snapshot["version"], 4);
     EXPECT_EQ(snapshot["draw_offer"], "white");
@@ -72,7 +74,7 @@ TEST(Durability, ReconnectGetsExactlyTheMissedEvents) {
 }
 
 TEST(Durability, RestartRestoresUnfinishedGamesFromTheirEvents) {
-    test::TestServer server;
+    test::TestServer server(test::fast_limits());
     std::string game_id;
     std::string ann_token;
     std::string bob_token;
@@ -105,12 +107,13 @@ TEST(Durability, RestartRestoresUnfinishedGamesFromTheirEvents) {
 TEST(Durability, FailedStorageIsAnInternalErrorAndChangesNothing) {
     auto store = std::make_unique<FlakyStore>();
     auto* flaky = store.get();
-    test::TestServer server({}, std::move(store));
+    test::TestServer server(test::fast_limits(), std::move(store));
     test::Table table(server.port(), "chessence");
     ASSERT_FALSE(table.game_id.empty());
     const auto before = table.snapshot(*table.sam);
     flaky->fail_appends = true;
-    table.ann->send({{"type", "move"}, {"game_id", table.game_id}, {"move", before["legal"][0]}, {"id", "m"}});
+    table.ann->send(
+        {{"type", "move"}, {"game_id", table.game_id}, {"move", before["legal"][0]}, {"id", "m"}});
     EXPECT_EQ(table.ann->wait_error("m")["code"], "internal_error");
     flaky->fail_appends = false;
     EXPECT_EQ(table.snapshot(*table.sam), before);

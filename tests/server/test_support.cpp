@@ -36,14 +36,16 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 
 }  // namespace
 
-json parse(const std::string& text) { return json::parse(text, nullptr, false); }
+json parse(const std::string& text) {
+    return json::parse(text, nullptr, false);
+}
 
 TestServer::TestServer(server::Limits limits, std::unique_ptr<server::Store> store)
     : limits_(limits), store_(store ? std::move(store) : server::make_memory_store()) {
     static int counter = 0;
-    const auto base = std::filesystem::temp_directory_path() /
-                      ("chessence_server_test_" + std::to_string(::getpid()) + "_" +
-                       std::to_string(++counter));
+    const auto base =
+        std::filesystem::temp_directory_path() /
+        ("chessence_server_test_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
     std::filesystem::remove_all(base);
     web_root_ = base / "web";
     write_file(web_root_ / "index.html", "<!doctype html><title>Chessence</title>");
@@ -90,7 +92,9 @@ void TestServer::restart() {
     start();
 }
 
-std::uint16_t TestServer::port() const { return server_ ? server_->port() : 0; }
+std::uint16_t TestServer::port() const {
+    return server_ ? server_->port() : 0;
+}
 
 HttpResult http_get(std::uint16_t port, const std::string& target, const std::string& method) {
     HttpResult result;
@@ -139,7 +143,9 @@ WsClient::WsClient(std::uint16_t port) : impl_(std::make_unique<Impl>()) {
     }
 }
 
-WsClient::~WsClient() { close(); }
+WsClient::~WsClient() {
+    close();
+}
 
 void WsClient::close() {
     if (!closed_) {
@@ -235,16 +241,21 @@ json WsClient::wait_type(const std::string& type) {
 }
 
 json WsClient::wait_error(const json& id) {
-    return wait_for([&](const json& m) { return m.value("type", "") == "error" && m.value("id", json()) == id; });
+    return wait_for([&](const json& m) {
+        return m.value("type", "") == "error" && m.value("id", json()) == id;
+    });
 }
 
 void WsClient::sync() {
     const std::string id = "sync" + std::to_string(++next_ping_);
     send({{"type", "ping"}, {"id", id}});
-    wait_for([&](const json& m) { return m.value("type", "") == "pong" && m.value("id", json()) == id; });
+    wait_for([&](const json& m) {
+        return m.value("type", "") == "pong" && m.value("id", json()) == id;
+    });
 }
 
-json WsClient::hello(const std::optional<std::string>& token, const std::optional<std::string>& name) {
+json WsClient::hello(const std::optional<std::string>& token,
+                     const std::optional<std::string>& name) {
     json message = {{"type", "hello"}, {"protocol", 1}, {"id", "hello"}};
     if (token) {
         message["token"] = *token;

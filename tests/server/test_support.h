@@ -51,7 +51,8 @@ struct HttpResult {
 };
 
 // One request on a fresh connection; `target` is sent verbatim.
-HttpResult http_get(std::uint16_t port, const std::string& target, const std::string& method = "GET");
+HttpResult http_get(std::uint16_t port, const std::string& target,
+                    const std::string& method = "GET");
 
 class WsClient {
 public:
@@ -105,5 +106,8 @@ private:
 };
 
 json parse(const std::string& text);
+
+// The default limits with the message rate raised, for tests that play whole games at full speed.
+server::Limits fast_limits();
 
 }  // namespace test

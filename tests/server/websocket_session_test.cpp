@@ -120,7 +120,8 @@ TEST_F(Ws, OversizedFrameClosesOnlyThatClient) {
 TEST_F(Ws, HugeFrameIsCutOff) {
     WsClient big(server_.port());
     big.hello();
-    big.send_raw(std::string(server::default_max_frame_bytes * server::hard_frame_factor + 100, ' '));
+    big.send_raw(
+        std::string(server::default_max_frame_bytes * server::hard_frame_factor + 100, ' '));
     EXPECT_TRUE(big.wait_closed());
     EXPECT_EQ(big.close_code(), 1009);
 }
