@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/chesica/legal.h"
+#include "core/chesica/movegen.h"
+#include "core/chesica/perft.h"
 #include "core/game.h"
 
 namespace chesica_test {
@@ -44,6 +47,33 @@ inline bool contains(const Moves& moves, const std::string& move) {
         }
     }
     return false;
+}
+
+// Positions of seeded random games from the start (every legal move equally likely), so the
+// properties can be checked on chains, promotions and promoted pieces too.
+inline std::vector<core::chesica::Position> random_game_positions(int games) {
+    using namespace core::chesica;
+    std::vector<Position> positions;
+    std::uint64_t state = 0x2545F4914F6CDD1DULL;
+    for (int g = 0; g < games; ++g) {
+        std::vector<Position> history{start_position()};
+        while (history.size() < 400) {
+            MoveList list;
+            generate_legal_moves(history, list);
+            if (list.empty() || drawn_by_house_rule(history.back(), core::RuleSet::house)) {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            Position next = history.back();
+            make_move(next,
+                      list[static_cast<int>(state % static_cast<std::uint64_t>(list.size()))]);
+            history.push_back(next);
+        }
+        positions.insert(positions.end(), history.begin(), history.end());
+    }
+    return positions;
 }
 
 }  // namespace chesica_test

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "tests/core/chesica/chesica_test_helpers.h"
+
 using core::chesica::parse_fen;
 using core::chesica::to_fen;
 
@@ -72,5 +74,15 @@ TEST(ChesicaFen, MalformedStringsSayWhatIsWrong) {
         ASSERT_FALSE(p.ok()) << "accepted '" << fen << "'";
         EXPECT_NE(p.error().find(expected), std::string::npos)
             << "'" << fen << "' gave: " << p.error();
+    }
+}
+
+TEST(ChesicaFen, RandomGamePositionsRoundTrip) {
+    for (const auto& p : chesica_test::random_game_positions(50)) {
+        const std::string fen = core::chesica::to_fen(p);
+        const auto parsed = core::chesica::parse_fen(fen);
+        ASSERT_TRUE(parsed.ok()) << fen << ": " << parsed.error();
+        EXPECT_TRUE(parsed->same_placement(p)) << fen;
+        EXPECT_EQ(core::chesica::to_fen(*parsed), fen);
     }
 }

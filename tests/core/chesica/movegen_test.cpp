@@ -4,7 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "core/chesica/fen.h"
+#include "core/chesica/legal.h"
+#include "core/chesica/notation.h"
+#include "core/chesica/perft.h"
 #include "tests/core/chesica/chesica_test_helpers.h"
 
 using chesica_test::contains;
@@ -167,4 +173,28 @@ TEST(ChesicaMoveGeneration, CountMatchesGeneratedMoves) {
                   list.size() > 0 && list[0].type == core::chesica::MoveType::jump)
             << fen;
     }
+}
+
+TEST(ChesicaMoveGeneration, LandingSquaresIdentifyEveryMove) {
+    // RULES.md names a chain by its landings only: in checkers geometry each landing fixes the
+    // jumped piece, so no two moves of a position may name the same squares.
+    int chains = 0;
+    int promoted_moves = 0;
+    for (const auto& p : chesica_test::random_game_positions(300)) {
+        core::chesica::MoveList list;
+        core::chesica::generate_moves(p, list);
+        std::vector<std::vector<int>> named;
+        for (const auto& m : list) {
+            named.push_back(core::chesica::move_squares(m));
+            chains += m.jumps > 1 ? 1 : 0;
+            promoted_moves += (p.promoted & core::chesica::square_bb(m.from)) != 0 ? 1 : 0;
+        }
+        std::sort(named.begin(), named.end());
+        EXPECT_EQ(std::adjacent_find(named.begin(), named.end()), named.end())
+            << core::chesica::to_fen(p);
+        EXPECT_EQ(core::chesica::count_moves(p), static_cast<std::uint64_t>(list.size()))
+            << core::chesica::to_fen(p);
+    }
+    EXPECT_GT(chains, 0);  // the games did exercise multi-jump chains and promoted pieces
+    EXPECT_GT(promoted_moves, 0);
 }
