@@ -113,11 +113,18 @@ private:
             outcome_ = Outcome{opposite(mover), "all_captured"};
         } else if (p.pieces(opposite(mover)) == 0) {
             outcome_ = Outcome{mover, "all_captured"};
-        } else if (MoveList list; (generate_legal_moves(history_, list), list.empty())) {
+        } else if (!has_legal_move()) {
             outcome_ = Outcome{opposite(mover), "no_legal_moves"};
         } else if (drawn_by_house_rule(p, rules_)) {
             outcome_ = Outcome{std::nullopt, "hundred_ply_rule"};
         }
+    }
+
+    // Whether the side to move has a move that rules 1-5 allow.
+    bool has_legal_move() const {
+        MoveList list;
+        generate_legal_moves(history_, list);
+        return !list.empty();
     }
 
     // Why the well-formed move `squares` is not among the legal moves.
