@@ -27,11 +27,12 @@ struct Move {
 };
 
 // Far more than any position with at most 12 pieces a side has (the position string enforces
-// that limit); a push beyond the capacity is a bug of ours and is dropped, never written out of
-// bounds.
+// that limit): steps, slides and replacement captures are at most 12 x 27 = 324; a chain jumps
+// only pieces on one 3x3 grid of squares, and a searched worst case gives a piece 16 chains. A
+// push beyond the capacity would be a bug of ours: it is dropped, never written out of bounds.
 class MoveList {
 public:
-    static constexpr int capacity = 2048;
+    static constexpr int capacity = 1024;
 
     void push(const Move& m) {
         assert(size_ < capacity);
