@@ -24,7 +24,9 @@ constexpr std::array<Bitboard, 2> home_squares = {
         bit(make_square(1, 8)) | bit(make_square(2, 6)) | bit(make_square(2, 7))};
 constexpr std::array<Square, 2> start_king_squares = {make_square(5, 0), make_square(0, 8)};
 
-constexpr bool is_missing(Square s) { return (missing_squares >> s) & 1; }
+constexpr bool is_missing(Square s) {
+    return (missing_squares >> s) & 1;
+}
 
 constexpr Bitboard file_a_squares = [] {
     Bitboard b = 0;

@@ -6,39 +6,124 @@ namespace {
 
 // What the legality filter needs to know about the position before any move.
 struct SafetyContext {
+    Square king = 0;
+    Bitboard enemy = 0;
+    MoverPowers enemy_powers;
     bool checked = false;
-    // Squares a man may leave without any risk to its king: with the king not in check, only
-    // leaving a square on a line from the king can expose it (a move never gives the enemy a man
-    // or a power).
+    // Squares a man may leave without any risk to its king. With the king not in check, a move
+    // never gives the enemy a man or a power, so only a man standing between the king and an
+    // enemy man with the power to slide along that line (a pinned man) can expose it.
     Bitboard safe_origins = 0;
 };
 
+// The first occupied square of ray D from s, or -1.
+template <int D>
+Square first_blocker(Square s, Bitboard occupied) {
+    const Bitboard blockers = rays[D][s] & occupied;
+    if (blockers == 0) {
+        return -1;
+    }
+    return D < 4 ? lowest(blockers) : highest(blockers);
+}
+
+// Adds to `pinned` the own man first on ray D from the king if an enemy slider of the right kind
+// stands right behind it.
+template <int D>
+void find_pin(const Position& p, const SafetyContext& context, Bitboard& pinned) {
+    const Bitboard occupied = p.occupied();
+    const Square shield = first_blocker<D>(context.king, occupied);
+    if (shield < 0 || (p.own_men() & bit(shield)) == 0) {
+        return;
+    }
+    const Square behind = first_blocker<D>(shield, occupied);
+    const bool orthogonal = D == north || D == east || D == south || D == west;
+    const Bitboard sliders = orthogonal ? context.enemy_powers.rook : context.enemy_powers.bishop;
+    if (behind >= 0 && (sliders & bit(behind)) != 0) {
+        pinned |= bit(shield);
+    }
+}
+
 SafetyContext safety_context(const Position& p) {
     SafetyContext context;
-    context.checked = in_check(p);
-    context.safe_origins =
-        context.checked ? 0 : board_mask & ~queen_lines[p.king[index(p.side_to_move)]];
+    context.king = p.king[index(p.side_to_move)];
+    context.enemy = p.enemy_men();
+    context.enemy_powers = mover_powers(context.enemy);
+    const Bitboard occupied = p.occupied();
+    context.checked = (knight_targets[context.king] & context.enemy_powers.knight) != 0 ||
+                      (rook_slides(context.king, occupied) & context.enemy_powers.rook) != 0 ||
+                      (bishop_slides(context.king, occupied) & context.enemy_powers.bishop) != 0;
+    if (context.checked) {
+        return context;
+    }
+    Bitboard pinned = 0;
+    find_pin<north>(p, context, pinned);
+    find_pin<east>(p, context, pinned);
+    find_pin<north_east>(p, context, pinned);
+    find_pin<north_west>(p, context, pinned);
+    find_pin<south>(p, context, pinned);
+    find_pin<west>(p, context, pinned);
+    find_pin<south_west>(p, context, pinned);
+    find_pin<south_east>(p, context, pinned);
+    context.safe_origins = board_mask & ~pinned;
     return context;
 }
 
-void push_all(MoveList& list, Square from, Bitboard targets, Bitboard enemy) {
-    for (Bitboard quiet = targets & ~enemy; quiet != 0;) {
-        list.push(Move::quiet(from, pop_lowest(quiet)));
+// Whether `move` leaves the king out of check; quiet moves and drops reuse the enemy's powers.
+bool safe_after(const Position& p, const SafetyContext& context, Move move) {
+    const Bitboard to = bit(move.to());
+    if (move.is_capture()) {
+        return keeps_king_safe(p, move);
     }
-    for (Bitboard captures = targets & enemy; captures != 0;) {
-        list.push(Move::capture(from, pop_lowest(captures)));
+    Bitboard occupied = p.occupied() | to;
+    if (!move.is_drop()) {
+        occupied &= ~bit(move.from());
     }
+    return (knight_targets[context.king] & context.enemy_powers.knight) == 0 &&
+           (rook_slides(context.king, occupied) & context.enemy_powers.rook) == 0 &&
+           (bishop_slides(context.king, occupied) & context.enemy_powers.bishop) == 0;
 }
 
-void push_safe(const Position& p, MoveList& list, Square from, Bitboard targets, Bitboard enemy) {
-    for (; targets != 0;) {
-        const Square to = pop_lowest(targets);
-        const Move move =
-            (enemy & bit(to)) != 0 ? Move::capture(from, to) : Move::quiet(from, to);
-        if (keeps_king_safe(p, move)) {
-            list.push(move);
+// Calls visit(from, targets) for every man with a legal move, with the squares it may legally
+// move to, then visit_drops(squares) with the legal drop squares (possibly none).
+template <class Visit, class VisitDrops>
+void for_each_legal_set(const Position& p, Visit&& visit, VisitDrops&& visit_drops) {
+    const SafetyContext context = safety_context(p);
+    const Bitboard own = p.own_men();
+    const Bitboard occupied = p.occupied();
+    const Bitboard forbidden = own | p.kings;
+    const MoverPowers powers = mover_powers(own);
+    for (Bitboard movers = powers.rook | powers.bishop | powers.knight; movers != 0;) {
+        const Square from = pop_lowest(movers);
+        Bitboard targets = man_targets(from, powers, occupied, forbidden);
+        if ((context.safe_origins & bit(from)) == 0) {
+            for (Bitboard each = targets; each != 0;) {
+                const Square to = pop_lowest(each);
+                const Move move = (context.enemy & bit(to)) != 0 ? Move::capture(from, to)
+                                                                 : Move::quiet(from, to);
+                if (!safe_after(p, context, move)) {
+                    targets ^= bit(to);
+                }
+            }
+        }
+        if (targets != 0) {
+            visit(from, targets);
         }
     }
+    Bitboard drops = drop_targets(p);
+    if (context.checked) {
+        for (Bitboard each = drops; each != 0;) {
+            const Square to = pop_lowest(each);
+            if (!safe_after(p, context, Move::drop(to))) {
+                drops ^= bit(to);
+            }
+        }
+    }
+    visit_drops(drops);
+}
+
+// The move of `from` to `to`, a capture when an enemy man stands there.
+Move move_to(Square from, Square to, Bitboard enemy) {
+    return (enemy & bit(to)) != 0 ? Move::capture(from, to) : Move::quiet(from, to);
 }
 
 }  // namespace
@@ -65,7 +150,9 @@ void generate_pseudo_legal(const Position& p, MoveList& list) {
     const MoverPowers powers = mover_powers(own);
     for (Bitboard movers = powers.rook | powers.bishop | powers.knight; movers != 0;) {
         const Square from = pop_lowest(movers);
-        push_all(list, from, man_targets(from, powers, occupied, forbidden), enemy);
+        for (Bitboard targets = man_targets(from, powers, occupied, forbidden); targets != 0;) {
+            list.push(move_to(from, pop_lowest(targets), enemy));
+        }
     }
     for (Bitboard drops = drop_targets(p); drops != 0;) {
         list.push(Move::drop(pop_lowest(drops)));
@@ -73,59 +160,64 @@ void generate_pseudo_legal(const Position& p, MoveList& list) {
 }
 
 void generate_legal(const Position& p, MoveList& list) {
-    const SafetyContext context = safety_context(p);
-    const Bitboard own = p.own_men();
     const Bitboard enemy = p.enemy_men();
-    const Bitboard occupied = p.occupied();
-    const Bitboard forbidden = own | p.kings;
-    const MoverPowers powers = mover_powers(own);
-    for (Bitboard movers = powers.rook | powers.bishop | powers.knight; movers != 0;) {
-        const Square from = pop_lowest(movers);
-        const Bitboard targets = man_targets(from, powers, occupied, forbidden);
-        if ((context.safe_origins & bit(from)) != 0) {
-            push_all(list, from, targets, enemy);
-        } else {
-            push_safe(p, list, from, targets, enemy);
-        }
-    }
-    for (Bitboard drops = drop_targets(p); drops != 0;) {
-        const Move move = Move::drop(pop_lowest(drops));
-        if (!context.checked || keeps_king_safe(p, move)) {
-            list.push(move);
-        }
-    }
+    for_each_legal_set(
+        p,
+        [&](Square from, Bitboard targets) {
+            while (targets != 0) {
+                list.push(move_to(from, pop_lowest(targets), enemy));
+            }
+        },
+        [&](Bitboard drops) {
+            while (drops != 0) {
+                list.push(Move::drop(pop_lowest(drops)));
+            }
+        });
 }
 
 std::uint64_t count_legal(const Position& p) {
-    const SafetyContext context = safety_context(p);
-    const Bitboard own = p.own_men();
-    const Bitboard enemy = p.enemy_men();
-    const Bitboard occupied = p.occupied();
-    const Bitboard forbidden = own | p.kings;
-    const MoverPowers powers = mover_powers(own);
     std::uint64_t total = 0;
-    for (Bitboard movers = powers.rook | powers.bishop | powers.knight; movers != 0;) {
-        const Square from = pop_lowest(movers);
-        Bitboard targets = man_targets(from, powers, occupied, forbidden);
-        if ((context.safe_origins & bit(from)) != 0) {
-            total += count(targets);
-            continue;
-        }
-        while (targets != 0) {
-            const Square to = pop_lowest(targets);
-            const Move move =
-                (enemy & bit(to)) != 0 ? Move::capture(from, to) : Move::quiet(from, to);
-            total += keeps_king_safe(p, move) ? 1 : 0;
-        }
-    }
-    Bitboard drops = drop_targets(p);
-    if (!context.checked) {
-        return total + count(drops);
-    }
-    while (drops != 0) {
-        total += keeps_king_safe(p, Move::drop(pop_lowest(drops))) ? 1 : 0;
-    }
+    for_each_legal_set(
+        p, [&](Square, Bitboard targets) { total += count(targets); },
+        [&](Bitboard drops) { total += count(drops); });
     return total;
+}
+
+void LegalTargets::fill(const Position& p) {
+    movers_ = 0;
+    total_ = 0;
+    enemy_ = p.enemy_men();
+    for_each_legal_set(
+        p,
+        [&](Square from, Bitboard targets) {
+            from_[movers_] = static_cast<std::uint8_t>(from);
+            targets_[movers_++] = targets;
+            total_ += count(targets);
+        },
+        [&](Bitboard drops) {
+            drops_ = drops;
+            total_ += count(drops);
+        });
+}
+
+Move LegalTargets::move_at(int n) const {
+    assert(n >= 0 && n < total_);
+    for (int i = 0; i < movers_; ++i) {
+        const int here = count(targets_[i]);
+        if (n < here) {
+            Bitboard targets = targets_[i];
+            for (; n > 0; --n) {
+                targets &= targets - 1;
+            }
+            return move_to(from_[i], lowest(targets), enemy_);
+        }
+        n -= here;
+    }
+    Bitboard drops = drops_;
+    for (; n > 0; --n) {
+        drops &= drops - 1;
+    }
+    return Move::drop(lowest(drops));
 }
 
 bool has_legal_move(const Position& p) {

@@ -34,9 +34,15 @@ std::uint64_t compute_hash(const Position& position);
 
 // Men of `men` that have a friend orthogonally / diagonally / a knight's move away: those may move
 // as a rook / bishop / knight.
-inline Bitboard rook_powered(Bitboard men) { return men & orthogonal_neighbours(men); }
-inline Bitboard bishop_powered(Bitboard men) { return men & diagonal_neighbours(men); }
-inline Bitboard knight_powered(Bitboard men) { return men & knight_neighbours(men); }
+inline Bitboard rook_powered(Bitboard men) {
+    return men & orthogonal_neighbours(men);
+}
+inline Bitboard bishop_powered(Bitboard men) {
+    return men & diagonal_neighbours(men);
+}
+inline Bitboard knight_powered(Bitboard men) {
+    return men & knight_neighbours(men);
+}
 
 // Whether a man of `attackers` could move onto `target` by the powers `attackers` give each other,
 // with `occupied` blocking slides. Pinned men count: this is the check test.
@@ -54,7 +60,9 @@ inline bool attacked_by_men(Square target, Bitboard occupied, Bitboard attackers
 inline bool king_in_check(const Position& p, Colour colour) {
     return attacked_by_men(p.king[index(colour)], p.occupied(), p.men[index(other(colour))]);
 }
-inline bool in_check(const Position& p) { return king_in_check(p, p.side_to_move); }
+inline bool in_check(const Position& p) {
+    return king_in_check(p, p.side_to_move);
+}
 
 // Plays a move generated for `p` (pseudo-legal: the caller checks the king's safety) and updates
 // counters and hash.

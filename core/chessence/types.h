@@ -12,20 +12,32 @@ using Bitboard = std::uint64_t;
 constexpr int file_count = 6;
 constexpr int rank_count = 9;
 constexpr int square_count = file_count * rank_count;  // 54, of which 46 exist
-constexpr int reserve_capacity = 3;                     // men in reserve at the start
+constexpr int reserve_capacity = 3;                    // men in reserve at the start
 
 // index = rank * 6 + file, a1 = 0, f9 = 53.
 using Square = int;
 
-constexpr Square make_square(int file, int rank) { return rank * file_count + file; }
-constexpr int file_of(Square s) { return s % file_count; }
-constexpr int rank_of(Square s) { return s / file_count; }
-constexpr Bitboard bit(Square s) { return Bitboard{1} << s; }
+constexpr Square make_square(int file, int rank) {
+    return rank * file_count + file;
+}
+constexpr int file_of(Square s) {
+    return s % file_count;
+}
+constexpr int rank_of(Square s) {
+    return s / file_count;
+}
+constexpr Bitboard bit(Square s) {
+    return Bitboard{1} << s;
+}
 
 enum class Colour : std::uint8_t { white, black };
 
-constexpr Colour other(Colour c) { return c == Colour::white ? Colour::black : Colour::white; }
-constexpr int index(Colour c) { return static_cast<int>(c); }
+constexpr Colour other(Colour c) {
+    return c == Colour::white ? Colour::black : Colour::white;
+}
+constexpr int index(Colour c) {
+    return static_cast<int>(c);
+}
 
 // Lowest set square of a non-empty set.
 inline Square lowest(Bitboard b) {
@@ -43,7 +55,18 @@ inline Square pop_lowest(Bitboard& b) {
     b &= b - 1;
     return s;
 }
-inline int count(Bitboard b) { return std::popcount(b); }
+// The number of squares in a set (SWAR unless the popcnt instruction is available: the generic
+// std::popcount is a library call on baseline x86-64).
+inline int count(Bitboard b) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return std::popcount(b);
+#else
+    b = b - ((b >> 1) & 0x5555555555555555ULL);
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return static_cast<int>((b * 0x0101010101010101ULL) >> 56);
+#endif
+}
 
 enum class MoveKind : std::uint8_t { quiet, capture, drop };
 
