@@ -50,8 +50,7 @@ TEST(ChessenceBoard, RaysStopBeforeMissingSquaresAndTheEdge) {
     // From c3 north-east: d4 is missing at once.
     EXPECT_EQ(rays[north_east][make_square(2, 2)], 0u);
     // From f9 south-west: e8, d7, c6 missing.
-    EXPECT_EQ(rays[south_west][make_square(5, 8)],
-              bit(make_square(4, 7)) | bit(make_square(3, 6)));
+    EXPECT_EQ(rays[south_west][make_square(5, 8)], bit(make_square(4, 7)) | bit(make_square(3, 6)));
 }
 
 TEST(ChessenceBoard, NoTableReachesAMissingSquareOrOffTheBoard) {
@@ -66,9 +65,8 @@ TEST(ChessenceBoard, NoTableReachesAMissingSquareOrOffTheBoard) {
 TEST(ChessenceBoard, NeighbourTablesAreGeometric) {
     const Square c5 = make_square(2, 4);
     // b5 is missing but still a geometric neighbour; relations ignore whether squares exist.
-    EXPECT_EQ(orthogonal_neighbours(bit(c5)),
-              bit(make_square(1, 4)) | bit(make_square(3, 4)) | bit(make_square(2, 3)) |
-                  bit(make_square(2, 5)));
+    EXPECT_EQ(orthogonal_neighbours(bit(c5)), bit(make_square(1, 4)) | bit(make_square(3, 4)) |
+                                                  bit(make_square(2, 3)) | bit(make_square(2, 5)));
     EXPECT_EQ(count(diagonal_neighbours(bit(c5))), 4);
     EXPECT_EQ(count(knight_neighbours(bit(c5))), 8);
     const Square a1 = make_square(0, 0);

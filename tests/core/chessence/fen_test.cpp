@@ -56,7 +56,8 @@ TEST(ChessenceFen, PositionsOfRandomGamesRoundTrip) {
             if (list.empty()) {
                 break;
             }
-            make_move(p, list[static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())))]);
+            make_move(p,
+                      list[static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())))]);
         }
     }
 }

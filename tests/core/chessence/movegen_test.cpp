@@ -33,8 +33,7 @@ TEST(ChessenceRelations, PowersAddUp) {
     const Names all = legal_names_from(setup("Kf1 ka9 Mc4 Mc3 Md5 Ma3"), "c4");
     Names each;
     for (const char* partner : {"Mc3", "Md5", "Ma3"}) {
-        const auto part =
-            legal_names_from(setup(std::string("Kf1 ka9 Mc4 ") + partner), "c4");
+        const auto part = legal_names_from(setup(std::string("Kf1 ka9 Mc4 ") + partner), "c4");
         EXPECT_FALSE(part.empty()) << partner;
         each.insert(each.end(), part.begin(), part.end());
     }
@@ -79,7 +78,8 @@ TEST(ChessenceRelations, PowersAreReadFromThePositionBeforeTheMove) {
     EXPECT_TRUE(legal_names(p).empty());
 }
 
-// ---- Slides and leaps ----------------------------------------------------------------------------
+// ---- Slides and leaps
+// ----------------------------------------------------------------------------
 
 TEST(ChessenceSlides, SlideStopsBeforeAMenAndMayCaptureAnEnemyThere) {
     const Position p = setup("Kf1 ka9 Mc1 Mc2 mc4 mc5");
@@ -133,7 +133,8 @@ TEST(ChessenceKnights, KnightCapturesAnEnemyMan) {
     EXPECT_TRUE(is_legal(setup("Kf1 ka9 Mc3 Me2 me4 mf4"), "c3xe4"));
 }
 
-// ---- Drops ---------------------------------------------------------------------------------------
+// ---- Drops
+// ---------------------------------------------------------------------------------------
 
 TEST(ChessenceDrops, DropGoesOnlyToAnEmptyOwnStartingSquare) {
     EXPECT_EQ(legal_names_from(setup("Kf1 ka9 Md2 Me2 mc3", "MMm"), "@"),

@@ -23,7 +23,7 @@ NaiveBoard naive_from(const Position& p) {
     NaiveBoard b;
     for (Square s = 0; s < square_count; ++s) {
         const Bitboard m = bit(s);
-        b.cell[s] = is_missing(s)                 ? '*'
+        b.cell[s] = is_missing(s)                     ? '*'
                     : (p.kings & m) && p.king[0] == s ? 'K'
                     : (p.kings & m)                   ? 'k'
                     : (p.men[0] & m)                  ? 'M'
@@ -35,9 +35,13 @@ NaiveBoard naive_from(const Position& p) {
     return b;
 }
 
-bool on_board(int f, int r) { return f >= 0 && f < file_count && r >= 0 && r < rank_count; }
+bool on_board(int f, int r) {
+    return f >= 0 && f < file_count && r >= 0 && r < rank_count;
+}
 
-char at(const NaiveBoard& b, int f, int r) { return on_board(f, r) ? b.cell[r * 6 + f] : '*'; }
+char at(const NaiveBoard& b, int f, int r) {
+    return on_board(f, r) ? b.cell[r * 6 + f] : '*';
+}
 
 const int orthogonal[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 const int diagonal[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -47,7 +51,7 @@ const int knight[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, 
 std::set<Square> reach(const NaiveBoard& b, int f, int r) {
     const char man = at(b, f, r);
     const char king = man == 'M' ? 'K' : 'k';
-    auto has_friend = [&](const int (*offsets)[2], int n) {
+    auto has_friend = [&](const int(*offsets)[2], int n) {
         for (int i = 0; i < n; ++i) {
             // Relations look only at the square itself: a man there, whatever lies between.
             if (at(b, f + offsets[i][0], r + offsets[i][1]) == man) {
@@ -57,7 +61,7 @@ std::set<Square> reach(const NaiveBoard& b, int f, int r) {
         return false;
     };
     std::set<Square> out;
-    auto slide = [&](const int (*dirs)[2]) {
+    auto slide = [&](const int(*dirs)[2]) {
         for (int i = 0; i < 4; ++i) {
             for (int x = f + dirs[i][0], y = r + dirs[i][1]; at(b, x, y) != '*';
                  x += dirs[i][0], y += dirs[i][1]) {
@@ -148,8 +152,7 @@ TEST(ChessenceNaiveRules, FastGeneratorAgreesWithTheWordingOfTheRules) {
         for (int ply = 0; ply < 120; ++ply) {
             const auto fast = legal_names(p);
             const auto naive = naive_legal(naive_from(p));
-            ASSERT_EQ(std::set<std::string>(fast.begin(), fast.end()), naive)
-                << position_string(p);
+            ASSERT_EQ(std::set<std::string>(fast.begin(), fast.end()), naive) << position_string(p);
             ASSERT_EQ(in_check(p), king_attacked(naive_from(p), p.side_to_move == Colour::white));
             ++positions;
             if (fast.empty()) {
@@ -157,7 +160,8 @@ TEST(ChessenceNaiveRules, FastGeneratorAgreesWithTheWordingOfTheRules) {
             }
             MoveList list;
             generate_legal(p, list);
-            make_move(p, list[static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())))]);
+            make_move(p,
+                      list[static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())))]);
         }
     }
     EXPECT_GT(positions, 5000);

@@ -52,8 +52,8 @@ TEST(ChessenceNotation, CrossOnAMoveThatCapturesNothingIsRefused) {
 
 TEST(ChessenceNotation, UnknownTextIsRefused) {
     const Position p = start_position();
-    for (const char* text : {"", "e3", "e3e4", "e3+e4", "@", "@e", "e3-e4-e5", " e3-e4",
-                             "Me3-e4", "O-O"}) {
+    for (const char* text :
+         {"", "e3", "e3e4", "e3+e4", "@", "@e", "e3-e4-e5", " e3-e4", "Me3-e4", "O-O"}) {
         expect_error(p, text, "is not a move");
     }
 }

@@ -40,7 +40,8 @@ TEST(ChessencePosition, MakeMoveKeepsTheHashAndCounters) {
         if (list.empty()) {
             break;
         }
-        const Move move = list[static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())))];
+        const Move move =
+            list[static_cast<int>(rng.below(static_cast<std::uint32_t>(list.size())))];
         const Position before = p;
         make_move(p, move);
         ASSERT_EQ(p.hash, compute_hash(p)) << move_notation(move);
