@@ -93,16 +93,60 @@ constexpr SquareTable knight_targets = [] {
     return table;
 }();
 
-// Every square a rook or bishop on s could reach on an empty board.
-constexpr SquareTable queen_lines = [] {
+// Every square a rook (bishop) on s could reach on an otherwise empty board.
+constexpr SquareTable rook_lines = [] {
     SquareTable table{};
     for (Square s = 0; s < square_count; ++s) {
-        for (int d = 0; d < direction_count; ++d) {
-            table[s] |= rays[d][s];
-        }
+        table[s] = rays[north][s] | rays[east][s] | rays[south][s] | rays[west][s];
     }
     return table;
 }();
+constexpr SquareTable bishop_lines = [] {
+    SquareTable table{};
+    for (Square s = 0; s < square_count; ++s) {
+        table[s] =
+            rays[north_east][s] | rays[north_west][s] | rays[south_west][s] | rays[south_east][s];
+    }
+    return table;
+}();
+
+constexpr int opposite(int d) {
+    return (d + 4) % direction_count;
+}
+
+// Every square one step in direction D from a square of `b` (missing squares included).
+template <int D>
+constexpr Bitboard shift(Bitboard b) {
+    if constexpr (D == north) {
+        return (b << 6) & board_mask;
+    } else if constexpr (D == east) {
+        return (b & not_file_f) << 1;
+    } else if constexpr (D == north_east) {
+        return ((b & not_file_f) << 7) & board_mask;
+    } else if constexpr (D == north_west) {
+        return ((b & not_file_a) << 5) & board_mask;
+    } else if constexpr (D == south) {
+        return b >> 6;
+    } else if constexpr (D == west) {
+        return (b & not_file_a) >> 1;
+    } else if constexpr (D == south_west) {
+        return (b & not_file_a) >> 7;
+    } else {
+        return (b & not_file_f) >> 5;
+    }
+}
+
+// What all men of `sources` reach sliding in direction D at once: the empty squares passed and
+// a capturable man first in line. Each square comes from exactly one source (the nearest behind
+// it), so the count of the set is the count of moves.
+template <int D>
+inline Bitboard slide_set(Bitboard sources, Bitboard empty, Bitboard capturable) {
+    Bitboard flood = 0;
+    for (Bitboard front = shift<D>(sources) & empty; front != 0; front = shift<D>(front) & empty) {
+        flood |= front;
+    }
+    return flood | (shift<D>(flood | sources) & capturable);
+}
 
 // The squares of ray D from s up to and including the first occupied square.
 template <int D>

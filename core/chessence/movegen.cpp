@@ -56,14 +56,18 @@ SafetyContext safety_context(const Position& p) {
         return context;
     }
     Bitboard pinned = 0;
-    find_pin<north>(p, context, pinned);
-    find_pin<east>(p, context, pinned);
-    find_pin<north_east>(p, context, pinned);
-    find_pin<north_west>(p, context, pinned);
-    find_pin<south>(p, context, pinned);
-    find_pin<west>(p, context, pinned);
-    find_pin<south_west>(p, context, pinned);
-    find_pin<south_east>(p, context, pinned);
+    if ((rook_lines[context.king] & context.enemy_powers.rook) != 0) {
+        find_pin<north>(p, context, pinned);
+        find_pin<east>(p, context, pinned);
+        find_pin<south>(p, context, pinned);
+        find_pin<west>(p, context, pinned);
+    }
+    if ((bishop_lines[context.king] & context.enemy_powers.bishop) != 0) {
+        find_pin<north_east>(p, context, pinned);
+        find_pin<north_west>(p, context, pinned);
+        find_pin<south_west>(p, context, pinned);
+        find_pin<south_east>(p, context, pinned);
+    }
     context.safe_origins = board_mask & ~pinned;
     return context;
 }
@@ -175,7 +179,7 @@ void generate_legal(const Position& p, MoveList& list) {
         });
 }
 
-std::uint64_t count_legal(const Position& p) {
+CHESSENCE_HOT std::uint64_t count_legal(const Position& p) {
     std::uint64_t total = 0;
     for_each_legal_set(
         p, [&](Square, Bitboard targets) { total += count(targets); },
@@ -183,41 +187,100 @@ std::uint64_t count_legal(const Position& p) {
     return total;
 }
 
-void LegalTargets::fill(const Position& p) {
-    movers_ = 0;
+CHESSENCE_HOT void LegalTargets::fill(const Position& p) {
+    const SafetyContext context = safety_context(p);
+    const Bitboard own = p.own_men();
+    const Bitboard forbidden = own | p.kings;
+    const MoverPowers powers = mover_powers(own);
+    const Bitboard free = own & context.safe_origins;
+    occupied_ = p.occupied();
+    enemy_ = context.enemy;
+    const Bitboard empty = existing_squares & ~occupied_;
+    const Bitboard rooks = powers.rook & free;
+    const Bitboard bishops = powers.bishop & free;
+    slides_ = {slide_set<north>(rooks, empty, enemy_),
+               slide_set<east>(rooks, empty, enemy_),
+               slide_set<north_east>(bishops, empty, enemy_),
+               slide_set<north_west>(bishops, empty, enemy_),
+               slide_set<south>(rooks, empty, enemy_),
+               slide_set<west>(rooks, empty, enemy_),
+               slide_set<south_west>(bishops, empty, enemy_),
+               slide_set<south_east>(bishops, empty, enemy_)};
     total_ = 0;
-    enemy_ = p.enemy_men();
-    for_each_legal_set(
-        p,
-        [&](Square from, Bitboard targets) {
-            from_[movers_] = static_cast<std::uint8_t>(from);
-            targets_[movers_++] = targets;
-            total_ += count(targets);
-        },
-        [&](Bitboard drops) {
-            drops_ = drops;
-            total_ += count(drops);
-        });
+    for (const Bitboard targets : slides_) {
+        total_ += count(targets);
+    }
+    movers_ = 0;
+    auto add = [&](Square from, Bitboard targets) {
+        from_[movers_] = static_cast<std::uint8_t>(from);
+        targets_[movers_++] = targets;
+        total_ += count(targets);
+    };
+    for (Bitboard knights = powers.knight & free; knights != 0;) {
+        const Square from = pop_lowest(knights);
+        if (const Bitboard targets = knight_targets[from] & ~forbidden; targets != 0) {
+            add(from, targets);
+        }
+    }
+    for (Bitboard restricted = (powers.rook | powers.bishop | powers.knight) & ~free;
+         restricted != 0;) {
+        const Square from = pop_lowest(restricted);
+        Bitboard targets = man_targets(from, powers, occupied_, forbidden);
+        for (Bitboard each = targets; each != 0;) {
+            const Square to = pop_lowest(each);
+            if (!safe_after(p, context, move_to(from, to, enemy_))) {
+                targets ^= bit(to);
+            }
+        }
+        if (targets != 0) {
+            add(from, targets);
+        }
+    }
+    drops_ = drop_targets(p);
+    if (context.checked) {
+        for (Bitboard each = drops_; each != 0;) {
+            const Square to = pop_lowest(each);
+            if (!safe_after(p, context, Move::drop(to))) {
+                drops_ ^= bit(to);
+            }
+        }
+    }
+    total_ += count(drops_);
 }
 
-Move LegalTargets::move_at(int n) const {
+namespace {
+
+// The n-th square (lowest first) of a set with more than n squares.
+Square nth_square(Bitboard b, int n) {
+    for (; n > 0; --n) {
+        b &= b - 1;
+    }
+    return lowest(b);
+}
+
+}  // namespace
+
+CHESSENCE_HOT Move LegalTargets::move_at(int n) const {
     assert(n >= 0 && n < total_);
-    for (int i = 0; i < movers_; ++i) {
-        const int here = count(targets_[i]);
+    for (int d = 0; d < direction_count; ++d) {
+        const int here = count(slides_[d]);
         if (n < here) {
-            Bitboard targets = targets_[i];
-            for (; n > 0; --n) {
-                targets &= targets - 1;
-            }
-            return move_to(from_[i], lowest(targets), enemy_);
+            // The man that slid here is the first one found looking back along the ray.
+            const Square to = nth_square(slides_[d], n);
+            const Bitboard behind = rays[opposite(d)][to] & occupied_;
+            const Square from = opposite(d) < 4 ? lowest(behind) : highest(behind);
+            return move_to(from, to, enemy_);
         }
         n -= here;
     }
-    Bitboard drops = drops_;
-    for (; n > 0; --n) {
-        drops &= drops - 1;
+    for (int i = 0; i < movers_; ++i) {
+        const int here = count(targets_[i]);
+        if (n < here) {
+            return move_to(from_[i], nth_square(targets_[i], n), enemy_);
+        }
+        n -= here;
     }
-    return Move::drop(lowest(drops));
+    return Move::drop(nth_square(drops_, n));
 }
 
 bool has_legal_move(const Position& p) {

@@ -76,20 +76,23 @@ void generate_legal(const Position& p, MoveList& list);
 // The number of legal moves of the side to move (bulk counting without making moves).
 std::uint64_t count_legal(const Position& p);
 
-// The legal moves of a position as one target set per man plus the drop squares: counted and
-// indexed without listing them (random playouts pick a move this way).
+// The legal moves of a position, counted and indexed without listing them (random playouts pick
+// a move this way): the slides of all men free to move as one target set per direction, then one
+// set per man for knight moves and for the men whose moves need a king-safety test, then drops.
 class LegalTargets {
 public:
     void fill(const Position& p);
     int total() const { return total_; }
-    // The n-th legal move (0 <= n < total()), in generate_legal order.
+    // The n-th legal move, 0 <= n < total(); every legal move has exactly one n.
     Move move_at(int n) const;
 
 private:
+    std::array<Bitboard, direction_count> slides_;
     std::array<std::uint8_t, square_count> from_;
     std::array<Bitboard, square_count> targets_;
     Bitboard drops_ = 0;
     Bitboard enemy_ = 0;
+    Bitboard occupied_ = 0;
     int movers_ = 0;
     int total_ = 0;
 };

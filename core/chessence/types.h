@@ -55,18 +55,18 @@ inline Square pop_lowest(Bitboard& b) {
     b &= b - 1;
     return s;
 }
-// The number of squares in a set (SWAR unless the popcnt instruction is available: the generic
-// std::popcount is a library call on baseline x86-64).
 inline int count(Bitboard b) {
-#if defined(__POPCNT__) || !defined(__x86_64__)
     return std::popcount(b);
-#else
-    b = b - ((b >> 1) & 0x5555555555555555ULL);
-    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
-    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return static_cast<int>((b * 0x0101010101010101ULL) >> 56);
-#endif
 }
+
+// Marks the few hottest functions (move counting and picking): on x86-64 Linux without a popcnt
+// baseline they are compiled twice, with and without the popcnt instruction, and the loader picks
+// the one the processor supports (std::popcount is otherwise a library call).
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__POPCNT__)
+#define CHESSENCE_HOT __attribute__((target_clones("popcnt", "default")))
+#else
+#define CHESSENCE_HOT
+#endif
 
 enum class MoveKind : std::uint8_t { quiet, capture, drop };
 
