@@ -68,6 +68,14 @@ TEST(ChessenceCheck, MoveCanGiveCheckByGivingAnotherManANewPower) {
     EXPECT_FALSE(in_check(quiet));
 }
 
+TEST(ChessenceCheck, DropCanGiveCheckByGivingAManANewPower) {
+    // The dropped man on e3 is a knight's move from c4, which then leaps onto b6.
+    Position p = setup("Kf1 kb6 Mc4", "M");
+    EXPECT_FALSE(king_in_check(p, Colour::black));
+    make_move(p, *parse_move(p, "@e3"));
+    EXPECT_TRUE(in_check(p));
+}
+
 TEST(ChessenceCheck, CapturingThePartnerParriesCheck) {
     // b1 checks by the rook power b2 gives it; taking b2 leaves b1 powerless.
     const Position p = position_of("k5/5*/4*1/2*3/1*2*1/3*2/1*M3/*m1M2/1m3K[] w 0 1");
