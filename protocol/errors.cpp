@@ -7,12 +7,18 @@ namespace protocol {
 namespace {
 
 constexpr std::array<std::string_view, error_code_count> code_names = {
-    "hello_required", "unsupported_protocol", "bad_json",      "unknown_type",
-    "missing_field",  "bad_field",            "frame_too_large", "rate_limited",
-    "bad_token",      "bad_name",             "no_such_seek",  "own_seek",
-    "no_such_game",   "not_a_player",         "not_your_turn", "illegal_move",
-    "game_over",      "not_supported",        "no_draw_offer", "no_rematch_offer",
-    "wrong_phase",    "object_used",          "chat_too_long", "internal_error",
+    "hello_required",  "unsupported_protocol",
+    "bad_json",        "unknown_type",
+    "missing_field",   "bad_field",
+    "frame_too_large", "rate_limited",
+    "bad_token",       "bad_name",
+    "no_such_seek",    "own_seek",
+    "no_such_game",    "not_a_player",
+    "not_your_turn",   "illegal_move",
+    "game_over",       "not_supported",
+    "no_draw_offer",   "no_rematch_offer",
+    "wrong_phase",     "object_used",
+    "chat_too_long",   "internal_error",
 };
 
 }  // namespace

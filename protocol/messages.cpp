@@ -18,7 +18,9 @@ std::string finish(json message, const json& id) {
 
 }  // namespace
 
-json player_json(const PlayerInfo& player) { return {{"id", player.id}, {"name", player.name}}; }
+json player_json(const PlayerInfo& player) {
+    return {{"id", player.id}, {"name", player.name}};
+}
 
 std::string welcome_message(const PlayerInfo& player, std::string_view token,
                             const std::vector<std::string>& games, const json& id) {
@@ -88,7 +90,9 @@ std::string spectators_message(std::string_view game_id, int count) {
     return json{{"type", "spectators"}, {"game_id", game_id}, {"count", count}}.dump();
 }
 
-std::string pong_message(const json& id) { return finish({{"type", "pong"}}, id); }
+std::string pong_message(const json& id) {
+    return finish({{"type", "pong"}}, id);
+}
 
 json board_json(const core::BoardView& board) {
     return {{"files", board.files},
@@ -99,11 +103,12 @@ json board_json(const core::BoardView& board) {
 
 json position_json(const core::Game& game) {
     const bool over = game.outcome().has_value();
-    return {{"fen", game.fen()},
-            {"board", board_json(game.board())},
-            {"to_move", over ? json(nullptr) : json(core::side_name(game.variant(), game.to_move()))},
-            {"legal", game.legal_moves()},
-            {"in_check", game.in_check()}};
+    return {
+        {"fen", game.fen()},
+        {"board", board_json(game.board())},
+        {"to_move", over ? json(nullptr) : json(core::side_name(game.variant(), game.to_move()))},
+        {"legal", game.legal_moves()},
+        {"in_check", game.in_check()}};
 }
 
 json outcome_json(core::VariantId variant, const core::Outcome& outcome) {

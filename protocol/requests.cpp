@@ -11,14 +11,31 @@ namespace {
 using nlohmann::json;
 
 constexpr std::array<std::string_view, request_type_count> type_names = {
-    "hello",         "set_name",      "lobby_subscribe", "lobby_unsubscribe", "seek_create",
-    "seek_cancel",   "seek_accept",   "quick_pair",      "watch",             "unwatch",
-    "move",          "resign",        "draw_offer",      "draw_accept",       "draw_decline",
-    "rematch_offer", "rematch_accept", "name_object",    "choose_side",       "chat",
+    "hello",
+    "set_name",
+    "lobby_subscribe",
+    "lobby_unsubscribe",
+    "seek_create",
+    "seek_cancel",
+    "seek_accept",
+    "quick_pair",
+    "watch",
+    "unwatch",
+    "move",
+    "resign",
+    "draw_offer",
+    "draw_accept",
+    "draw_decline",
+    "rematch_offer",
+    "rematch_accept",
+    "name_object",
+    "choose_side",
+    "chat",
     "ping",
 };
 
-// Reads the fields of one message object; the first problem found is kept and later reads are no-ops.
+// Reads the fields of one message object; the first problem found is kept and later reads are
+// no-ops.
 class FieldReader {
 public:
     explicit FieldReader(const json& object) : object_(object) {}
@@ -134,12 +151,11 @@ void read_variant_options(FieldReader& in, Request& r) {
 
 void read_fields(FieldReader& in, Request& r) {
     using T = RequestType;
-    const bool game_request = r.type == T::watch || r.type == T::unwatch || r.type == T::move ||
-                              r.type == T::resign || r.type == T::draw_offer ||
-                              r.type == T::draw_accept || r.type == T::draw_decline ||
-                              r.type == T::rematch_offer || r.type == T::rematch_accept ||
-                              r.type == T::name_object || r.type == T::choose_side ||
-                              r.type == T::chat;
+    const bool game_request =
+        r.type == T::watch || r.type == T::unwatch || r.type == T::move || r.type == T::resign ||
+        r.type == T::draw_offer || r.type == T::draw_accept || r.type == T::draw_decline ||
+        r.type == T::rematch_offer || r.type == T::rematch_accept || r.type == T::name_object ||
+        r.type == T::choose_side || r.type == T::chat;
     if (game_request) {
         if (auto id = in.string("game_id", max_ref_length, true)) {
             r.game_id = *id;
@@ -175,10 +191,9 @@ void read_fields(FieldReader& in, Request& r) {
             if (auto side = in.string("side", 16, false); side && *side != "random") {
                 r.side = core::parse_side(r.variant, *side);
                 if (!r.side && !in.failed()) {
-                    in.fail(ErrorCode::bad_field,
-                            r.variant == core::VariantId::sniderman
-                                ? "`side` must be odd, even or random"
-                                : "`side` must be white, black or random");
+                    in.fail(ErrorCode::bad_field, r.variant == core::VariantId::sniderman
+                                                      ? "`side` must be odd, even or random"
+                                                      : "`side` must be white, black or random");
                 }
             }
             r.is_private = in.boolean("private").value_or(false);
@@ -299,7 +314,8 @@ ParseResult parse_request(std::string_view text) {
         const bool good_string = it->is_string() && !it->get_ref<const std::string&>().empty() &&
                                  it->get_ref<const std::string&>().size() <= max_id_length;
         if (!good_string && !it->is_number_integer()) {
-            return reject(ErrorCode::bad_field, "`id` must be an integer or a string of 1 to 64 characters", nullptr);
+            return reject(ErrorCode::bad_field,
+                          "`id` must be an integer or a string of 1 to 64 characters", nullptr);
         }
         id = *it;
     }
@@ -312,9 +328,9 @@ ParseResult parse_request(std::string_view text) {
     }
     const auto type = parse_request_type(type_it->get_ref<const std::string&>());
     if (!type) {
-        return reject(ErrorCode::unknown_type, "unknown message type `" +
-                                                          type_it->get<std::string>().substr(0, 40) +
-                                                          "`", id);
+        return reject(ErrorCode::unknown_type,
+                      "unknown message type `" + type_it->get<std::string>().substr(0, 40) + "`",
+                      id);
     }
     Request request;
     request.type = *type;

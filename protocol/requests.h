@@ -1,7 +1,7 @@
 #pragma once
 // What the browser may send (docs/protocol.md, "Client → server"): typed, validated requests parsed
-// from one text frame without exceptions. A frame either becomes a Request whose every field has been
-// checked, or a RequestError carrying a stable code, a human message and the echoed `id`.
+// from one text frame without exceptions. A frame either becomes a Request whose every field has
+// been checked, or a RequestError carrying a stable code, a human message and the echoed `id`.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -60,13 +60,13 @@ struct Request {
     int rounds = 3;                  // seek_create, quick_pair (Sniderman)
     bool is_private = false;         // seek_create
 
-    std::string seek_id;              // seek_cancel, seek_accept
-    std::string game_id;              // every game request
+    std::string seek_id;                // seek_cancel, seek_accept
+    std::string game_id;                // every game request
     std::optional<std::int64_t> since;  // watch
-    bool full = false;                // watch: a snapshot even when `since` is given
-    std::string move;                 // move
-    int object = 0;                   // name_object
-    std::string text;                 // chat
+    bool full = false;                  // watch: a snapshot even when `since` is given
+    std::string move;                   // move
+    int object = 0;                     // name_object
+    std::string text;                   // chat
 };
 
 struct RequestError {
@@ -79,8 +79,8 @@ using ParseResult = std::variant<Request, RequestError>;
 // Parses and validates one text frame.
 ParseResult parse_request(std::string_view text);
 
-// A display name trimmed of surrounding spaces, or bad_name: 1–20 characters, ASCII letters, digits,
-// space, '_', '-', '.'.
+// A display name trimmed of surrounding spaces, or bad_name: 1–20 characters, ASCII letters,
+// digits, space, '_', '-', '.'.
 std::variant<std::string, ProtocolError> validate_name(std::string_view raw);
 
 // The number of Unicode code points in valid UTF-8 text.

@@ -50,8 +50,9 @@ std::vector<Setting> settings() {
              c.server.bind = v;
              return core::ok_status();
          }},
-        number_setting("--port", "CHESSENCE_PORT", "TCP port, 0 = any free port (default 8080)", 0,
-                       65535, [](Config& c, long long v) { c.server.port = static_cast<std::uint16_t>(v); }),
+        number_setting(
+            "--port", "CHESSENCE_PORT", "TCP port, 0 = any free port (default 8080)", 0, 65535,
+            [](Config& c, long long v) { c.server.port = static_cast<std::uint16_t>(v); }),
         {"--db", "CHESSENCE_DB", "SQLite file, or :memory: (default data/chessence.db)",
          [](Config& c, const std::string& v) -> core::Status {
              if (v.empty()) {
@@ -72,22 +73,29 @@ std::vector<Setting> settings() {
          "trace, debug, info, warn, error, critical or off (default info)",
          [](Config& c, const std::string& v) -> core::Status {
              if (!set_log_level(v)) {
-                 return core::make_error("must be trace, debug, info, warn, error, critical or off");
+                 return core::make_error(
+                     "must be trace, debug, info, warn, error, critical or off");
              }
              c.log_level = v;
              return core::ok_status();
          }},
         number_setting("--max-frame", "CHESSENCE_MAX_FRAME", "largest WebSocket frame in bytes",
                        256, 16 * 1024 * 1024,
-                       [](Config& c, long long v) { c.server.limits.max_frame_bytes = static_cast<std::size_t>(v); }),
+                       [](Config& c, long long v) {
+                           c.server.limits.max_frame_bytes = static_cast<std::size_t>(v);
+                       }),
         number_setting("--max-queue", "CHESSENCE_MAX_QUEUE",
                        "outgoing frames queued per client before it is dropped", 8, 100000,
-                       [](Config& c, long long v) { c.server.limits.max_queue = static_cast<std::size_t>(v); }),
-        number_setting("--rate", "CHESSENCE_RATE", "messages per second per client", 1, 10000,
-                       [](Config& c, long long v) { c.server.limits.rate_per_second = static_cast<int>(v); }),
-        number_setting("--idle-timeout", "CHESSENCE_IDLE_TIMEOUT",
-                       "seconds of silence before a WebSocket is closed", 2, 86400,
-                       [](Config& c, long long v) { c.server.limits.idle_timeout = std::chrono::seconds(v); }),
+                       [](Config& c, long long v) {
+                           c.server.limits.max_queue = static_cast<std::size_t>(v);
+                       }),
+        number_setting(
+            "--rate", "CHESSENCE_RATE", "messages per second per client", 1, 10000,
+            [](Config& c, long long v) { c.server.limits.rate_per_second = static_cast<int>(v); }),
+        number_setting(
+            "--idle-timeout", "CHESSENCE_IDLE_TIMEOUT",
+            "seconds of silence before a WebSocket is closed", 2, 86400,
+            [](Config& c, long long v) { c.server.limits.idle_timeout = std::chrono::seconds(v); }),
         number_setting("--threads", "CHESSENCE_THREADS", "I/O threads (default 2)", 1, 64,
                        [](Config& c, long long v) { c.server.threads = static_cast<int>(v); }),
     };

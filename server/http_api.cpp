@@ -93,8 +93,8 @@ HttpReply player_games_reply(Store& store, std::string_view player_id, std::stri
     if (!player) {
         return not_found_reply();
     }
-    auto games = store.finished_games_of(player_id, (page - 1) * games_page_size,
-                                         games_page_size + 1);
+    auto games =
+        store.finished_games_of(player_id, (page - 1) * games_page_size, games_page_size + 1);
     const bool has_more = games.size() > static_cast<std::size_t>(games_page_size);
     if (has_more) {
         games.pop_back();

@@ -8,7 +8,8 @@ namespace server {
 
 // Largest frame answered with a normal error (`frame_too_large`, then close 1009).
 inline constexpr std::size_t default_max_frame_bytes = 64 * 1024;
-// Frames beyond max_frame_bytes * hard_frame_factor are cut off by the WebSocket layer (close 1009).
+// Frames beyond max_frame_bytes * hard_frame_factor are cut off by the WebSocket layer (close
+// 1009).
 inline constexpr std::size_t hard_frame_factor = 4;
 // Outgoing frames queued for one client; a client that falls further behind is disconnected.
 inline constexpr std::size_t default_max_queue = 256;

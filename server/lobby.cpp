@@ -156,8 +156,8 @@ void Lobby::cancel_seek(const Actor& actor, const protocol::Request& request) {
 }
 
 void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const json& id) {
-    auto it = std::find_if(seeks_.begin(), seeks_.end(),
-                           [&](const Seek& s) { return s.id == seek_id; });
+    auto it =
+        std::find_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) { return s.id == seek_id; });
     if (it == seeks_.end()) {
         actor.send(make_frame(
             protocol::error_message(ErrorCode::no_such_seek, "this seek is no longer open", id)));
@@ -190,8 +190,8 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     remove_seek(seek.id);
     component_logger("lobby")->info("seek {} accepted by player {}: game {}", seek.id,
                                     actor.player_id, (*room)->id());
-    std::vector<Actor> players = creator_first ? std::vector{seek.creator, actor}
-                                               : std::vector{actor, seek.creator};
+    std::vector<Actor> players =
+        creator_first ? std::vector{seek.creator, actor} : std::vector{actor, seek.creator};
     (*room)->post_seated(std::move(players));
     if (!seek.is_private) {
         push();

@@ -13,7 +13,9 @@
 
 namespace {
 
-const char* read_env(const char* name) { return std::getenv(name); }
+const char* read_env(const char* name) {
+    return std::getenv(name);
+}
 
 // The database: in memory for ":memory:", otherwise SQLite (its folder is created if needed).
 core::Expected<std::unique_ptr<server::Store>> open_store(const std::string& path) {

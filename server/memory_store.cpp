@@ -121,7 +121,8 @@ std::vector<GameRecord> MemoryStore::finished_games_of(std::string_view player_i
         return a->order > b->order;
     });
     std::vector<GameRecord> page;
-    for (int i = std::max(offset, 0); i < static_cast<int>(mine.size()) && limit > 0; ++i, --limit) {
+    for (int i = std::max(offset, 0); i < static_cast<int>(mine.size()) && limit > 0;
+         ++i, --limit) {
         page.push_back(mine[static_cast<std::size_t>(i)]->record);
     }
     return page;
@@ -151,6 +152,8 @@ std::vector<SeekRecord> MemoryStore::seeks() {
     return all;
 }
 
-std::unique_ptr<Store> make_memory_store() { return std::make_unique<MemoryStore>(); }
+std::unique_ptr<Store> make_memory_store() {
+    return std::make_unique<MemoryStore>();
+}
 
 }  // namespace server

@@ -26,6 +26,8 @@ std::string random_hex(std::size_t bytes) {
     return hex;
 }
 
-std::string random_id(std::string_view prefix) { return std::string(prefix) + random_hex(6); }
+std::string random_id(std::string_view prefix) {
+    return std::string(prefix) + random_hex(6);
+}
 
 }  // namespace server

@@ -333,7 +333,8 @@ std::string Room::seat_name(int seat) const {
     if (variant_ == core::VariantId::sniderman) {
         return seat == 0 ? "player0" : "player1";
     }
-    return std::string(core::side_name(variant_, seat == 0 ? core::Side::first : core::Side::second));
+    return std::string(
+        core::side_name(variant_, seat == 0 ? core::Side::first : core::Side::second));
 }
 
 }  // namespace server

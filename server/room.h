@@ -102,9 +102,9 @@ private:
     core::VariantId variant_;
     core::RuleSet rules_;
     std::vector<std::string> seat_names_;
-    std::unique_ptr<core::Game> game_;               // Chessence, Chesica
-    std::optional<core::sniderman::Match> match_;    // Sniderman
-    std::vector<std::string> log_;                   // event JSON by version - 1
+    std::unique_ptr<core::Game> game_;             // Chessence, Chesica
+    std::optional<core::sniderman::Match> match_;  // Sniderman
+    std::vector<std::string> log_;                 // event JSON by version - 1
     std::optional<Json> result_;
     std::optional<int> draw_offer_;     // seat that offered
     std::optional<int> rematch_offer_;  // seat that offered

@@ -28,10 +28,8 @@ std::string iso_time_now() {
 }  // namespace
 
 json Room::move_event(const core::Game& after, const std::string& move, int seat) const {
-    json event = {{"kind", "move"},
-                  {"move", move},
-                  {"by", seat_name(seat)},
-                  {"ply", after.moves().size()}};
+    json event = {
+        {"kind", "move"}, {"move", move}, {"by", seat_name(seat)}, {"ply", after.moves().size()}};
     event.update(protocol::position_json(after));
     return event;
 }
@@ -108,7 +106,8 @@ void Room::draw_request(const Actor& actor, const protocol::Request& request, in
 
 void Room::rematch_request(const Actor& actor, const protocol::Request& request, int seat) {
     if (!result_) {
-        fail(actor, request, ErrorCode::wrong_phase, "a rematch can be offered once the game is over");
+        fail(actor, request, ErrorCode::wrong_phase,
+             "a rematch can be offered once the game is over");
         return;
     }
     if (rematch_game_) {
@@ -125,7 +124,8 @@ void Room::rematch_request(const Actor& actor, const protocol::Request& request,
         return;
     }
     if (!opponent_offered) {
-        fail(actor, request, ErrorCode::no_rematch_offer, "your opponent has not offered a rematch");
+        fail(actor, request, ErrorCode::no_rematch_offer,
+             "your opponent has not offered a rematch");
         return;
     }
     start_rematch(actor, request);

@@ -6,7 +6,9 @@ namespace server {
 
 using nlohmann::json;
 
-const core::Game& Room::current_game() const { return match_ ? match_->round() : *game_; }
+const core::Game& Room::current_game() const {
+    return match_ ? match_->round() : *game_;
+}
 
 json Room::snapshot_json() const {
     const auto& game = current_game();

@@ -7,9 +7,9 @@
 
 namespace server {
 
+using core::sniderman::MatchPhase;
 using nlohmann::json;
 using protocol::ErrorCode;
-using core::sniderman::MatchPhase;
 
 namespace {
 
@@ -184,10 +184,10 @@ json Room::match_json() const {
     const auto available = match_->available_objects();
     json objects = json::array();
     for (int object = 1; object <= 10; ++object) {
-        objects.push_back(
-            {{"object", object},
-             {"text", core::sniderman::object_text(object)},
-             {"available", std::find(available.begin(), available.end(), object) != available.end()}});
+        objects.push_back({{"object", object},
+                           {"text", core::sniderman::object_text(object)},
+                           {"available", std::find(available.begin(), available.end(), object) !=
+                                             available.end()}});
     }
     json rounds = json::array();
     for (const auto& round : records) {

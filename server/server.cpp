@@ -34,8 +34,8 @@ struct Server::Impl {
 
     asio::awaitable<void> accept_loop() {
         for (;;) {
-            auto [ec, socket] = co_await acceptor.async_accept(
-                asio::make_strand(io), asio::as_tuple(asio::use_awaitable));
+            auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(io),
+                                                               asio::as_tuple(asio::use_awaitable));
             if (ec) {
                 if (!acceptor.is_open()) {
                     break;
@@ -55,9 +55,8 @@ struct Server::Impl {
             return;
         }
         poll.expires_after(std::chrono::milliseconds(20));
-        poll.async_wait([this, deadline](const boost::system::error_code&) {
-            wait_for_sessions(deadline);
-        });
+        poll.async_wait(
+            [this, deadline](const boost::system::error_code&) { wait_for_sessions(deadline); });
     }
 
     asio::io_context io;
@@ -111,9 +110,13 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 
-std::uint16_t Server::port() const { return impl_->port; }
+std::uint16_t Server::port() const {
+    return impl_->port;
+}
 
-std::string Server::address() const { return impl_->address; }
+std::string Server::address() const {
+    return impl_->address;
+}
 
 void Server::shutdown() {
     asio::post(impl_->io, [impl = impl_.get()] {
@@ -121,7 +124,7 @@ void Server::shutdown() {
             return;
         }
         component_logger("server")->info("shutting down: closing {} client(s)",
-                                          impl->state.session_count());
+                                         impl->state.session_count());
         boost::system::error_code ignored;
         impl->acceptor.close(ignored);
         impl->signals.cancel(ignored);

@@ -24,7 +24,8 @@ class Server {
 public:
     // Binds and starts serving on background threads; an error says what failed (bad address,
     // port in use, a game that cannot be restored is only logged).
-    static core::Expected<std::unique_ptr<Server>> start(const ServerOptions& options, Store& store);
+    static core::Expected<std::unique_ptr<Server>> start(const ServerOptions& options,
+                                                         Store& store);
     ~Server();
 
     std::uint16_t port() const;

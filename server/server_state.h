@@ -1,7 +1,7 @@
 #pragma once
 // What every session shares (the Beast chat example's shared_state): the store, the limits, the
-// lobby, the room registry, and the open sessions for shutdown. The registry is a map behind a small
-// mutex used only to find or add a room; each room's state lives on the room's own strand.
+// lobby, the room registry, and the open sessions for shutdown. The registry is a map behind a
+// small mutex used only to find or add a room; each room's state lives on the room's own strand.
 #include <atomic>
 #include <map>
 #include <memory>
@@ -28,7 +28,7 @@ class Room;
 struct GameSpec {
     core::VariantId variant = core::VariantId::chessence;
     core::RuleSet rules = core::RuleSet::house;
-    int rounds = 3;                  // Sniderman
+    int rounds = 3;  // Sniderman
     bool is_private = false;
     std::vector<std::string> seats;  // player ids: white/black or player0/player1
 };

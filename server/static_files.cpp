@@ -68,7 +68,9 @@ HttpReply json_reply(int status, std::string body) {
     return HttpReply{status, "application/json", std::move(body)};
 }
 
-HttpReply not_found_reply() { return json_reply(404, R"({"error":"not found"})"); }
+HttpReply not_found_reply() {
+    return json_reply(404, R"({"error":"not found"})");
+}
 
 std::optional<std::string> percent_decode(std::string_view path) {
     std::string decoded;
@@ -99,15 +101,24 @@ std::string_view mime_type(std::string_view file_name) {
         std::string_view type;
     };
     static constexpr Entry types[] = {
-        {"html", "text/html; charset=utf-8"},  {"htm", "text/html; charset=utf-8"},
-        {"js", "text/javascript; charset=utf-8"}, {"mjs", "text/javascript; charset=utf-8"},
-        {"css", "text/css; charset=utf-8"},    {"json", "application/json"},
-        {"svg", "image/svg+xml"},              {"png", "image/png"},
-        {"jpg", "image/jpeg"},                 {"jpeg", "image/jpeg"},
-        {"gif", "image/gif"},                  {"ico", "image/x-icon"},
-        {"webp", "image/webp"},                {"woff", "font/woff"},
-        {"woff2", "font/woff2"},               {"txt", "text/plain; charset=utf-8"},
-        {"map", "application/json"},           {"wasm", "application/wasm"},
+        {"html", "text/html; charset=utf-8"},
+        {"htm", "text/html; charset=utf-8"},
+        {"js", "text/javascript; charset=utf-8"},
+        {"mjs", "text/javascript; charset=utf-8"},
+        {"css", "text/css; charset=utf-8"},
+        {"json", "application/json"},
+        {"svg", "image/svg+xml"},
+        {"png", "image/png"},
+        {"jpg", "image/jpeg"},
+        {"jpeg", "image/jpeg"},
+        {"gif", "image/gif"},
+        {"ico", "image/x-icon"},
+        {"webp", "image/webp"},
+        {"woff", "font/woff"},
+        {"woff2", "font/woff2"},
+        {"txt", "text/plain; charset=utf-8"},
+        {"map", "application/json"},
+        {"wasm", "application/wasm"},
         {"webmanifest", "application/manifest+json"},
     };
     for (const auto& entry : types) {

@@ -143,10 +143,9 @@ asio::awaitable<void> WebSocketSession::write_loop(std::shared_ptr<WebSocketSess
 }
 
 void WebSocketSession::send(Frame frame) {
-    asio::post(ws_.get_executor(),
-               [self = shared_from_this(), frame = std::move(frame)]() mutable {
-                   self->enqueue(std::move(frame));
-               });
+    asio::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
+        self->enqueue(std::move(frame));
+    });
 }
 
 void WebSocketSession::enqueue(Frame frame) {

@@ -40,7 +40,8 @@ public:
     void close_going_away() override;
 
 private:
-    static boost::asio::awaitable<void> run(std::shared_ptr<WebSocketSession> self, Request request);
+    static boost::asio::awaitable<void> run(std::shared_ptr<WebSocketSession> self,
+                                            Request request);
     static boost::asio::awaitable<void> write_loop(std::shared_ptr<WebSocketSession> self);
 
     void on_text(const std::string& text);

@@ -31,9 +31,10 @@ TEST(ErrorCodes, NamesRoundTripAndAreDistinct) {
 }
 
 TEST(ErrorCodes, EveryCodeIsDocumentedAndInTheSchema) {
-    const auto doc = read_text(std::filesystem::path(CHESSENCE_SOURCE_DIR) / "docs" / "protocol.md");
-    const auto schema = nlohmann::json::parse(
-        read_text(schema::protocol_schema_root() / "server" / "error.json"));
+    const auto doc =
+        read_text(std::filesystem::path(CHESSENCE_SOURCE_DIR) / "docs" / "protocol.md");
+    const auto schema =
+        nlohmann::json::parse(read_text(schema::protocol_schema_root() / "server" / "error.json"));
     const auto& allowed = schema["properties"]["code"]["enum"];
     EXPECT_EQ(allowed.size(), static_cast<std::size_t>(protocol::error_code_count));
     for (int i = 0; i < protocol::error_code_count; ++i) {

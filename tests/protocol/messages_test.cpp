@@ -22,12 +22,9 @@ protected:
 
     schema::Validator validator_{schema::protocol_schema_root()};
     const protocol::PlayerInfo ann_{"p_0123456789ab", "Ann"};
-    const json seek_ = {{"seek_id", "s_1"},
-                        {"variant", "chesica"},
-                        {"rules", "house"},
-                        {"side", "random"},
-                        {"private", false},
-                        {"creator", {{"id", "p_1"}, {"name", "Ann"}}},
+    const json seek_ = {{"seek_id", "s_1"},        {"variant", "chesica"},
+                        {"rules", "house"},        {"side", "random"},
+                        {"private", false},        {"creator", {{"id", "p_1"}, {"name", "Ann"}}},
                         {"created_at", 1700000000}};
 };
 
@@ -51,10 +48,11 @@ TEST_F(Messages, ErrorEchoesIdAndGame) {
 }
 
 TEST_F(Messages, LobbyAndSeeks) {
-    const json summary = {{"game_id", "g_1"},   {"variant", "chessence"},
-                          {"rules", "house"},   {"players", {{"white", "Ann"}, {"black", "Bob"}}},
-                          {"moves", 3},         {"spectators", 1}};
-    const auto lobby = valid(protocol::lobby_message(json::array({seek_}), json::array({summary}), nullptr));
+    const json summary = {{"game_id", "g_1"}, {"variant", "chessence"},
+                          {"rules", "house"}, {"players", {{"white", "Ann"}, {"black", "Bob"}}},
+                          {"moves", 3},       {"spectators", 1}};
+    const auto lobby =
+        valid(protocol::lobby_message(json::array({seek_}), json::array({summary}), nullptr));
     EXPECT_EQ(lobby["seeks"][0]["seek_id"], "s_1");
     EXPECT_EQ(valid(protocol::seek_created_message(seek_, 4))["seek"], seek_);
     EXPECT_EQ(valid(protocol::seek_cancelled_message("s_1", nullptr))["seek_id"], "s_1");

@@ -173,8 +173,8 @@ TEST(ParseRequest, ChatLengthCountsCharacters) {
               at_limit);
     EXPECT_EQ(request_of(json{{"type", "chat"}, {"game_id", "g"}, {"text", multibyte}}.dump()).text,
               multibyte);
-    const auto error =
-        error_of(json{{"type", "chat"}, {"game_id", "g"}, {"text", at_limit + "y"}, {"id", 9}}.dump());
+    const auto error = error_of(
+        json{{"type", "chat"}, {"game_id", "g"}, {"text", at_limit + "y"}, {"id", 9}}.dump());
     EXPECT_EQ(error.error.code, ErrorCode::chat_too_long);
     EXPECT_EQ(error.id, 9);
 }
@@ -184,7 +184,8 @@ TEST(ValidateName, TrimsAndChecks) {
     EXPECT_EQ(std::get<std::string>(protocol::validate_name("a_b-c.d 9")), "a_b-c.d 9");
     EXPECT_EQ(std::get<std::string>(protocol::validate_name(std::string(20, 'z'))),
               std::string(20, 'z'));
-    for (std::string bad : {"", "   ", "<script>", "tab\there", "Ünïcode", "123456789012345678901"}) {
+    for (std::string bad :
+         {"", "   ", "<script>", "tab\there", "Ünïcode", "123456789012345678901"}) {
         auto checked = protocol::validate_name(bad);
         ASSERT_TRUE(std::holds_alternative<protocol::ProtocolError>(checked)) << bad;
         EXPECT_EQ(std::get<protocol::ProtocolError>(checked).code, ErrorCode::bad_name);

@@ -22,7 +22,8 @@ class Validator {
 public:
     explicit Validator(fs::path root) : root_(std::move(root)) {}
 
-    // Problems of `value` against the schema file `schema_file` (relative to the root); empty: valid.
+    // Problems of `value` against the schema file `schema_file` (relative to the root); empty:
+    // valid.
     std::vector<std::string> validate(const json& value, const std::string& schema_file) {
         std::vector<std::string> errors;
         const fs::path file = root_ / schema_file;
@@ -69,16 +70,23 @@ private:
     }
 
     static bool has_type(const json& v, const std::string& type) {
-        if (type == "object") return v.is_object();
-        if (type == "array") return v.is_array();
-        if (type == "string") return v.is_string();
-        if (type == "boolean") return v.is_boolean();
-        if (type == "null") return v.is_null();
-        if (type == "number") return v.is_number();
+        if (type == "object")
+            return v.is_object();
+        if (type == "array")
+            return v.is_array();
+        if (type == "string")
+            return v.is_string();
+        if (type == "boolean")
+            return v.is_boolean();
+        if (type == "null")
+            return v.is_null();
+        if (type == "number")
+            return v.is_number();
         if (type == "integer") {
             return v.is_number_integer() ||
-                   (v.is_number_float() && v.get<double>() == static_cast<double>(
-                                                                  static_cast<long long>(v.get<double>())));
+                   (v.is_number_float() &&
+                    v.get<double>() ==
+                        static_cast<double>(static_cast<long long>(v.get<double>())));
         }
         return false;
     }
@@ -217,6 +225,8 @@ private:
 };
 
 // The repository's protocol schemas.
-inline fs::path protocol_schema_root() { return fs::path(CHESSENCE_SOURCE_DIR) / "docs" / "schema"; }
+inline fs::path protocol_schema_root() {
+    return fs::path(CHESSENCE_SOURCE_DIR) / "docs" / "schema";
+}
 
 }  // namespace schema

@@ -11,9 +11,10 @@ using nlohmann::json;
 class SchemaValidator : public ::testing::Test {
 protected:
     void SetUp() override {
-        root_ = std::filesystem::temp_directory_path() /
-                ("schema_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                 "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        root_ =
+            std::filesystem::temp_directory_path() /
+            ("schema_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+             "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(root_ / "sub");
         write("sub/name.json", R"({"type":"string","minLength":1,"maxLength":3})");
         write("thing.json", R"({
@@ -45,32 +46,37 @@ protected:
 };
 
 TEST_F(SchemaValidator, AcceptsAConformingValue) {
-    EXPECT_TRUE(valid({{"kind", "thing"}, {"name", "ab"}, {"size", 3}, {"color", "red"},
-                       {"tags", {"x", "y"}}, {"either", "s"}, {"maybe", nullptr}}));
+    EXPECT_TRUE(valid({{"kind", "thing"},
+                       {"name", "ab"},
+                       {"size", 3},
+                       {"color", "red"},
+                       {"tags", {"x", "y"}},
+                       {"either", "s"},
+                       {"maybe", nullptr}}));
 }
 
 TEST_F(SchemaValidator, RejectsEachViolation) {
     const json base = {{"kind", "thing"}, {"name", "ab"}};
     EXPECT_FALSE(valid(json::array()));
-    EXPECT_FALSE(valid({{"kind", "thing"}}));                        // required
-    EXPECT_FALSE(valid({{"kind", "other"}, {"name", "ab"}}));        // const
+    EXPECT_FALSE(valid({{"kind", "thing"}}));                  // required
+    EXPECT_FALSE(valid({{"kind", "other"}, {"name", "ab"}}));  // const
     auto with = [&](const char* key, json value) {
         json v = base;
         v[key] = std::move(value);
         return valid(v);
     };
-    EXPECT_FALSE(with("name", ""));            // minLength through $ref
-    EXPECT_FALSE(with("name", "abcd"));        // maxLength
-    EXPECT_FALSE(with("name", 5));             // type through $ref
-    EXPECT_FALSE(with("size", 0));             // minimum
-    EXPECT_FALSE(with("size", 10));            // maximum
-    EXPECT_FALSE(with("size", 2.5));           // integer
-    EXPECT_FALSE(with("color", "green"));      // enum
-    EXPECT_FALSE(with("tags", {"a", 1}));      // items
+    EXPECT_FALSE(with("name", ""));               // minLength through $ref
+    EXPECT_FALSE(with("name", "abcd"));           // maxLength
+    EXPECT_FALSE(with("name", 5));                // type through $ref
+    EXPECT_FALSE(with("size", 0));                // minimum
+    EXPECT_FALSE(with("size", 10));               // maximum
+    EXPECT_FALSE(with("size", 2.5));              // integer
+    EXPECT_FALSE(with("color", "green"));         // enum
+    EXPECT_FALSE(with("tags", {"a", 1}));         // items
     EXPECT_FALSE(with("tags", {"a", "b", "c"}));  // maxItems
-    EXPECT_FALSE(with("either", true));        // oneOf: none
-    EXPECT_FALSE(with("maybe", 3));            // anyOf
-    EXPECT_FALSE(with("extra", 1));            // additionalProperties
+    EXPECT_FALSE(with("either", true));           // oneOf: none
+    EXPECT_FALSE(with("maybe", 3));               // anyOf
+    EXPECT_FALSE(with("extra", 1));               // additionalProperties
     EXPECT_TRUE(with("size", 9));
 }
 
