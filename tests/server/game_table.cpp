@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace test {
 
 std::string capture_first(const json& legal, int ply) {
@@ -186,6 +188,39 @@ Played play_sniderman(Table& table) {
         available = next["available_objects"];
     }
     return played;
+}
+
+std::vector<std::string> find_game_ending(core::VariantId variant, const std::string& reason,
+                                          int max_plies, int tries) {
+    std::vector<std::string> best;
+    std::mt19937 random(20261121);
+    for (int attempt = 0; attempt < tries; ++attempt) {
+        auto game = core::make_game(variant);
+        if (!game) {
+            return {};
+        }
+        std::vector<std::string> line;
+        for (int ply = 0; ply < max_plies && !(*game)->outcome(); ++ply) {
+            if (!best.empty() && line.size() + 1 >= best.size()) {
+                break;
+            }
+            const auto legal = (*game)->legal_moves();
+            const auto& pick = legal[random() % legal.size()];
+            line.push_back(*(*game)->play(pick));
+        }
+        const auto outcome = (*game)->outcome();
+        if (outcome && outcome->reason == reason && (best.empty() || line.size() < best.size())) {
+            best = line;
+        }
+    }
+    return best;
+}
+
+MovePolicy scripted(std::vector<std::string> line) {
+    return [line = std::move(line)](const json& legal, int ply) {
+        const auto index = static_cast<std::size_t>(ply);
+        return index < line.size() ? line[index] : capture_first(legal, ply);
+    };
 }
 
 std::vector<json> events_of(const WsClient& client, const std::string& game_id) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/game.h"
 #include "test_support.h"
 
 namespace test {
@@ -54,6 +55,13 @@ Played play_sniderman(Table& table);
 // Sniderman: one round with `object` named by `namer`, the chooser taking ODD, captures (legal[0])
 // until none is left; returns the event after round_over (round_started or game_over).
 json play_round(Table& table, const std::string& namer, int object, Played& played);
+
+// A game from the start position that the rules end with `reason` (e.g. "checkmate"), found with
+// seeded random playouts through core::Game, shortest of `tries`; empty if none was found.
+std::vector<std::string> find_game_ending(core::VariantId variant, const std::string& reason,
+                                          int max_plies, int tries);
+// Plays the moves of `line` in order (a policy for play_chess).
+MovePolicy scripted(std::vector<std::string> line);
 
 // Events of `game_id` in `client`'s history, in arrival order.
 std::vector<json> events_of(const WsClient& client, const std::string& game_id);

@@ -77,6 +77,21 @@ TEST_F(Rooms, ChessenceGameEndsByTheRules) {
     expect_spectator_saw(table, played, 1);
 }
 
+TEST_F(Rooms, ChessenceShortGameEndsInCheckmate) {
+    const auto line = test::find_game_ending(core::VariantId::chessence, "checkmate", 60, 3000);
+    ASSERT_FALSE(line.empty()) << "no checkmate found by the playouts";
+    Table table(server_.port(), "chessence");
+    ASSERT_FALSE(table.game_id.empty());
+    const auto played = test::play_chess(table, test::scripted(line), static_cast<int>(line.size()));
+    EXPECT_EQ(played.moves, line);
+    ASSERT_TRUE(played.result.is_object());
+    EXPECT_EQ(played.result["reason"], "checkmate");
+    // The side that gave mate made the last move.
+    EXPECT_EQ(played.result["winner"], line.size() % 2 == 1 ? "white" : "black");
+    table.snapshot(*table.sam);
+    expect_spectator_saw(table, played, 1);
+}
+
 TEST_F(Rooms, SnidermanOneRoundMatchPlaysCapturesUntilNoneRemain) {
     Table table(server_.port(), "sniderman", 1);
     ASSERT_FALSE(table.game_id.empty());

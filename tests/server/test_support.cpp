@@ -40,6 +40,12 @@ json parse(const std::string& text) {
     return json::parse(text, nullptr, false);
 }
 
+server::Limits fast_limits() {
+    server::Limits limits;
+    limits.rate_per_second = 100000;
+    return limits;
+}
+
 TestServer::TestServer(server::Limits limits, std::unique_ptr<server::Store> store)
     : limits_(limits), store_(store ? std::move(store) : server::make_memory_store()) {
     static int counter = 0;
