@@ -104,6 +104,27 @@ TEST(Durability, RestartRestoresUnfinishedGamesFromTheirEvents) {
     EXPECT_EQ(event["event"]["by"], "black");
 }
 
+TEST(Durability, FinishedGamesCanBeWatchedAfterARestart) {
+    test::TestServer server(test::fast_limits());
+    std::string game_id;
+    {
+        test::Table table(server.port(), "chesica");
+        ASSERT_FALSE(table.game_id.empty());
+        game_id = table.game_id;
+        table.bob->send({{"type", "resign"}, {"game_id", game_id}});
+        EXPECT_EQ(table.event(1)["kind"], "game_over");
+    }
+    server.restart();
+    test::WsClient viewer(server.port());
+    EXPECT_TRUE(viewer.hello()["games"].empty());
+    viewer.send({{"type", "watch"}, {"game_id", game_id}, {"id", "w"}});
+    const auto snapshot = viewer.wait_type("snapshot");
+    EXPECT_EQ(snapshot["version"], 1);
+    EXPECT_EQ(snapshot["result"], (json{{"winner", "white"}, {"reason", "resignation"}}));
+    EXPECT_TRUE(snapshot["to_move"].is_null());
+    EXPECT_TRUE(snapshot["legal"].empty());
+}
+
 TEST(Durability, FailedStorageIsAnInternalErrorAndChangesNothing) {
     auto store = std::make_unique<FlakyStore>();
     auto* flaky = store.get();
