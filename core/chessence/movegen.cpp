@@ -54,20 +54,25 @@ SafetyContext safety_context(const Position& p) {
     context.enemy = p.enemy_men();
     context.enemy_powers = mover_powers(context.enemy);
     const Bitboard occupied = p.occupied();
-    context.checked = (knight_targets[context.king] & context.enemy_powers.knight) != 0 ||
-                      (rook_slides(context.king, occupied) & context.enemy_powers.rook) != 0 ||
-                      (bishop_slides(context.king, occupied) & context.enemy_powers.bishop) != 0;
+    // Slides are only traced when an enemy slider of the kind stands on one of the king's lines.
+    const bool rook_threat = (rook_lines[context.king] & context.enemy_powers.rook) != 0;
+    const bool bishop_threat = (bishop_lines[context.king] & context.enemy_powers.bishop) != 0;
+    context.checked =
+        (knight_targets[context.king] & context.enemy_powers.knight) != 0 ||
+        (rook_threat && (rook_slides(context.king, occupied) & context.enemy_powers.rook) != 0) ||
+        (bishop_threat &&
+         (bishop_slides(context.king, occupied) & context.enemy_powers.bishop) != 0);
     if (context.checked) {
         return context;
     }
     Bitboard pinned = 0;
-    if ((rook_lines[context.king] & context.enemy_powers.rook) != 0) {
+    if (rook_threat) {
         find_pin<north>(p, context, pinned);
         find_pin<east>(p, context, pinned);
         find_pin<south>(p, context, pinned);
         find_pin<west>(p, context, pinned);
     }
-    if ((bishop_lines[context.king] & context.enemy_powers.bishop) != 0) {
+    if (bishop_threat) {
         find_pin<north_east>(p, context, pinned);
         find_pin<north_west>(p, context, pinned);
         find_pin<south_west>(p, context, pinned);

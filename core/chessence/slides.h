@@ -33,14 +33,30 @@ constexpr Bitboard shift(Bitboard b) {
 
 // What all men of `sources` reach sliding in direction D at once: the empty squares passed and
 // a capturable man first in line. Each square comes from exactly one source (the nearest behind
-// it), so the count of the set is the count of moves.
+// it), so the count of the set is the count of moves. A Kogge-Stone fill: no empty run on this
+// board is longer than 6 squares, so steps of 1, 2 and 4 cover every slide.
 template <int D>
 inline Bitboard slide_set(Bitboard sources, Bitboard empty, Bitboard capturable) {
-    Bitboard flood = 0;
-    for (Bitboard front = shift<D>(sources) & empty; front != 0; front = shift<D>(front) & empty) {
-        flood |= front;
-    }
-    return flood | (shift<D>(flood | sources) & capturable);
+    constexpr int step = D == north || D == south             ? 6
+                         : D == east || D == west             ? 1
+                         : D == north_east || D == south_west ? 7
+                                                              : 5;
+    constexpr bool up = D < 4;
+    // Squares a slide may pass in direction D: empty, and not where a step would wrap around.
+    constexpr Bitboard no_wrap = (D == east || D == north_east || D == south_east)   ? not_file_a
+                                 : (D == west || D == north_west || D == south_west) ? not_file_f
+                                                                                     : board_mask;
+    auto by = [](Bitboard b, int steps) {
+        return up ? (b << (step * steps)) & board_mask : b >> (step * steps);
+    };
+    Bitboard gen = sources;
+    Bitboard pass = empty & no_wrap;
+    gen |= pass & by(gen, 1);
+    pass &= by(pass, 1);
+    gen |= pass & by(gen, 2);
+    pass &= by(pass, 2);
+    gen |= pass & by(gen, 4);
+    return (gen & ~sources) | (shift<D>(gen) & capturable);
 }
 
 // The squares of ray D from s up to and including the first occupied square.
