@@ -78,8 +78,10 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
         co_return;
     }
     self->state_.join(self);
+    beast::error_code endpoint_error;
+    const auto peer = beast::get_lowest_layer(self->ws_).socket().remote_endpoint(endpoint_error);
     log->info("client {}: connected from {}", self->id_,
-              beast::get_lowest_layer(self->ws_).socket().remote_endpoint().address().to_string());
+              endpoint_error ? std::string("?") : peer.address().to_string());
     asio::co_spawn(self->ws_.get_executor(), write_loop(self), asio::detached);
 
     beast::flat_buffer buffer;
