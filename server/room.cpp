@@ -108,7 +108,15 @@ void Room::post_client_gone(std::uint64_t client_id) {
     boost::asio::post(strand_, [self = shared_from_this(), client_id] {
         self->watchers_.erase(client_id);
         self->push_spectators();
+        self->release_if_idle();
     });
+}
+
+void Room::release_if_idle() {
+    if (result_ && watchers_.empty()) {
+        // A finished game nobody watches leaves memory; the store rebuilds it on demand.
+        state_.release_room(id());
+    }
 }
 
 void Room::handle(const Actor& actor, const protocol::Request& request) {
@@ -188,6 +196,7 @@ void Room::unwatch(std::uint64_t client_id) {
     }
     watchers_.erase(it);
     push_spectators();
+    release_if_idle();
 }
 
 void Room::add_watcher(const Actor& actor) {

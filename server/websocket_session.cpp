@@ -166,7 +166,12 @@ void WebSocketSession::enqueue(Frame frame) {
 
 void WebSocketSession::watching(std::string game_id, bool on) {
     asio::post(ws_.get_executor(), [self = shared_from_this(), game_id = std::move(game_id), on] {
-        if (on) {
+        if (on && self->left_) {
+            // The room added us after we had said goodbye to every room: say it again.
+            if (auto room = self->state_.room(game_id)) {
+                room->post_client_gone(self->id_);
+            }
+        } else if (on) {
             self->watching_.insert(game_id);
         } else {
             self->watching_.erase(game_id);
@@ -198,6 +203,7 @@ void WebSocketSession::abort() {
 }
 
 void WebSocketSession::leave_everything() {
+    left_ = true;
     request_close(websocket::close_code::normal);
     state_.leave(id_);
     state_.lobby().post_client_gone(id_);
