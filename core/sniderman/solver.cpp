@@ -1,0 +1,147 @@
+#include "core/sniderman/solver.h"
+
+#include <algorithm>
+
+namespace core::sniderman {
+
+namespace {
+
+struct Child {
+    Position position;
+    CaptureHistory history;
+    int replies = 0;
+};
+
+int count_captures(const Position& p) {
+    int n = 0;
+    const Bitboard occupied = p.occupied();
+    for (int c = 0; c < 2; ++c) {
+        const Bitboard victims = p.by_colour[1 - c];
+        unsigned pieces = p.by_colour[c];
+        while (pieces != 0) {
+            const Square from = std::countr_zero(pieces);
+            pieces &= pieces - 1;
+            n += std::popcount(
+                static_cast<unsigned>(attacks(kind_of(p.at(from)), from, occupied) & victims));
+        }
+    }
+    return n;
+}
+
+}  // namespace
+
+bool notation_less(Move a, Move b) {
+    const auto key = [](Move m) {
+        return (file_of(m.from) << 12) | (rank_of(m.from) << 8) | (file_of(m.to) << 4) |
+               rank_of(m.to);
+    };
+    return key(a) < key(b);
+}
+
+Solver::Solver(int table_bits)
+    : table_(std::size_t{1} << table_bits), mask_((std::uint64_t{1} << table_bits) - 1) {}
+
+void Solver::start(Object object) {
+    object_ = object;
+    if (++generation_ >= (1u << 24)) {
+        std::fill(table_.begin(), table_.end(), Entry{});
+        generation_ = 1;
+    }
+}
+
+bool Solver::search(const Position& p, const CaptureHistory& h) {
+    ++nodes_;
+    const MoveList moves = generate_captures(p);
+    if (moves.size == 0) {
+        return sniderman::odd_wins(object_, p, h);
+    }
+    const std::uint32_t tag = (generation_ << 8) |
+                              (static_cast<std::uint32_t>(history_summary(object_, h)) << 1) |
+                              static_cast<std::uint32_t>(p.ply & 1);
+    const std::uint64_t hash =
+        (p.cells ^ (std::uint64_t{tag & 0xFF} << 57)) * 0x9E3779B97F4A7C15ull;
+    Entry& entry = table_[(hash >> 40) & mask_];
+    if (entry.tag == tag && entry.cells == p.cells) {
+        return entry.odd_wins != 0;
+    }
+    const bool odd_moves = p.odd_to_move();
+    bool result = !odd_moves;  // the mover loses unless a move wins
+    // First pass: a capture that ends the round in the mover's favour wins at once; the other
+    // children are ordered by how many replies they leave (fewest first).
+    std::array<Child, 128> children;
+    int count = 0;
+    for (const Move m : moves) {
+        Child& c = children[static_cast<std::size_t>(count)];
+        c.position = make_move(p, m);
+        c.history = h;
+        c.history.record(m, p.at(m.to), p.ply);
+        c.replies = count_captures(c.position);
+        if (c.replies == 0) {
+            if (sniderman::odd_wins(object_, c.position, c.history) == odd_moves) {
+                result = odd_moves;
+                count = 0;
+                break;
+            }
+            continue;
+        }
+        ++count;
+    }
+    if (result != odd_moves) {
+        std::sort(children.begin(), children.begin() + count,
+                  [](const Child& a, const Child& b) { return a.replies < b.replies; });
+        for (int i = 0; i < count; ++i) {
+            const Child& c = children[static_cast<std::size_t>(i)];
+            if (search(c.position, c.history) == odd_moves) {
+                result = odd_moves;
+                break;
+            }
+        }
+    }
+    Entry& slot = table_[(hash >> 40) & mask_];
+    slot = Entry{p.cells, tag, static_cast<std::uint8_t>(result ? 1 : 0)};
+    return result;
+}
+
+bool Solver::odd_wins(const Position& p, const CaptureHistory& h, Object object) {
+    start(object);
+    return search(p, h);
+}
+
+Solution Solver::solve(const Position& p, const CaptureHistory& h, Object object) {
+    start(object);
+    Solution solution;
+    const MoveList moves = generate_captures(p);
+    if (moves.size == 0) {
+        solution.odd_wins = sniderman::odd_wins(object, p, h);
+        return solution;
+    }
+    const bool odd_moves = p.odd_to_move();
+    for (const Move m : moves) {
+        CaptureHistory next = h;
+        next.record(m, p.at(m.to), p.ply);
+        if (search(make_move(p, m), next) == odd_moves) {
+            solution.winning_moves.push_back(m);
+        }
+    }
+    solution.odd_wins = solution.winning_moves.empty() ? !odd_moves : odd_moves;
+    std::sort(solution.winning_moves.begin(), solution.winning_moves.end(), notation_less);
+    return solution;
+}
+
+bool brute_force_odd_wins(const Position& p, const CaptureHistory& h, Object object) {
+    const MoveList moves = generate_captures(p);
+    if (moves.size == 0) {
+        return odd_wins(object, p, h);
+    }
+    const bool odd_moves = p.odd_to_move();
+    for (const Move m : moves) {
+        CaptureHistory next = h;
+        next.record(m, p.at(m.to), p.ply);
+        if (brute_force_odd_wins(make_move(p, m), next, object) == odd_moves) {
+            return odd_moves;
+        }
+    }
+    return !odd_moves;
+}
+
+}  // namespace core::sniderman
