@@ -97,7 +97,7 @@ Expected<Position> parse_position(std::string_view text) {
     int ply = 0;
     const auto [ptr, ec] = std::from_chars(ply_text.data(), ply_text.data() + ply_text.size(), ply);
     if (ply_text.empty() || ec != std::errc() || ptr != ply_text.data() + ply_text.size() ||
-        ply_text[0] == '+' || ply_text[0] == '0') {
+        ply_text[0] < '1' || ply_text[0] > '9') {
         return make_error("the next ply number must be a whole number from 1, not '" +
                           std::string(ply_text) + "'");
     }
