@@ -77,7 +77,7 @@ TEST(SnidermanObjects, KingCapturedByEven) {
 }
 
 TEST(SnidermanObjects, OddNumberOfPiecesLeft) {
-    EXPECT_EQ(winner(king_and_queen, 5, {"a1xb1"}), "odd");  // one piece left
+    EXPECT_EQ(winner(king_and_queen, 5, {"a1xb1"}), "odd");   // one piece left
     EXPECT_EQ(winner("n3/4/4/Kq2 1", 5, {"a1xb1"}), "even");  // king and knight left
 }
 
@@ -106,7 +106,7 @@ TEST(SnidermanObjects, LastTwoCapturedSameColour) {
 TEST(SnidermanObjects, LastCapturedOutranksPrevious) {
     EXPECT_EQ(winner(three_on_rank_one, 10, {"a1xb1", "c1xb1"}), "odd");   // king after queen
     EXPECT_EQ(winner(three_on_rank_one, 10, {"a1xb1", "b1xc1"}), "even");  // rook after queen
-    EXPECT_EQ(winner("4/4/4/Rrr1 1", 10, {"a1xb1", "c1xb1"}), "even");      // rook after rook
+    EXPECT_EQ(winner("4/4/4/Rrr1 1", 10, {"a1xb1", "c1xb1"}), "even");     // rook after rook
 }
 
 TEST(SnidermanObjects, ObjectsNeedingMissingCapturesGoToEven) {

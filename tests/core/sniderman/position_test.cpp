@@ -95,9 +95,8 @@ TEST(SnidermanMoves, SlidersStopAtTheFirstPieceAndBothColoursCapture) {
     // leaps to a4, b1 and d1; the king takes b4. The black rook on d1 is stopped by its own
     // bishop on b1 before the rook on a1; the bishop on b1 sees only empty squares.
     const Position p = parsed("kR2/2N1/4/Rb1r 1");
-    EXPECT_EQ(capture_names(p),
-              (std::vector<std::string>{"a1xa4", "a1xb1", "a4xb4", "b4xa4", "b4xb1", "c3xa4",
-                                        "c3xb1", "c3xd1"}));
+    EXPECT_EQ(capture_names(p), (std::vector<std::string>{"a1xa4", "a1xb1", "a4xb4", "b4xa4",
+                                                          "b4xb1", "c3xa4", "c3xb1", "c3xd1"}));
 }
 
 TEST(SnidermanMoves, RoundEndsWithoutCaptures) {
