@@ -49,20 +49,30 @@ void Solver::start(Object object) {
     }
 }
 
+std::uint32_t Solver::tag_of(const Position& p, const CaptureHistory& h) const {
+    return (generation_ << 8) | (static_cast<std::uint32_t>(history_summary(object_, h)) << 1) |
+           static_cast<std::uint32_t>(p.ply & 1);
+}
+
+Solver::Entry& Solver::slot(std::uint64_t cells, std::uint32_t tag) {
+    const std::uint64_t hash = (cells ^ (std::uint64_t{tag & 0xFF} << 56)) * 0x9E3779B97F4A7C15ull;
+    return table_[(hash >> 32) & mask_];
+}
+
+const Solver::Entry* Solver::probe(const Position& p, const CaptureHistory& h) {
+    const std::uint32_t tag = tag_of(p, h);
+    const Entry& e = slot(p.cells, tag);
+    return e.tag == tag && e.cells == p.cells ? &e : nullptr;
+}
+
 bool Solver::search(const Position& p, const CaptureHistory& h) {
     ++nodes_;
     const MoveList moves = generate_captures(p);
     if (moves.size == 0) {
         return sniderman::odd_wins(object_, p, h);
     }
-    const std::uint32_t tag = (generation_ << 8) |
-                              (static_cast<std::uint32_t>(history_summary(object_, h)) << 1) |
-                              static_cast<std::uint32_t>(p.ply & 1);
-    const std::uint64_t hash =
-        (p.cells ^ (std::uint64_t{tag & 0xFF} << 57)) * 0x9E3779B97F4A7C15ull;
-    Entry& entry = table_[(hash >> 40) & mask_];
-    if (entry.tag == tag && entry.cells == p.cells) {
-        return entry.odd_wins != 0;
+    if (const Entry* known = probe(p, h)) {
+        return known->odd_wins != 0;
     }
     const bool odd_moves = p.odd_to_move();
     bool result = !odd_moves;  // the mover loses unless a move wins
@@ -87,6 +97,17 @@ bool Solver::search(const Position& p, const CaptureHistory& h) {
         ++count;
     }
     if (result != odd_moves) {
+        // A child already in the table as a win for the mover decides at once.
+        for (int i = 0; i < count; ++i) {
+            const Child& c = children[static_cast<std::size_t>(i)];
+            const Entry* known = probe(c.position, c.history);
+            if (known != nullptr && (known->odd_wins != 0) == odd_moves) {
+                result = odd_moves;
+                break;
+            }
+        }
+    }
+    if (result != odd_moves) {
         std::sort(children.begin(), children.begin() + count,
                   [](const Child& a, const Child& b) { return a.replies < b.replies; });
         for (int i = 0; i < count; ++i) {
@@ -97,8 +118,8 @@ bool Solver::search(const Position& p, const CaptureHistory& h) {
             }
         }
     }
-    Entry& slot = table_[(hash >> 40) & mask_];
-    slot = Entry{p.cells, tag, static_cast<std::uint8_t>(result ? 1 : 0)};
+    const std::uint32_t tag = tag_of(p, h);
+    slot(p.cells, tag) = Entry{p.cells, tag, static_cast<std::uint8_t>(result ? 1 : 0)};
     return result;
 }
 

@@ -40,6 +40,9 @@ private:
     };
 
     void start(Object object);
+    std::uint32_t tag_of(const Position& p, const CaptureHistory& h) const;
+    Entry& slot(std::uint64_t cells, std::uint32_t tag);
+    const Entry* probe(const Position& p, const CaptureHistory& h);
     bool search(const Position& p, const CaptureHistory& h);
 
     std::vector<Entry> table_;

@@ -21,7 +21,7 @@ double ms_since(Clock::time_point start) {
 }
 
 constexpr int perft_depth = 6;
-constexpr int solve_deals = 5;
+constexpr int solve_deals = 3;
 constexpr int puzzle_seeds = 20;
 
 }  // namespace
