@@ -119,14 +119,15 @@ Status Match::name_object(int player, int object) {
         return wrong_phase(s.phase);
     }
     if (player != s.namer) {
-        return make_error("player " + std::to_string(player) +
-                          " does not name this round's object");
+        return make_error("not your turn: player " + std::to_string(s.namer) +
+                          " names this round's object");
     }
     if (!to_object(object)) {
         return make_error("objects are numbered 1 to 10, not " + std::to_string(object));
     }
     if ((s.used_objects & (1u << object)) != 0) {
-        return make_error("object " + std::to_string(object) + " was already used in this match");
+        return make_error("object used: object " + std::to_string(object) +
+                          " was already used in this match");
     }
     s.used_objects = static_cast<std::uint16_t>(s.used_objects | (1u << object));
     s.game.set_object(object);
@@ -144,7 +145,8 @@ Status Match::choose_side(int player, bool odd) {
         return wrong_phase(s.phase);
     }
     if (player != chooser()) {
-        return make_error("player " + std::to_string(player) + " does not choose ODD or EVEN");
+        return make_error("not your turn: player " + std::to_string(chooser()) +
+                          " chooses ODD or EVEN");
     }
     s.records.back().odd_player = odd ? player : s.namer;
     s.phase = MatchPhase::playing;

@@ -8,6 +8,9 @@
 //   choosing — the other player (chooser()) chooses to be ODD or EVEN for the round;
 //   playing  — the player to move plays captures until none exists; the object decides the round.
 // The match is finished as soon as a player has won more than half of the rounds.
+// Refused calls change nothing; their messages start with a stable prefix a server can map to an
+// error code: "wrong phase:", "not your turn:", "object used:"; any other message is a bad
+// argument (player, object number) or, from play(), an illegal move.
 #include <array>
 #include <cstdint>
 #include <memory>

@@ -65,9 +65,11 @@ TEST(SnidermanMatch, WrongPlayerOrPhaseChangesNothing) {
     Match match = new_match(3, 7);
     const int namer = match.namer();
     const int chooser = match.chooser();
-    EXPECT_FALSE(match.choose_side(chooser, true).ok());
-    EXPECT_FALSE(match.play(namer, match.round().legal_moves().front()).ok());
-    EXPECT_FALSE(match.name_object(chooser, 1).ok());
+    EXPECT_EQ(match.choose_side(chooser, true).error().rfind("wrong phase:", 0), 0u);
+    EXPECT_EQ(
+        match.play(namer, match.round().legal_moves().front()).error().rfind("wrong phase:", 0),
+        0u);
+    EXPECT_EQ(match.name_object(chooser, 1).error().rfind("not your turn:", 0), 0u);
     EXPECT_FALSE(match.name_object(namer, 0).ok());
     EXPECT_FALSE(match.name_object(namer, 11).ok());
     EXPECT_FALSE(match.name_object(2, 1).ok());
@@ -78,7 +80,7 @@ TEST(SnidermanMatch, WrongPlayerOrPhaseChangesNothing) {
     ASSERT_TRUE(match.name_object(namer, 3).ok());
     EXPECT_EQ(match.round().outcome(), std::nullopt);
     EXPECT_FALSE(match.name_object(namer, 4).ok());
-    EXPECT_FALSE(match.choose_side(namer, true).ok());
+    EXPECT_EQ(match.choose_side(namer, true).error().rfind("not your turn:", 0), 0u);
     EXPECT_FALSE(match.play(chooser, match.round().legal_moves().front()).ok());
     EXPECT_EQ(match.phase(), MatchPhase::choosing);
     EXPECT_FALSE(match.to_move_player().has_value());
@@ -86,7 +88,9 @@ TEST(SnidermanMatch, WrongPlayerOrPhaseChangesNothing) {
     ASSERT_TRUE(match.choose_side(chooser, false).ok());  // the chooser is EVEN
     EXPECT_EQ(match.records()[0].odd_player, namer);
     EXPECT_EQ(match.to_move_player(), namer);
-    EXPECT_FALSE(match.play(chooser, match.round().legal_moves().front()).ok());
+    EXPECT_EQ(
+        match.play(chooser, match.round().legal_moves().front()).error().rfind("not your turn:", 0),
+        0u);
     EXPECT_FALSE(match.play(namer, "a1xa1").ok());
     EXPECT_TRUE(match.records()[0].moves.empty());
     const auto played = match.play(namer, match.round().legal_moves().front());
@@ -109,7 +113,7 @@ TEST(SnidermanMatch, LoserNamesNextAndObjectsAreNotReused) {
     EXPECT_EQ(match.available_objects().size(), 9u);
     const auto reuse = match.name_object(match.namer(), first_object);
     ASSERT_FALSE(reuse.ok());
-    EXPECT_NE(reuse.error().find("already used"), std::string::npos);
+    EXPECT_EQ(reuse.error().rfind("object used:", 0), 0u);
     EXPECT_NE(match.records()[1].start, "");
     EXPECT_EQ(match.round().fen(), match.records()[1].start);
 }
