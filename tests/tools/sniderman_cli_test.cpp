@@ -5,8 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/sniderman/puzzle.h"
-#include "core/sniderman/solver.h"
+#include "core/sniderman/objects.h"
 
 namespace {
 
