@@ -39,7 +39,7 @@ bool odd_wins(Object object, const Position& end, const CaptureHistory& h) {
         case Object::odd_pieces_left:
             return end.piece_count() % 2 == 1;
         case Object::odd_white_pieces_left:
-            return std::popcount(static_cast<unsigned>(end.by_colour[0])) % 2 == 1;
+            return square_count_of(end.by_colour[0]) % 2 == 1;
         case Object::one_colour_left:
             return end.by_colour[0] == 0 || end.by_colour[1] == 0;
         case Object::last_two_landings_same_colour:

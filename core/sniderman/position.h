@@ -19,7 +19,7 @@ struct Position {
 
     PieceCode at(Square s) const { return static_cast<PieceCode>((cells >> (4 * s)) & 0xF); }
     Bitboard occupied() const { return static_cast<Bitboard>(by_colour[0] | by_colour[1]); }
-    int piece_count() const { return std::popcount(static_cast<unsigned>(occupied())); }
+    int piece_count() const { return square_count_of(occupied()); }
     bool odd_to_move() const { return ply % 2 == 1; }
 
     // Puts p (not no_piece) on the empty square s.

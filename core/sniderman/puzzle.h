@@ -18,7 +18,7 @@ struct Puzzle {
     Position position;        // the puzzle position (start after moves)
     CaptureHistory history;   // the captures of `moves`
     Object object = Object::last_captured_white;
-    Move answer;  // the only first move with which the side to move wins
+    Move answer{};  // the only first move with which the side to move wins
 };
 
 // The puzzle for `seed` (the same on every platform); candidates without exactly one winning

@@ -6,12 +6,6 @@ namespace core::sniderman {
 
 namespace {
 
-struct Child {
-    Position position;
-    CaptureHistory history;
-    int replies = 0;
-};
-
 int count_captures(const Position& p) {
     int n = 0;
     const Bitboard occupied = p.occupied();
@@ -21,8 +15,8 @@ int count_captures(const Position& p) {
         while (pieces != 0) {
             const Square from = std::countr_zero(pieces);
             pieces &= pieces - 1;
-            n += std::popcount(
-                static_cast<unsigned>(attacks(kind_of(p.at(from)), from, occupied) & victims));
+            n += square_count_of(
+                static_cast<Bitboard>(attacks(kind_of(p.at(from)), from, occupied) & victims));
         }
     }
     return n;
@@ -39,7 +33,9 @@ bool notation_less(Move a, Move b) {
 }
 
 Solver::Solver(int table_bits)
-    : table_(std::size_t{1} << table_bits), mask_((std::uint64_t{1} << table_bits) - 1) {}
+    : table_(std::size_t{1} << table_bits),
+      mask_((std::uint64_t{1} << table_bits) - 1),
+      children_(square_count + 1) {}
 
 void Solver::start(Object object) {
     object_ = object;
@@ -78,7 +74,7 @@ bool Solver::search(const Position& p, const CaptureHistory& h) {
     bool result = !odd_moves;  // the mover loses unless a move wins
     // First pass: a capture that ends the round in the mover's favour wins at once; the other
     // children are ordered by how many replies they leave (fewest first).
-    std::array<Child, 128> children;
+    auto& children = children_[static_cast<std::size_t>(p.piece_count())];
     int count = 0;
     for (const Move m : moves) {
         Child& c = children[static_cast<std::size_t>(count)];

@@ -2,6 +2,7 @@
 // The exact solver: who wins a round from a position with best play under an object, and which
 // first moves win. A transposition table memoises positions together with the part of the capture
 // history the object still needs (history_summary); the side to move follows from the ply number.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -33,6 +34,11 @@ public:
     std::uint64_t nodes() const { return nodes_; }
 
 private:
+    struct Child {
+        Position position;
+        CaptureHistory history;
+        int replies = 0;
+    };
     struct Entry {
         std::uint64_t cells = 0;
         std::uint32_t tag = 0;  // generation << 8 | summary << 1 | ply parity; 0 = empty
@@ -50,6 +56,9 @@ private:
     std::uint32_t generation_ = 0;
     Object object_ = Object::last_captured_white;
     std::uint64_t nodes_ = 0;
+    // Scratch space for the children of the node being searched with n pieces: index n (each
+    // capture removes a piece, so the levels of one search line never share an index).
+    std::vector<std::array<Child, 128>> children_;
 };
 
 // The same answer as Solver::odd_wins by plain minimax without memory (for tests: small positions).

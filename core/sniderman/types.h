@@ -28,6 +28,23 @@ constexpr Bitboard square_bit(Square s) {
     return static_cast<Bitboard>(1u << s);
 }
 
+namespace detail {
+constexpr std::array<std::uint8_t, 256> make_bit_counts() {
+    std::array<std::uint8_t, 256> counts{};
+    for (int i = 1; i < 256; ++i) {
+        counts[static_cast<std::size_t>(i)] =
+            static_cast<std::uint8_t>(counts[static_cast<std::size_t>(i / 2)] + (i & 1));
+    }
+    return counts;
+}
+inline constexpr auto bit_counts = make_bit_counts();
+}  // namespace detail
+
+// The number of squares in b (a table: without a popcount instruction std::popcount is a call).
+constexpr int square_count_of(Bitboard b) {
+    return detail::bit_counts[b & 0xFF] + detail::bit_counts[b >> 8];
+}
+
 // The light squares b1 d1 a2 c2 b3 d3 a4 c4 (a1 is dark): file + rank is odd.
 constexpr bool is_red(Square s) {
     return (file_of(s) + rank_of(s)) % 2 == 1;
@@ -66,16 +83,17 @@ constexpr bool outranks(PieceCode a, PieceCode b) {
     return (a & 7) < (b & 7);
 }
 
-// A capture: the piece on `from` takes the piece on `to`.
+// A capture: the piece on `from` takes the piece on `to`. Trivial (no initialisers) so move lists
+// cost nothing to create; write Move{} for a zeroed one.
 struct Move {
-    std::uint8_t from = 0;
-    std::uint8_t to = 0;
+    std::uint8_t from;
+    std::uint8_t to;
     friend bool operator==(const Move&, const Move&) = default;
 };
 
 // Every capture of one position; no position has more than 16 pieces x 8 directions of them.
 struct MoveList {
-    std::array<Move, 128> moves{};
+    std::array<Move, 128> moves;
     int size = 0;
 
     void push(Move m) { moves[static_cast<std::size_t>(size++)] = m; }
