@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -105,12 +107,31 @@ TEST(SnidermanMoves, RoundEndsWithoutCaptures) {
     EXPECT_TRUE(has_capture(parsed("K3/1k2/4/4 1")));
 }
 
+// Every line of tests/data/sniderman_perft.txt: "<position> ; <depth> <count> ; ...".
 TEST(SnidermanPerft, ReferenceCaptureSequences) {
-    const Position p = parsed(reference_fen);
-    const std::vector<std::uint64_t> expected = {1, 20, 380, 6766, 110742, 1627034};
-    for (int depth = 0; depth < static_cast<int>(expected.size()); ++depth) {
-        EXPECT_EQ(perft(p, depth), expected[static_cast<std::size_t>(depth)]) << depth;
+    std::ifstream in(std::string(CHESSENCE_TEST_DATA_DIR) + "/sniderman_perft.txt");
+    ASSERT_TRUE(in.good());
+    std::string line;
+    int checked = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') {
+            continue;
+        }
+        std::istringstream fields(line);
+        std::string fen;
+        std::getline(fields, fen, ';');
+        const Position p = parsed(fen.substr(0, fen.find_last_not_of(' ') + 1));
+        std::string item;
+        while (std::getline(fields, item, ';')) {
+            std::istringstream numbers(item);
+            int depth = 0;
+            std::uint64_t count = 0;
+            ASSERT_TRUE(numbers >> depth >> count) << item;
+            EXPECT_EQ(perft(p, depth), count) << fen << " depth " << depth;
+            ++checked;
+        }
     }
+    EXPECT_EQ(checked, 6);
 }
 
 TEST(SnidermanPerft, MakeMoveKeepsTheBoardConsistent) {
