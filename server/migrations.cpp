@@ -84,6 +84,15 @@ core::Status migrate(sqlite::Connection& db, const std::string& path, int target
     }
     for (int next = version + 1; next <= target; ++next) {
         const auto applied = sqlite::in_transaction(db, [&]() -> core::Status {
+            // Another process may have migrated since the version was read; the write lock is ours
+            // now.
+            auto now = db.query_text("PRAGMA user_version");
+            if (!now) {
+                return core::make_error(now.error());
+            }
+            if (std::stoi(*now) >= next) {
+                return core::ok_status();
+            }
             if (auto created = db.exec(std::string(steps[static_cast<std::size_t>(next - 1)]));
                 !created) {
                 return created;
