@@ -44,8 +44,9 @@ std::string write_records(const std::vector<Record>& records);
 // Every record in `text`. Errors give the line number (from 1) and what is wrong: a malformed tag
 // line, a move number out of sequence, a Result tag that disagrees with the result token, a record
 // without a result token. `{…}` and `;…` comments, `%` escape lines and `$n` annotations are
-// skipped. The round trip parse_records(write_records(r)) == r is exact (for tag values without
-// control characters, and with numbering left at its default in records without moves).
+// skipped; control characters in tag values read as spaces. The round trip
+// parse_records(write_records(r)) == r is exact for tag values without control characters and
+// with numbering left at its default in records without moves.
 Expected<std::vector<Record>> parse_records(std::string_view text);
 
 }  // namespace core

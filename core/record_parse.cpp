@@ -98,7 +98,8 @@ private:
             if (rest[j] == '\\' && j + 1 < rest.size()) {
                 ++j;
             }
-            tag.value += rest[j];
+            const auto c = static_cast<unsigned char>(rest[j]);
+            tag.value += c < 0x20 || c == 0x7f ? ' ' : rest[j];  // as the writer does
         }
         if (j != rest.size() - 1) {
             return fail("tag " + tag.name + ": the value must be one quoted string");
