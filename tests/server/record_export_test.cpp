@@ -68,7 +68,7 @@ TEST_F(RecordExport, UnknownGameGivesNothing) {
 TEST_F(RecordExport, ChessenceGameHasTheTagsMovesAndResult) {
     create(game("g_1", "chessence"),
            {move_event("e3-e4", "white", 1), R"({"kind":"chat","from":"Ann","text":"hi"})",
-            move_event("a8-a7", "black", 2), move_event("@e1", "white", 3),
+            move_event("a8-a7", "black", 2), move_event("@e3", "white", 3),
             R"({"kind":"game_over","result":{"winner":"white","reason":"resignation"}})"});
     ASSERT_TRUE(
         store_->finish_game("g_1", R"({"winner":"white","reason":"resignation"})", nov_21_2026 + 60)
@@ -87,7 +87,7 @@ TEST_F(RecordExport, ChessenceGameHasTheTagsMovesAndResult) {
     EXPECT_EQ(r.tag("Termination"), "resignation");
     EXPECT_EQ(r.tag("GameId"), "g_1");
     EXPECT_FALSE(r.tag("FEN").has_value());
-    EXPECT_EQ(r.moves, (std::vector<std::string>{"e3-e4", "a8-a7", "@e1"}));
+    EXPECT_EQ(r.moves, (std::vector<std::string>{"e3-e4", "a8-a7", "@e3"}));
     EXPECT_EQ(r.result, "1-0");
 }
 
