@@ -32,7 +32,7 @@ export class MatchPanel {
             parts.push(h('p', { class: 'sides' }, h('span', { class: 'side-chip odd' }, 'ODD'), ` ${nameOf(m.odd)}  `,
                          h('span', { class: 'side-chip even' }, 'EVEN'), ` ${nameOf(m.even)}`));
         }
-        if (m.phase === 'finished' || (over && m.winner)) {
+        if (m.winner) {
             parts.push(h('p', { class: 'match-winner' }, `${nameOf(m.winner)} wins the match.`));
         }
         const results = this.results_(m, roundWinners, nameOf, objectText);

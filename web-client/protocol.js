@@ -187,6 +187,9 @@ export function applyEvent(g, msg) {
         if (g.match && e.result?.reason === 'match_won') {
             g.match.phase = 'finished';
         }
+        if (g.match && /^player[01]$/.test(String(e.result?.winner))) {
+            g.match.winner = e.result.winner;
+        }
         break;
     case 'draw_offered': g.drawOffer = e.by ?? null; break;
     case 'draw_declined': g.drawOffer = null; break;
