@@ -1,27 +1,10 @@
 // The board: draws a position as SVG and turns clicks, drags and keys into one of the legal moves it
 // was handed. It knows squares and notation shapes, never rules, and never talks to the server.
 import { describePiece, pieceGraphic, pieceIcon } from './pieces.js';
+import { CELL, SVG_NS, el, moveSquares, squareName } from './squares.js';
+import { inputMethods } from './board_input.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-const CELL = 100;
-
-export const squareName = (file, rank) => String.fromCharCode(97 + file) + String(rank + 1);
-
-// The squares a move passes through: from, landings… (a drop: just its target).
-export function moveSquares(notation) {
-    if (notation.startsWith('@')) {
-        return { drop: true, squares: [notation.slice(1)] };
-    }
-    return { drop: false, squares: notation.match(/[a-z]\d+/g) ?? [] };
-}
-
-function el(name, attrs = {}, ns = SVG_NS) {
-    const e = document.createElementNS(ns, name);
-    for (const [k, v] of Object.entries(attrs)) {
-        e.setAttribute(k, String(v));
-    }
-    return e;
-}
+export { moveSquares, squareName };
 
 export class Board {
     // onMove(notation) is called with one of the legal moves once the user has entered it.
@@ -55,6 +38,9 @@ export class Board {
         if (!prev || !state.board || prev.files !== state.board.files || prev.ranks !== state.board.ranks) {
             this.focus_ = null;
         }
+        const moved = state.lastMove && state.lastMove !== this.state_?.lastMove && prev
+            && prev.files === state.board?.files;
+        this.animate_ = moved && this.draggedMove_ !== state.lastMove ? moveSquares(state.lastMove) : null;
         this.state_ = state;
         this.moves_ = state.legal.map((n) => ({ notation: n, ...moveSquares(n) }));
         if (!sameLegal) {
@@ -116,6 +102,7 @@ export class Board {
     }
 
     complete_(notation) {
+        this.draggedMove_ = this.draggingDone_ ? notation : null;
         this.clearSelection_();
         this.lastSent_ = notation;
         this.render_();
@@ -215,10 +202,36 @@ export class Board {
         }
         this.svg_.replaceChildren(frag);
         this.renderReserves_();
+        this.runAnimation_();
         if (this.refocus_) {
             this.refocus_ = false;
             this.svg_.querySelector(`[data-square="${this.focus_}"]`)?.focus();
         }
+    }
+
+    // Slides the piece that just arrived along its squares (a drop fades in).
+    runAnimation_() {
+        const a = this.animate_;
+        this.animate_ = null;
+        if (!a || !a.squares.length || window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) {
+            return;
+        }
+        const to = a.squares[a.squares.length - 1];
+        const piece = this.svg_.querySelector(`[data-square="${to}"] .piece`);
+        if (!piece) {
+            return;
+        }
+        const at = (name) => this.toScreen_(name.charCodeAt(0) - 97, Number(name.slice(1)) - 1);
+        const end = at(to);
+        const frames = a.drop ? [{ opacity: 0 }, { opacity: 1 }] : a.squares.map((sq) => {
+            const p = at(sq);
+            return { transform: `translate(${p.x - end.x}px, ${p.y - end.y}px)` };
+        });
+        const wrapper = document.createElementNS(SVG_NS, 'g');
+        piece.replaceWith(wrapper);
+        wrapper.appendChild(piece);
+        this.svg_.appendChild(wrapper.closest('.sq')); // above the other squares while it slides
+        wrapper.animate(frames, { duration: 110 + 90 * (a.squares.length - 1), easing: 'ease-out' });
     }
 
     drawCoords_(g, file, rank, x, y) {
@@ -283,130 +296,6 @@ export class Board {
         const i = squares.findIndex((c) => c !== '*');
         return squareName(i % files, Math.floor(i / files));
     }
-
-    // ---- Input ---------------------------------------------------------------------------------
-
-    squareAt_(e) {
-        const pt = this.svgPoint_(e);
-        const { files, ranks } = this.state_.board;
-        let col = Math.floor(pt.x / CELL);
-        let row = Math.floor(pt.y / CELL);
-        if (col < 0 || row < 0 || col >= files || row >= ranks) {
-            return null;
-        }
-        const file = this.state_.flipped ? files - 1 - col : col;
-        const rank = this.state_.flipped ? row : ranks - 1 - row;
-        return this.state_.board.squares[rank * files + file] === '*' ? null : squareName(file, rank);
-    }
-
-    svgPoint_(e) {
-        const ctm = this.svg_.getScreenCTM();
-        if (!ctm) {
-            return { x: -1, y: -1 };
-        }
-        const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-        return { x: p.x, y: p.y };
-    }
-
-    onPointerDown_(e) {
-        if (!this.state_ || e.button > 0) {
-            return;
-        }
-        const sq = this.squareAt_(e);
-        if (!sq) {
-            return;
-        }
-        this.focus_ = sq;
-        const code = this.state_.board.squares[this.indexOf_(sq)];
-        const canDrag = this.path_.length === 0 && this.movableFrom_().has(sq);
-        const wasSelected = this.selected_?.from === sq;
-        if (!(this.selected_ && this.destinations_().has(sq))) {
-            if (canDrag && !wasSelected) {
-                this.activate_(sq);
-            }
-        }
-        this.drag_ = { from: sq, code, start: this.svgPoint_(e), moving: false, canDrag, wasSelected,
-                       pointer: e.pointerId };
-        if (canDrag) {
-            this.svg_.setPointerCapture?.(e.pointerId);
-            e.preventDefault();
-        }
-    }
-
-    onPointerMove_(e) {
-        const d = this.drag_;
-        if (!d || !d.canDrag) {
-            return;
-        }
-        const p = this.svgPoint_(e);
-        if (!d.moving && Math.hypot(p.x - d.start.x, p.y - d.start.y) < 12) {
-            return;
-        }
-        d.moving = true;
-        d.x = p.x;
-        d.y = p.y;
-        this.render_();
-    }
-
-    onPointerUp_(e) {
-        const d = this.drag_;
-        if (!d) {
-            return;
-        }
-        this.endDrag_(this.squareAt_(e));
-    }
-
-    endDrag_(target) {
-        const d = this.drag_;
-        this.drag_ = null;
-        if (!d || !this.state_) {
-            return;
-        }
-        if (d.moving) {
-            if (target && target !== d.from && this.destinations_().has(target)) {
-                this.activate_(target);
-            } else {
-                this.render_();
-            }
-        } else if (target === d.from) {
-            if (!d.canDrag || d.wasSelected || this.selected_?.from !== d.from) {
-                this.activate_(d.from);
-            }
-        }
-    }
-
-    onKey_(e) {
-        const sq = e.target?.dataset?.square;
-        if (!sq || !this.state_) {
-            return;
-        }
-        const { files, ranks } = this.state_.board;
-        let file = sq.charCodeAt(0) - 97;
-        let rank = Number(sq.slice(1)) - 1;
-        e.stopPropagation();
-        const dir = this.state_.flipped ? -1 : 1;
-        const steps = { ArrowUp: [0, dir], ArrowDown: [0, -dir], ArrowLeft: [-dir, 0], ArrowRight: [dir, 0] };
-        if (e.key === 'Enter' || e.key === ' ') {
-            e.preventDefault();
-            this.refocus_ = true;
-            this.activate_(sq);
-        } else if (e.key === 'Escape') {
-            this.clearSelection_();
-            this.refocus_ = true;
-            this.render_();
-        } else if (steps[e.key]) {
-            e.preventDefault();
-            const [df, dr] = steps[e.key];
-            do {
-                file += df;
-                rank += dr;
-            } while (file >= 0 && rank >= 0 && file < files && rank < ranks
-                     && this.state_.board.squares[rank * files + file] === '*');
-            if (file >= 0 && rank >= 0 && file < files && rank < ranks) {
-                this.focus_ = squareName(file, rank);
-                this.refocus_ = true;
-                this.render_();
-            }
-        }
-    }
 }
+
+Object.assign(Board.prototype, inputMethods);

@@ -6,6 +6,7 @@ import { applyEvent, build, readSnapshot, readSpectators } from './protocol.js';
 import { MatchPanel } from './match_panel.js';
 import { h, variantLabel, sideLabel, reasonText, copyText } from './ui.js';
 import { renderMoveList } from './move_list.js';
+import { ActionBar, renderPlayerBars } from './game_panels.js';
 
 export class GamePage {
     constructor(app, root, gameId) {
@@ -17,7 +18,6 @@ export class GamePage {
         this.viewPly_ = null; // null: live; else the ply shown while reviewing
         this.flip_ = false;
         this.backfilled_ = false;
-        this.confirmResign_ = false;
         this.keyHandler_ = (e) => this.onKey_(e);
     }
 
@@ -93,7 +93,7 @@ export class GamePage {
             return;
         }
         if (kind === 'game_over' || kind === 'round_over') {
-            this.confirmResign_ = false;
+            this.actionBar_.reset();
         }
         this.render_();
     }
@@ -152,6 +152,7 @@ export class GamePage {
         this.banner_ = h('div', { class: 'banner', role: 'status', 'aria-live': 'polite', hidden: true });
         this.status_ = h('div', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' },
                          'Loading the game…');
+        this.lastMoveNote_ = h('div', { class: 'last-move-note', 'aria-live': 'polite' });
         this.matchHost_ = h('section', { class: 'card match', hidden: true, 'aria-label': 'Match' });
         this.match_ = new MatchPanel(this.matchHost_, {
             nameObject: (o) => this.send_(build.nameObject(this.gameId_, o)),
@@ -159,6 +160,13 @@ export class GamePage {
         });
         this.moves_ = h('section', { class: 'card moves', 'aria-label': 'Moves' });
         this.actions_ = h('div', { class: 'actions', role: 'group', 'aria-label': 'Game actions' });
+        const id = this.gameId_;
+        this.actionBar_ = new ActionBar(this.actions_, {
+            drawOffer: () => this.send_(build.drawOffer(id)), drawAccept: () => this.send_(build.drawAccept(id)),
+            drawDecline: () => this.send_(build.drawDecline(id)), resign: () => this.send_(build.resign(id)),
+            rematchOffer: () => this.send_(build.rematchOffer(id)),
+            rematchAccept: () => this.send_(build.rematchAccept(id)),
+        });
         this.chatLog_ = h('ol', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Chat' });
         const chatInput = h('input', { name: 'text', maxlength: 300, placeholder: 'Say something…',
                                        'aria-label': 'Chat message', autocomplete: 'off' });
@@ -172,7 +180,8 @@ export class GamePage {
             }
         });
         this.meta_ = h('div', { class: 'meta-row' });
-        const side = h('aside', { class: 'side-col' }, this.banner_, this.status_, this.matchHost_,
+        const side = h('aside', { class: 'side-col' }, this.banner_, h('div', { class: 'status-box' }, this.status_,
+                       this.lastMoveNote_), this.matchHost_,
                        this.moves_, this.actions_,
                        h('section', { class: 'card chat', 'aria-label': 'Chat' }, this.chatLog_, chatForm),
                        this.meta_);
@@ -208,7 +217,7 @@ export class GamePage {
         this.pending_ = null;
         document.body.dataset.variant = g.variant;
         this.renderBoard_();
-        this.renderPlayers_();
+        renderPlayerBars(this.topBar_, this.bottomBar_, { g, flipped: this.flipped_(), meId: this.app_.me.id });
         this.renderStatus_();
         this.matchHost_.hidden = g.variant !== 'sniderman' || !g.match;
         if (g.match) {
@@ -216,7 +225,7 @@ export class GamePage {
                                  over: !!g.result, roundWinners: g.roundWinners });
         }
         renderMoveList(this.moves_, g, this.viewPly_, (ply) => this.review_(ply));
-        this.renderActions_();
+        this.actionBar_.render({ g, seat: this.seat_(), nameOf: (s) => this.nameOf_(s) });
         this.renderChat_();
         this.renderMeta_();
     }
@@ -243,43 +252,6 @@ export class GamePage {
         document.title = `${myTurn ? 'Your turn — ' : ''}${variantLabel(g.variant)} — Chessence`;
     }
 
-    renderPlayers_() {
-        const g = this.g_;
-        const seats = g.players.map((p) => p.seat);
-        const ordered = g.variant === 'sniderman'
-            ? (g.match?.odd ? [g.match.odd, g.match.even] : ['player0', 'player1'])
-            : ['white', 'black'];
-        const [bottom, top] = this.flipped_() ? [ordered[1], ordered[0]] : ordered;
-        for (const [bar, seat] of [[this.bottomBar_, bottom], [this.topBar_, top]]) {
-            const p = g.players.find((x) => x.seat === seat);
-            const label = g.variant === 'sniderman' ? this.snidermanLabel_(seat) : sideLabel(seat);
-            const toAct = !g.result && (g.variant === 'sniderman'
-                ? (g.match?.phase === 'playing' ? g.match[g.toMove] === seat
-                    : g.match?.phase === 'naming' ? g.match.namer === seat : g.match?.chooser === seat)
-                : g.toMove === seat);
-            bar.dataset.seat = seat ?? '';
-            bar.classList.toggle('to-move', !!toAct);
-            bar.replaceChildren(
-                h('span', { class: `online ${p?.online ? 'on' : 'off'}`, title: p?.online ? 'online' : 'offline',
-                            'aria-label': p?.online ? 'online' : 'offline' }),
-                h('span', { class: `side-chip ${seat}` }, label),
-                h('span', { class: 'name' }, p?.name ?? (seats.includes(seat) ? '?' : 'Waiting…')),
-                p && p.id === this.app_.me.id ? h('span', { class: 'you' }, 'you') : '',
-                toAct ? h('span', { class: 'clock-dot', 'aria-hidden': 'true' }) : '');
-        }
-    }
-
-    snidermanLabel_(seat) {
-        const m = this.g_.match;
-        if (m?.odd === seat) {
-            return 'ODD';
-        }
-        if (m?.even === seat) {
-            return 'EVEN';
-        }
-        return seat === 'player0' ? 'Player 1' : 'Player 2';
-    }
-
     renderStatus_() {
         const g = this.g_;
         this.banner_.hidden = !g.result;
@@ -304,69 +276,18 @@ export class GamePage {
             const mover = g.variant === 'sniderman' ? this.nameOf_(g.match?.[g.toMove]) : this.nameOf_(g.toMove);
             text = `${sideLabel(g.toMove ?? '')} to move (${mover})${g.inCheck ? ' — check' : ''}.`;
         }
+        const n = g.moves.length;
+        if (n > 0 && !g.result && (g.variant !== 'sniderman' || g.match?.phase === 'playing')) {
+            const by = g.variant === 'sniderman' ? (n % 2 ? 'ODD' : 'EVEN') : (n % 2 ? 'White' : 'Black');
+            this.lastMoveNote_.textContent = `${by} played ${g.moves[n - 1]}.`;
+        } else {
+            this.lastMoveNote_.textContent = '';
+        }
         if (this.viewPly_ !== null) {
             text += ` Reviewing move ${this.viewPly_}.`;
         }
         this.status_.textContent = text;
         this.status_.dataset.myTurn = String(this.isMyTurn_());
-    }
-
-    renderActions_() {
-        const g = this.g_;
-        const seat = this.seat_();
-        const buttons = [];
-        const add = (label, action, onClick, cls = 'btn') => {
-            const b = h('button', { type: 'button', class: cls, 'data-action': action }, label);
-            b.addEventListener('click', onClick);
-            buttons.push(b);
-        };
-        if (seat && !g.result) {
-            const mySide = seat;
-            if (g.variant !== 'sniderman') {
-                if (g.drawOffer && g.drawOffer !== mySide) {
-                    add('Accept draw', 'draw-accept', () => this.send_(build.drawAccept(this.gameId_)), 'btn primary');
-                    add('Decline', 'draw-decline', () => this.send_(build.drawDecline(this.gameId_)));
-                } else {
-                    const b = h('button', { type: 'button', class: 'btn', 'data-action': 'draw-offer',
-                                            disabled: g.drawOffer === mySide }, g.drawOffer === mySide ? 'Draw offered' : 'Offer draw');
-                    b.addEventListener('click', () => this.send_(build.drawOffer(this.gameId_)));
-                    buttons.push(b);
-                }
-            }
-            add(this.confirmResign_ ? 'Confirm resign' : 'Resign', 'resign', () => {
-                if (this.confirmResign_) {
-                    this.confirmResign_ = false;
-                    this.send_(build.resign(this.gameId_));
-                } else {
-                    this.confirmResign_ = true;
-                    this.renderActions_();
-                    this.actions_.querySelector('[data-action="resign"]')?.focus();
-                }
-            }, this.confirmResign_ ? 'btn danger' : 'btn');
-        }
-        if (g.result) {
-            if (g.rematchGameId) {
-                const a = h('a', { class: 'btn primary', href: `#/game/${encodeURIComponent(g.rematchGameId)}`,
-                                   'data-action': 'rematch-go' }, 'Go to the rematch');
-                buttons.push(a);
-            } else if (seat && g.rematchOffer && g.rematchOffer !== seat) {
-                add('Accept rematch', 'rematch-accept', () => this.send_(build.rematchAccept(this.gameId_)), 'btn primary');
-            } else if (seat) {
-                const b = h('button', { type: 'button', class: 'btn', 'data-action': 'rematch-offer',
-                                        disabled: g.rematchOffer === seat }, g.rematchOffer === seat ? 'Rematch offered' : 'Rematch');
-                b.addEventListener('click', () => this.send_(build.rematchOffer(this.gameId_)));
-                buttons.push(b);
-            }
-            buttons.push(h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
-        }
-        if (g.drawOffer && !g.result) {
-            buttons.unshift(h('p', { class: 'offer' }, `${sideLabel(g.drawOffer)} offers a draw.`));
-        }
-        if (g.rematchOffer && g.result && !g.rematchGameId) {
-            buttons.unshift(h('p', { class: 'offer' }, `${this.nameOf_(g.rematchOffer)} wants a rematch.`));
-        }
-        this.actions_.replaceChildren(...buttons);
-        this.actions_.hidden = buttons.length === 0;
     }
 
     renderChat_() {
