@@ -43,6 +43,7 @@ function route() {
     const hash = location.hash || '#/';
     const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
     page?.leave();
+    toastEl.hidden = true;
     main.replaceChildren();
     if (parts[0] === 'game' && parts[1]) {
         page = new GamePage(app, main, parts[1]);

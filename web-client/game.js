@@ -264,7 +264,7 @@ export class GamePage {
         }
         let text;
         if (g.result) {
-            text = 'Game over.';
+            text = '';
         } else if (g.variant === 'sniderman' && g.match?.phase !== 'playing') {
             const m = g.match;
             const actor = m?.phase === 'naming' ? m.namer : m?.chooser;
@@ -287,6 +287,7 @@ export class GamePage {
             text += ` Reviewing move ${this.viewPly_}.`;
         }
         this.status_.textContent = text;
+        this.status_.hidden = !text;
         this.status_.dataset.myTurn = String(this.isMyTurn_());
     }
 
@@ -294,6 +295,9 @@ export class GamePage {
         const g = this.g_;
         const atBottom = this.chatLog_.scrollTop + this.chatLog_.clientHeight >= this.chatLog_.scrollHeight - 4;
         this.chatLog_.replaceChildren(...g.chat.map((c) => h('li', {}, h('b', {}, c.from), ' ', c.text)));
+        if (g.chat.length === 0) {
+            this.chatLog_.append(h('li', { class: 'chat-empty' }, 'No messages yet.'));
+        }
         if (atBottom) {
             this.chatLog_.scrollTop = this.chatLog_.scrollHeight;
         }
@@ -305,7 +309,7 @@ export class GamePage {
         const copy = h('button', { type: 'button', class: 'btn small', 'data-action': 'copy-game' }, 'Copy link');
         copy.addEventListener('click', () => copyText(link).then((ok) => this.app_.toast(ok ? 'Game link copied.' : link)));
         const flip = h('button', { type: 'button', class: 'btn small', 'data-action': 'flip',
-                                   'aria-pressed': String(this.flip_) }, 'Flip board');
+                                   'aria-pressed': String(this.flip_), title: 'Flip the board' }, 'Flip');
         flip.addEventListener('click', () => {
             this.flip_ = !this.flip_;
             this.render_();
