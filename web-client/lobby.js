@@ -120,7 +120,7 @@ export class LobbyPage {
                                         h('span', { class: 'badge' }, String(open.length))),
             open.length === 0 ? h('p', { class: 'empty' }, 'No one is waiting. Create a game!')
                 : h('table', { class: 'list', 'data-list': 'seeks' },
-                    h('thead', {}, h('tr', {}, ...['Player', 'Game', 'Rules', 'Side', ''].map((t) =>
+                    h('thead', {}, h('tr', {}, ...['Player', 'Game', 'Rules', 'They play', ''].map((t) =>
                         h('th', { scope: 'col' }, t)))),
                     h('tbody', {}, ...open.map((s) => {
                         const own = s.creator.id === me;
@@ -134,7 +134,8 @@ export class LobbyPage {
                         return h('tr', { 'data-seek': s.id, 'data-variant': s.variant, class: own ? 'own' : '' },
                             h('td', {}, s.creator.name, own ? h('span', { class: 'you' }, ' (you)') : ''),
                             h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${s.rounds} rounds` : ''),
-                            h('td', {}, s.rules), h('td', {}, sideLabel(s.side)), h('td', {}, button));
+                            h('td', {}, s.rules === 'strict' ? 'Strict' : 'House'),
+                            h('td', {}, sideLabel(s.side)), h('td', {}, button));
                     }))));
         const games = this.lobby_.games;
         this.gamesEl_.replaceChildren(h('h2', { id: 'games-title' }, 'Games in progress ',
@@ -160,7 +161,7 @@ export class LobbyPage {
         return h('div', { class: 'mine-row', 'data-my-seek': s.id, 'data-private': String(s.isPrivate) },
             h('div', { class: 'waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }),
               `${variantLabel(s.variant)}${s.isPrivate ? ' · private' : ''} — waiting for an opponent`),
-            h('div', { class: 'row' }, input, copy, cancel));
+            input, h('div', { class: 'row' }, copy, cancel));
     }
 }
 

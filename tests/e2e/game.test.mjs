@@ -105,6 +105,9 @@ test('chessence: lobby seek, full game, spectator, reconnect without reload', { 
     const bob = bobPerson.page;
     const carol = (await person('Carol')).page;
     const seekId = await createSeek(alice, { variant: 'chessence', side: 'white' });
+    await bob.waitForSelector(`tr[data-seek="${seekId}"]`);
+    await screenshot(bob, 'lobby-open-seek');
+    await screenshot(alice, 'lobby-own-seek');
     await bob.click(`tr[data-seek="${seekId}"] [data-accept]`);
     const gameId = await gameIdOf(alice);
     assert.equal(await gameIdOf(bob), gameId);
@@ -119,7 +122,7 @@ test('chessence: lobby seek, full game, spectator, reconnect without reload', { 
 
     let reconnected = false;
     const played = await playToEnd({
-        players: [alice, bob], watcher: carol, choose: chooser(7), maxPlies: 600,
+        players: [alice, bob], watcher: carol, choose: chooser(7), maxPlies: 300,
         midGame: async (ply, mover) => {
             if (ply === 6) {
                 await screenshot(alice, 'chessence-midgame');
@@ -162,12 +165,13 @@ test('chessence: lobby seek, full game, spectator, reconnect without reload', { 
     }
 });
 
-test('chesica: lobby seek, draw offer declined, full game watched', { timeout: 700000 }, async () => {
+test('chesica: quick pairing, draw offer declined, full game watched, rematch', { timeout: 700000 }, async () => {
     const alice = (await person('Ann')).page;
     const bob = (await person('Ben')).page;
     const carol = (await person('Cat')).page;
-    const seekId = await createSeek(alice, { variant: 'chesica', side: 'random' });
-    await bob.click(`tr[data-seek="${seekId}"] [data-accept]`);
+    await createSeek(alice, { variant: 'chesica', side: 'random' });
+    await bob.check('form.create input[name="variant"][value="chesica"]', { force: true });
+    await bob.click('form.create [data-action="quick"]');
     const gameId = await gameIdOf(alice);
     await gameIdOf(bob);
     await watchFromLobby(carol, gameId);
@@ -175,7 +179,7 @@ test('chesica: lobby seek, draw offer declined, full game watched', { timeout: 7
     await bob.click('[data-action="draw-decline"]');
     await alice.waitForSelector('[data-action="draw-offer"]:not([disabled])');
     const played = await playToEnd({
-        players: [alice, bob], watcher: carol, choose: chooser(11), maxPlies: 600,
+        players: [alice, bob], watcher: carol, choose: chooser(11), maxPlies: 300,
         midGame: async (ply) => {
             if (ply === 10) {
                 await screenshot(carol, 'chesica-midgame');
@@ -190,6 +194,12 @@ test('chesica: lobby seek, draw offer declined, full game watched', { timeout: 7
     assert.ok(seen.length >= played.length);
     assert.deepEqual(await moveTexts(alice), seen);
     console.log(`chesica: ${seen.length} plies, ${await alice.textContent('.banner')}`);
+    await alice.click('[data-action="rematch-offer"]');
+    await bob.click('[data-action="rematch-accept"]');
+    await Promise.all([alice, bob].map((p) => p.waitForFunction((old) => location.hash.startsWith('#/game/')
+        && !location.hash.endsWith(old), encodeURIComponent(gameId))));
+    assert.equal(await gameIdOf(alice), await gameIdOf(bob));
+    await carol.waitForSelector('[data-action="rematch-go"]');
 });
 
 test('sniderman: private invitation, a one-round match played to its end', { timeout: 300000 }, async () => {

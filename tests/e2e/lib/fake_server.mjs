@@ -81,6 +81,39 @@ export async function startFakeServer() {
     const seatOf = (g, c) => g.seats.find((s) => s.p === c.player)?.seat;
     const mover = (g) => (g.variant === 'sniderman' ? g.match?.[g.toMove] : g.toMove);
 
+    function startedTo(g) {
+        for (const s of g.seats) {
+            for (const cc of conns) {
+                if (cc.player === s.p) {
+                    g.watchers.add(cc);
+                    send(cc, { type: 'game_started', game_id: g.id, variant: g.variant, you: s.seat });
+                }
+            }
+        }
+    }
+
+    function newGame(variant, rounds, ps, quiet = false) {
+        const sn = variant === 'sniderman';
+        const seatNames = sn ? ['player0', 'player1'] : ['white', 'black'];
+        const id = `g_${++n}`;
+        const g = { id, variant, seats: ps.map((p, i) => ({ seat: seatNames[i], p })), moves: [], events: [],
+                    board: boardFromFen(variant, START[variant]), toMove: sn ? null : 'white', legal: [], result: null,
+                    drawOffer: null, chat: [], watchers: new Set(), match: null };
+        if (sn) {
+            g.match = { rounds: rounds ?? 1, round: 1, phase: 'naming', namer: 'player1', chooser: 'player0', odd: null, even: null,
+                        objects: Array.from({ length: 10 }, (_, i) => ({ object: i + 1, text: `fake object ${i + 1}`, available: true })),
+                        object: null, score: [0, 0], records: [], winner: null };
+        } else {
+            startPlay(g);
+        }
+        games.set(id, g);
+        if (!quiet) {
+            startedTo(g);
+        }
+        pushLobby();
+        return g;
+    }
+
     function handle(c, m) {
         const g = m.game_id ? games.get(m.game_id) : null;
         const err = (code) => send(c, { type: 'error', code, message: code, id: m.id, game_id: m.game_id });
@@ -108,36 +141,26 @@ export async function startFakeServer() {
         }
         case 'seek_cancel': seeks.delete(m.seek_id); send(c, { type: 'seek_cancelled', seek_id: m.seek_id }); pushLobby(); return;
         case 'seek_accept': {
-            const s = seeks.get(m.seek_id);
-            if (!s) {
+            const sk = seeks.get(m.seek_id);
+            if (!sk) {
                 return err('no_such_seek');
             }
-            seeks.delete(s.seek_id);
-            const sn = s.variant === 'sniderman';
-            const creatorFirst = s.side !== 'black';
-            const seatNames = sn ? ['player0', 'player1'] : ['white', 'black'];
-            const ps = creatorFirst ? [s.owner, c.player] : [c.player, s.owner];
-            const id = `g_${++n}`;
-            const g = { id, variant: s.variant, seats: ps.map((p, i) => ({ seat: seatNames[i], p })), moves: [], events: [],
-                        board: boardFromFen(s.variant, START[s.variant]), toMove: sn ? null : 'white', legal: [], result: null,
-                        drawOffer: null, chat: [], watchers: new Set(), match: null };
-            if (sn) {
-                g.match = { rounds: s.rounds ?? 1, round: 1, phase: 'naming', namer: 'player1', chooser: 'player0', odd: null, even: null,
-                            objects: Array.from({ length: 10 }, (_, i) => ({ object: i + 1, text: `fake object ${i + 1}`, available: true })),
-                            object: null, score: [0, 0], records: [], winner: null };
-            } else {
-                startPlay(g);
+            seeks.delete(sk.seek_id);
+            newGame(sk.variant, sk.rounds, sk.side !== 'black' ? [sk.owner, c.player] : [c.player, sk.owner]);
+            return;
+        }
+        case 'quick_pair': {
+            const sk = [...seeks.values()].find((x) => !x.private && x.variant === m.variant && x.owner !== c.player);
+            if (sk) {
+                return handle(c, { type: 'seek_accept', seek_id: sk.seek_id });
             }
-            games.set(id, g);
-            for (const [i, p] of ps.entries()) {
-                for (const cc of conns) {
-                    if (cc.player === p) {
-                        g.watchers.add(cc);
-                        send(cc, { type: 'game_started', game_id: id, variant: g.variant, you: seatNames[i] });
-                    }
-                }
-            }
-            pushLobby();
+            return handle(c, { ...m, type: 'seek_create' });
+        }
+        case 'rematch_offer': g.rematch = seatOf(g, c); emit(g, { kind: 'rematch_offered', by: g.rematch }); return;
+        case 'rematch_accept': {
+            const ng = newGame(g.variant, g.match?.rounds, [g.seats[1].p, g.seats[0].p], true);
+            emit(g, { kind: 'rematch_started', new_game_id: ng.id });
+            startedTo(ng);
             return;
         }
         case 'watch': {
