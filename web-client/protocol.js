@@ -133,7 +133,7 @@ export function readSnapshot(msg) {
         startFen: msg.start_fen ?? '', fen: msg.fen ?? '', moves, toMove: msg.to_move ?? null,
         board, legal: Array.isArray(msg.legal) ? msg.legal.slice() : [], inCheck: !!msg.in_check,
         result: readResult(msg.result), drawOffer: msg.draw_offer ?? null,
-        rematchOffer: msg.rematch_offer ?? null, rematchGameId: null,
+        rematchOffer: msg.rematch_offer ?? null, rematchGameId: msg.rematch_game_id ?? null,
         spectators: msg.spectators ?? 0,
         chat: (msg.chat ?? []).map((c) => ({ from: c.from ?? '?', text: c.text ?? '', at: c.at })),
         match: readMatch(msg.match),
@@ -161,7 +161,11 @@ export function applyEvent(g, msg) {
     const e = msg.event ?? {};
     const version = msg.version ?? 0;
     if (version <= g.version) {
-        if (e.kind === 'move' && e.board && e.ply > 0 && e.ply < g.history.length
+        if (e.kind === 'round_started') {
+            g.backfillRound = e.round;
+        }
+        const sameRound = !g.match || (g.backfillRound ?? 1) === g.match.round;
+        if (e.kind === 'move' && e.board && sameRound && e.ply > 0 && e.ply < g.history.length
             && !g.history[e.ply]) {
             g.history[e.ply] = { fen: e.fen, board: readBoard(e.board), move: e.move };
         }
