@@ -100,7 +100,9 @@ public:
         if (move->is_capture() || move->is_drop()) {
             since_irreversible_.clear();
         }
-        since_irreversible_.push_back(position_);
+        if (rules_ == RuleSet::house) {
+            since_irreversible_.push_back(position_);
+        }
         moves_.push_back(move_notation(*move));
         update_ending();
         return moves_.back();
@@ -145,7 +147,9 @@ private:
     Position start_;
     Position position_;
     RuleSet rules_;
-    std::vector<Position> since_irreversible_;  // the current position included
+    // Under the house rules, the positions since the last capture or drop, the current one
+    // included (strict rules count no repetitions and keep none).
+    std::vector<Position> since_irreversible_;
     std::vector<std::string> moves_;
     Ending ending_ = Ending::none;
 };

@@ -4,6 +4,11 @@ namespace core::chessence {
 
 namespace {
 
+// The move of `from` to `to`, a capture when an enemy man stands there.
+Move move_to(Square from, Square to, Bitboard enemy) {
+    return (enemy & bit(to)) != 0 ? Move::capture(from, to) : Move::quiet(from, to);
+}
+
 // What the legality filter needs to know about the position before any move.
 struct SafetyContext {
     Square king = 0;
@@ -49,20 +54,25 @@ SafetyContext safety_context(const Position& p) {
     context.enemy = p.enemy_men();
     context.enemy_powers = mover_powers(context.enemy);
     const Bitboard occupied = p.occupied();
-    context.checked = (knight_targets[context.king] & context.enemy_powers.knight) != 0 ||
-                      (rook_slides(context.king, occupied) & context.enemy_powers.rook) != 0 ||
-                      (bishop_slides(context.king, occupied) & context.enemy_powers.bishop) != 0;
+    // Slides are only traced when an enemy slider of the kind stands on one of the king's lines.
+    const bool rook_threat = (rook_lines[context.king] & context.enemy_powers.rook) != 0;
+    const bool bishop_threat = (bishop_lines[context.king] & context.enemy_powers.bishop) != 0;
+    context.checked =
+        (knight_targets[context.king] & context.enemy_powers.knight) != 0 ||
+        (rook_threat && (rook_slides(context.king, occupied) & context.enemy_powers.rook) != 0) ||
+        (bishop_threat &&
+         (bishop_slides(context.king, occupied) & context.enemy_powers.bishop) != 0);
     if (context.checked) {
         return context;
     }
     Bitboard pinned = 0;
-    if ((rook_lines[context.king] & context.enemy_powers.rook) != 0) {
+    if (rook_threat) {
         find_pin<north>(p, context, pinned);
         find_pin<east>(p, context, pinned);
         find_pin<south>(p, context, pinned);
         find_pin<west>(p, context, pinned);
     }
-    if ((bishop_lines[context.king] & context.enemy_powers.bishop) != 0) {
+    if (bishop_threat) {
         find_pin<north_east>(p, context, pinned);
         find_pin<north_west>(p, context, pinned);
         find_pin<south_west>(p, context, pinned);
@@ -87,6 +97,32 @@ bool safe_after(const Position& p, const SafetyContext& context, Move move) {
            (bishop_slides(context.king, occupied) & context.enemy_powers.bishop) == 0;
 }
 
+// The squares of `targets` the man on `from` may go to without leaving its king in check.
+Bitboard safe_targets(const Position& p, const SafetyContext& context, Square from,
+                      Bitboard targets) {
+    for (Bitboard each = targets; each != 0;) {
+        const Square to = pop_lowest(each);
+        if (!safe_after(p, context, move_to(from, to, context.enemy))) {
+            targets ^= bit(to);
+        }
+    }
+    return targets;
+}
+
+// The legal drop squares: any empty home square unless the king is in check.
+Bitboard legal_drops(const Position& p, const SafetyContext& context) {
+    Bitboard drops = drop_targets(p);
+    if (context.checked) {
+        for (Bitboard each = drops; each != 0;) {
+            const Square to = pop_lowest(each);
+            if (!safe_after(p, context, Move::drop(to))) {
+                drops ^= bit(to);
+            }
+        }
+    }
+    return drops;
+}
+
 // Calls visit(from, targets) for every man with a legal move, with the squares it may legally
 // move to, then visit_drops(squares) with the legal drop squares (possibly none).
 template <class Visit, class VisitDrops>
@@ -100,34 +136,13 @@ void for_each_legal_set(const Position& p, Visit&& visit, VisitDrops&& visit_dro
         const Square from = pop_lowest(movers);
         Bitboard targets = man_targets(from, powers, occupied, forbidden);
         if ((context.safe_origins & bit(from)) == 0) {
-            for (Bitboard each = targets; each != 0;) {
-                const Square to = pop_lowest(each);
-                const Move move = (context.enemy & bit(to)) != 0 ? Move::capture(from, to)
-                                                                 : Move::quiet(from, to);
-                if (!safe_after(p, context, move)) {
-                    targets ^= bit(to);
-                }
-            }
+            targets = safe_targets(p, context, from, targets);
         }
         if (targets != 0) {
             visit(from, targets);
         }
     }
-    Bitboard drops = drop_targets(p);
-    if (context.checked) {
-        for (Bitboard each = drops; each != 0;) {
-            const Square to = pop_lowest(each);
-            if (!safe_after(p, context, Move::drop(to))) {
-                drops ^= bit(to);
-            }
-        }
-    }
-    visit_drops(drops);
-}
-
-// The move of `from` to `to`, a capture when an enemy man stands there.
-Move move_to(Square from, Square to, Bitboard enemy) {
-    return (enemy & bit(to)) != 0 ? Move::capture(from, to) : Move::quiet(from, to);
+    visit_drops(legal_drops(p, context));
 }
 
 }  // namespace
@@ -225,26 +240,13 @@ CHESSENCE_HOT void LegalTargets::fill(const Position& p) {
     for (Bitboard restricted = (powers.rook | powers.bishop | powers.knight) & ~free;
          restricted != 0;) {
         const Square from = pop_lowest(restricted);
-        Bitboard targets = man_targets(from, powers, occupied_, forbidden);
-        for (Bitboard each = targets; each != 0;) {
-            const Square to = pop_lowest(each);
-            if (!safe_after(p, context, move_to(from, to, enemy_))) {
-                targets ^= bit(to);
-            }
-        }
+        const Bitboard targets =
+            safe_targets(p, context, from, man_targets(from, powers, occupied_, forbidden));
         if (targets != 0) {
             add(from, targets);
         }
     }
-    drops_ = drop_targets(p);
-    if (context.checked) {
-        for (Bitboard each = drops_; each != 0;) {
-            const Square to = pop_lowest(each);
-            if (!safe_after(p, context, Move::drop(to))) {
-                drops_ ^= bit(to);
-            }
-        }
-    }
+    drops_ = legal_drops(p, context);
     total_ += count(drops_);
 }
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-#include "core/chessence/board_geometry.h"
+#include "core/chessence/slides.h"
 
 namespace core::chessence {
 

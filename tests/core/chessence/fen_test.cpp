@@ -62,6 +62,40 @@ TEST(ChessenceFen, PositionsOfRandomGamesRoundTrip) {
     }
 }
 
+TEST(ChessenceFen, EveryAcceptedStringPrintsBackUnchanged) {
+    // Random edits of valid strings: whatever is accepted must be canonical, so it round-trips.
+    const std::string alphabet = "kKmM*123456789/[] wb0x-";
+    Rng rng(17);
+    int accepted = 0;
+    for (int i = 0; i < 20000; ++i) {
+        std::string fen(i % 2 == 0 ? start_position_string
+                                   : "k5/5*/4*1/2*3/1*2*1/3*2/1*M3/*m1M2/1m3K[Mm] b 7 12");
+        const int edits = 1 + static_cast<int>(rng.below(2));
+        for (int e = 0; e < edits; ++e) {
+            const auto at = rng.below(static_cast<std::uint32_t>(fen.size()));
+            const char c = alphabet[rng.below(static_cast<std::uint32_t>(alphabet.size()))];
+            switch (rng.below(3)) {
+                case 0:
+                    fen[at] = c;
+                    break;
+                case 1:
+                    fen.insert(fen.begin() + at, c);
+                    break;
+                default:
+                    fen.erase(at, 1);
+            }
+        }
+        const auto parsed = parse_position(fen);
+        if (parsed) {
+            ++accepted;
+            ASSERT_EQ(position_string(*parsed), fen);
+        } else {
+            ASSERT_FALSE(parsed.error().empty()) << fen;
+        }
+    }
+    EXPECT_GT(accepted, 100);
+}
+
 TEST(ChessenceFen, CountersAndSideAreRead) {
     const Position p = position_of("km4/mmm2*/1mm1*1/2*3/1*2*1/3*2/1*1MM1/*2MMM/4MK[MMmm] b 12 34");
     EXPECT_EQ(p.side_to_move, Colour::black);

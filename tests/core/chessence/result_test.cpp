@@ -65,6 +65,12 @@ TEST(ChessenceResults, HundredPliesWithoutCaptureOrDropDraw) {
     EXPECT_TRUE(game->legal_moves().empty());
 }
 
+TEST(ChessenceResults, PositionLoadedAtTheHundredPlyLimitIsDrawn) {
+    auto game = new_game("km4/mmm2*/1mm1*1/2*3/1*2*1/3*2/1*1MM1/*2MMM/4MK[MMMmmm] w 100 60");
+    EXPECT_EQ(game->outcome(), (core::Outcome{std::nullopt, "hundred_ply_rule"}));
+    EXPECT_FALSE(game->play("e1-d1").ok());
+}
+
 TEST(ChessenceResults, CaptureOrDropRestartsTheHundredPlyCount) {
     auto game = new_game(fen_of("Kf1 ka9 Mc1 Md1 Mc2 mc4 mc5 mf9 me9", "m", 'w', 99, 70));
     play_all(*game, {"c2xc4"});
