@@ -130,6 +130,9 @@ conn.on('error', (msg) => {
     if (err.code === 'bad_name') {
         localStorage.removeItem(NAME_KEY);
     }
+    if (err.code === 'bad_token') {
+        return; // the server follows with a welcome for a new guest; socket.js stores its token
+    }
     if (!page?.onError?.(err)) {
         app.toast(err.message || err.code.replace(/_/g, ' '));
     }

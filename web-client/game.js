@@ -172,6 +172,8 @@ export class GamePage {
                                        'aria-label': 'Chat message', autocomplete: 'off' });
         const chatForm = h('form', { class: 'chat-form' }, chatInput,
                            h('button', { class: 'btn small', type: 'submit' }, 'Send'));
+        this.chatForm_ = chatForm;
+        this.chatNote_ = h('p', { class: 'chat-note', hidden: true }, 'Only the players can write here.');
         chatForm.addEventListener('submit', (e) => {
             e.preventDefault();
             const text = chatInput.value.trim();
@@ -183,7 +185,7 @@ export class GamePage {
         const side = h('aside', { class: 'side-col' }, this.banner_, h('div', { class: 'status-box' }, this.status_,
                        this.lastMoveNote_), this.matchHost_,
                        this.moves_, this.actions_,
-                       h('section', { class: 'card chat', 'aria-label': 'Chat' }, this.chatLog_, chatForm),
+                       h('section', { class: 'card chat', 'aria-label': 'Chat' }, this.chatLog_, chatForm, this.chatNote_),
                        this.meta_);
         this.root_.append(h('div', { class: 'game-layout' },
             h('section', { class: 'board-col', 'aria-label': 'Board and players' }, this.topBar_,
@@ -287,7 +289,7 @@ export class GamePage {
             text += ` Reviewing move ${this.viewPly_}.`;
         }
         this.status_.textContent = text;
-        this.status_.hidden = !text;
+        this.status_.parentNode.hidden = !text;
         this.status_.dataset.myTurn = String(this.isMyTurn_());
     }
 
@@ -298,6 +300,9 @@ export class GamePage {
         if (g.chat.length === 0) {
             this.chatLog_.append(h('li', { class: 'chat-empty' }, 'No messages yet.'));
         }
+        const player = !!this.seat_();
+        this.chatForm_.hidden = !player;
+        this.chatNote_.hidden = player;
         if (atBottom) {
             this.chatLog_.scrollTop = this.chatLog_.scrollHeight;
         }

@@ -63,19 +63,23 @@ export class LobbyPage {
         const rounds = h('label', { class: 'field rounds' }, 'Rounds ',
             h('select', { name: 'rounds' }, ...SNIDERMAN_ROUNDS.map((r) =>
                 h('option', { value: r, selected: r === 3 ? '' : null }, `${r} (first to ${(r + 1) / 2})`))));
+        const note = h('p', { class: 'form-note' }, 'ODD or EVEN is chosen each round by the player who did not name the object.');
         const priv = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
                        ' Private (invitation link only)');
         const create = h('button', { type: 'submit', class: 'btn primary', 'data-action': 'create' }, 'Create game');
         const quick = h('button', { type: 'button', class: 'btn', 'data-action': 'quick' }, 'Quick pairing');
-        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, rules, side, rounds, priv,
+        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, rules, side, rounds, note, priv,
                     h('div', { class: 'row' }, create, quick));
         const refreshSides = () => {
             const v = form.elements.variant.value;
-            const sides = v === 'sniderman' ? ['random', 'odd', 'even'] : ['random', 'white', 'black'];
+            // Sniderman has no fixed sides: a coin names the first namer, ODD/EVEN is chosen each round.
+            const sides = v === 'sniderman' ? ['random'] : ['random', 'white', 'black'];
             side.replaceChildren(h('legend', {}, 'Play as'), ...sides.map((s, i) => h('label', {},
                 h('input', { type: 'radio', name: 'side', value: s, checked: i === 0 ? '' : null }),
                 h('span', {}, sideLabel(s)))));
+            side.hidden = v === 'sniderman';
             rounds.hidden = v !== 'sniderman';
+            note.hidden = v !== 'sniderman';
         };
         form.addEventListener('change', (e) => {
             if (e.target.name === 'variant') {

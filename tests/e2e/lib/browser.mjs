@@ -33,5 +33,6 @@ export async function newPage(browser, options = {}) {
 
 export async function screenshot(page, name) {
     fs.mkdirSync(SHOT_DIR, { recursive: true });
+    await page.waitForTimeout(350); // let the last move's slide finish
     await page.screenshot({ path: path.join(SHOT_DIR, `${name}.png`), fullPage: false });
 }

@@ -15,7 +15,9 @@ export async function waitOnline(page) {
 // The create form: variant, side, rounds, private; then "Create game".
 export async function createSeek(page, { variant, side = 'random', rounds = null, isPrivate = false }) {
     await page.check(`form.create input[name="variant"][value="${variant}"]`, { force: true });
-    await page.check(`form.create input[name="side"][value="${side}"]`, { force: true });
+    if (variant !== 'sniderman') {
+        await page.check(`form.create input[name="side"][value="${side}"]`, { force: true });
+    }
     if (rounds) {
         await page.selectOption('form.create select[name="rounds"]', String(rounds));
     }

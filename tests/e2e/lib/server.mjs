@@ -15,7 +15,7 @@ export async function startServer() {
         throw new Error(`server binary not found: ${bin} (build it, or set CHESSENCE_SERVER)`);
     }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessence-e2e-'));
-    const db = path.join(dir, 'e2e.db');
+    const db = process.env.CHESSENCE_E2E_DB || path.join(dir, 'e2e.db'); // ':memory:' works too
     const child = spawn(bin, ['--port', '0', '--db', db, '--web-root', WEB_ROOT],
                         { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
