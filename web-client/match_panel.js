@@ -57,8 +57,8 @@ export class MatchPanel {
             }
         }
         return h('div', { class: 'phase naming' },
-            h('p', { class: 'prompt' }, mine ? 'Name the object for this round. ODD wins if…'
-                                             : `${nameOf(m.namer)} is naming the object. ODD wins if…`),
+            h('p', { class: 'prompt' }, mine ? 'Name the object for this round:'
+                                             : `${nameOf(m.namer)} is naming the object from this list:`),
             list);
     }
 
