@@ -52,6 +52,7 @@ cleanup() {
             sleep 0.5
         done
         kill -KILL "$dockerd_pid" 2>/dev/null
+        mountpoint -q "$run_dir/exec/netns/default" && umount "$run_dir/exec/netns/default"
     fi
     rm -rf "$work"
     exit "$status"
@@ -66,9 +67,17 @@ install_packages() {
     DEBIAN_FRONTEND=noninteractive apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
 }
-if ! command -v docker >/dev/null || ! command -v dockerd >/dev/null; then
-    install_packages docker.io
-fi
+missing=()
+command -v dockerd >/dev/null && command -v docker >/dev/null || missing+=(docker.io)
+command -v docker-compose >/dev/null || missing+=(docker-compose)
+[[ ${#missing[@]} -eq 0 ]] || install_packages "${missing[@]}"
+
+# The compose file must be valid and keep the database on a named volume at /data.
+compose=$(docker-compose -f "$source_dir/docker/docker-compose.yml" config) \
+    || fail "docker/docker-compose.yml is not a valid compose file"
+grep -q -- '- chessence-data:/data' <<<"$compose" || fail "compose: no named volume at /data"
+grep -q 'target: 8080' <<<"$compose" || fail "compose: port 8080 is not published"
+grep -q 'restart: unless-stopped' <<<"$compose" || fail "compose: no restart policy"
 
 engine_answers() { timeout 20 docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 
