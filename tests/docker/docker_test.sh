@@ -277,11 +277,20 @@ docker restart -t 30 "$container" >/dev/null
 wait_healthy
 "${client[@]}" verify --state "$work/game.json"
 
+# A connected client must not hold up the shutdown: the server closes it and exits.
+"${client[@]}" linger --seconds 20 >"$work/linger.out" 2>&1 &
+linger_pid=$!
+for _ in $(seq 50); do
+    grep -q lingering "$work/linger.out" && break
+    sleep 0.2
+done
+grep -q lingering "$work/linger.out" || { cat "$work/linger.out" >&2; fail "the lingering client did not connect"; }
 start_ns=$(date +%s%N)
 docker stop -t 30 "$container" >/dev/null
 stop_ms=$((($(date +%s%N) - start_ns) / 1000000))
 exit_code=$(docker inspect -f '{{.State.ExitCode}}' "$container")
-log "docker stop took ${stop_ms} ms, exit code $exit_code"
+log "docker stop took ${stop_ms} ms with a client connected, exit code $exit_code"
+wait "$linger_pid" || { cat "$work/linger.out" >&2; fail "the client's connection was not closed"; }
 ((stop_ms < 10000)) || fail "SIGTERM did not stop the server within 10 s (${stop_ms} ms)"
 [[ $exit_code == 0 ]] || fail "the server exited with $exit_code after SIGTERM (0 expected)"
 

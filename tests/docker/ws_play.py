@@ -4,6 +4,8 @@
   ws_play.py --port P healthz                 GET /healthz must answer 200 {"status": "ok"}
   ws_play.py --port P play --state FILE       two guests: seek, accept, two moves; saves what to check
   ws_play.py --port P verify --state FILE     the game of FILE is still there, over HTTP and WebSocket
+  ws_play.py --port P linger --seconds N      stays connected; succeeds when the server closes the
+                                              connection within N s (run it across `docker stop`)
 """
 import argparse
 import base64
@@ -102,14 +104,34 @@ class WebSocket:
     def wait_for(self, wanted, request_id=None, timeout=TIMEOUT):
         """The first message for which wanted(message) holds; an error answering request_id fails."""
         deadline = time.monotonic() + timeout
+        skipped = []
         while time.monotonic() < deadline:
-            message = self.receive()
+            self.sock.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                message = self.receive()
+            except socket.timeout:
+                break
             if message.get("type") == "error" and request_id is not None \
                     and message.get("id") == request_id:
                 raise Failure(f"{self.label}: request {request_id} failed: {message}")
             if wanted(message):
                 return message
-        raise Failure(f"{self.label}: nothing wanted arrived in {timeout} s")
+            skipped.append(message)
+        raise Failure(f"{self.label}: what was awaited did not arrive in {timeout} s; "
+                      f"arrived instead: {skipped[-5:]}")
+
+    def wait_closed(self, timeout):
+        """Succeeds when the server ends the connection (close frame or EOF) within timeout."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.sock.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                self.receive()
+            except socket.timeout:
+                break
+            except (Failure, OSError):
+                return
+        raise Failure(f"{self.label}: the server kept the connection open for {timeout} s")
 
     def close(self):
         try:
@@ -158,8 +180,8 @@ def play(port, state_file):
     ann.send({"type": "seek_create", "id": "seek", "variant": "chessence", "side": "white"})
     seek = ann.wait_for(of_type("seek_created"), "seek")["seek"]
     bob.send({"type": "seek_accept", "id": "accept", "seek_id": seek["seek_id"]})
-    started = {"Ann": ann.wait_for(of_type("game_started")),
-               "Bob": bob.wait_for(of_type("game_started"), "accept")}
+    started = {"Bob": bob.wait_for(of_type("game_started"), "accept"),
+               "Ann": ann.wait_for(of_type("game_started"))}
     game_id = started["Ann"]["game_id"]
     if started["Bob"]["game_id"] != game_id or started["Ann"]["you"] != "white":
         raise Failure(f"game_started disagrees: {started}")
@@ -208,17 +230,27 @@ def verify(port, state_file):
     print(f"game {game_id}: still there with moves {moves}")
 
 
+def linger(port, seconds):
+    client, _ = connect(port, "Lingerer", name="Lingerer")
+    print("lingering", flush=True)
+    client.wait_closed(seconds)
+    print("the server closed the connection")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("command", choices=["healthz", "play", "verify"])
+    parser.add_argument("command", choices=["healthz", "play", "verify", "linger"])
     parser.add_argument("--state")
+    parser.add_argument("--seconds", type=float, default=30)
     args = parser.parse_args()
     try:
         if args.command == "healthz":
             healthz(args.port)
         elif args.command == "play":
             play(args.port, args.state)
+        elif args.command == "linger":
+            linger(args.port, args.seconds)
         else:
             verify(args.port, args.state)
     except (Failure, OSError, ValueError, KeyError) as error:
