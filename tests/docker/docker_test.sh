@@ -81,13 +81,18 @@ grep -q 'restart: unless-stopped' <<<"$compose" || fail "compose: no restart pol
 
 engine_answers() { timeout 20 docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 
-# Prints why the dockerd whose log is $1 could not start: its error lines and last words.
+# Prints the error lines and last words of the dockerd log $1, and keeps its last error message in
+# dockerd_error (e.g. "failed to start daemon: ... operation not permitted").
+dockerd_error=""
 explain_dockerd_failure() {
     local log_file=$1
     echo "---- dockerd log (errors and last lines): $log_file" >&2
     grep -E 'level=(error|fatal)|failed|Error' "$log_file" | tail -n 15 >&2
     tail -n 5 "$log_file" >&2
     echo "----" >&2
+    dockerd_error=$(grep -E 'level=(error|fatal)|failed to start daemon' "$log_file" | tail -n 1 \
+        | sed -E 's/.*msg="?([^"]*)"?.*/\1/')
+    dockerd_error=${dockerd_error:-"it did not answer within 60 s"}
 }
 
 # Starts dockerd with storage driver $1 ("" = its own choice); succeeds once it answers.
@@ -134,8 +139,8 @@ else
             rm -f "$run_dir/dockerd.pid"
         fi
         if ! start_dockerd "" && ! start_dockerd vfs; then
-            fail "dockerd cannot run on this machine (see its log above): the test needs a Docker" \
-                "engine, which needs root with mount, namespace and cgroup rights"
+            fail "dockerd cannot run on this machine: $dockerd_error (log above; a Docker engine" \
+                "needs root with mount, namespace and cgroup rights)"
         fi
     fi
 fi
