@@ -277,6 +277,16 @@ log "two clients: seek, accept, two moves"
 "${client[@]}" verify --state "$work/game.json"
 docker exec "$container" test -s /data/chessence.db || fail "no database file in the /data volume"
 
+# The backup of docs/self-hosting.md: sqlite3 .backup from another container while the server runs
+# (the build-dependencies image has sqlite3); the copy must hold the game.
+game_id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["game_id"])' "$work/game.json")
+copy_dump=$(docker run --rm --network none -v "$volume":/data "$deps_image" sh -c \
+    'sqlite3 /data/chessence.db ".backup /tmp/copy.db" && sqlite3 /tmp/copy.db "PRAGMA integrity_check;" .dump') \
+    || fail "sqlite3 .backup of the live database failed"
+[[ $(head -n 1 <<<"$copy_dump") == ok ]] || fail "the backup copy is damaged: $(head -n 3 <<<"$copy_dump")"
+grep -q "$game_id" <<<"$copy_dump" || fail "the backup copy does not hold game $game_id"
+log "a live sqlite3 .backup holds game $game_id"
+
 log "restarting the container"
 docker restart -t 30 "$container" >/dev/null
 wait_healthy
