@@ -44,8 +44,10 @@ std::optional<json> play_one(Player& mover, const std::string& game_id, const js
                              std::size_t pick) {
     const auto move = legal[pick % legal.size()].get<std::string>();
     mover.client->send({{"type", "move"}, {"game_id", game_id}, {"move", move}, {"id", pick}});
+    // Both players receive every move: skip the opponent's earlier ones.
     auto reply = mover.client->next([&](const json& m) {
-        return (m.value("type", "") == "event" && m["event"].value("kind", "") == "move") ||
+        return (m.value("type", "") == "event" && m["event"].value("kind", "") == "move" &&
+                m["event"].value("move", "") == move) ||
                m.value("type", "") == "error";
     });
     if (!reply || reply->value("type", "") == "error") {
