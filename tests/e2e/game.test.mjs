@@ -99,6 +99,13 @@ async function playToEnd({ players, watcher, choose, maxPlies, midGame = async (
     return played;
 }
 
+// No uncaught exception or console error (failed connections while offline are expected).
+function noScriptErrors(pages) {
+    for (const p of pages) {
+        assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_INTERNET_DISCONNECTED/.test(e)), []);
+    }
+}
+
 async function watchFromLobby(watcher, gameId) {
     await watcher.click(`[data-game="${gameId}"] a`);
     await watcher.waitForSelector('#board[data-version]');
@@ -165,9 +172,7 @@ test('chessence: lobby seek, full game, spectator, reconnect without reload', { 
     assert.deepEqual(await moveTexts(alice), seen);
     assert.deepEqual(await moveTexts(bob), seen);
     console.log(`chessence: ${seen.length} plies, ${await alice.textContent('.banner')}`);
-    for (const p of [alice, bob, carol]) {
-        assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_INTERNET_DISCONNECTED/.test(e)), []);
-    }
+    noScriptErrors([alice, bob, carol]);
 });
 
 test('chesica: quick pairing, draw offer declined, full game watched, rematch', { timeout: 700000 }, async () => {
@@ -205,6 +210,7 @@ test('chesica: quick pairing, draw offer declined, full game watched, rematch', 
         && !location.hash.endsWith(old), encodeURIComponent(gameId))));
     assert.equal(await gameIdOf(alice), await gameIdOf(bob));
     await carol.waitForSelector('[data-action="rematch-go"]');
+    noScriptErrors([alice, bob, carol]);
 });
 
 test('sniderman: private invitation, a one-round match played to its end', { timeout: 300000 }, async () => {
@@ -227,6 +233,7 @@ test('sniderman: private invitation, a one-round match played to its end', { tim
     await screenshot(carol, 'sniderman-final-spectator');
     assert.deepEqual(await moveTexts(carol), played);
     console.log(`sniderman: ${played.length} plies, ${await alice.textContent('.banner')}`);
+    noScriptErrors([alice, bob, carol]);
 });
 
 test('sniderman: a three-round match from the lobby, objects not reused, the score kept', { timeout: 300000 }, async () => {
@@ -249,6 +256,7 @@ test('sniderman: a three-round match from the lobby, objects not reused, the sco
     assert.ok(objects.every(Boolean), 'each round shows its object');
     assert.equal(new Set(objects).size, objects.length, 'no object is used twice');
     assert.match(await carol.textContent('.banner'), /wins/);
+    noScriptErrors([alice, bob, carol]);
 });
 
 test('phone: the lobby on a narrow screen', async () => {
