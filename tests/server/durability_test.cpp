@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/record.h"
 #include "server/live_server.h"
 #include "server/storage_test_util.h"
 
@@ -40,12 +41,14 @@ json hello(Player& p, const std::string& name) {
 }
 
 // The mover plays legal[pick % n]; returns the acknowledged event (the mover's own broadcast).
+// Earlier broadcasts still queued for the mover (version <= after_version) are skipped.
 std::optional<json> play_one(Player& mover, const std::string& game_id, const json& legal,
-                             std::size_t pick) {
+                             std::size_t pick, std::int64_t after_version) {
     const auto move = legal[pick % legal.size()].get<std::string>();
     mover.client->send({{"type", "move"}, {"game_id", game_id}, {"move", move}, {"id", pick}});
     auto reply = mover.client->next([&](const json& m) {
-        return (m.value("type", "") == "event" && m["event"].value("kind", "") == "move") ||
+        return (m.value("type", "") == "event" && m["event"].value("kind", "") == "move" &&
+                m.value("version", std::int64_t{0}) > after_version) ||
                m.value("type", "") == "error";
     });
     if (!reply || reply->value("type", "") == "error") {
@@ -96,7 +99,7 @@ TEST(ServerDurability, AcknowledgedMovesSurviveSigkillAndPlayContinues) {
         for (std::size_t ply = 0; ply < 12; ++ply) {
             ASSERT_FALSE(legal.empty()) << "the game ended early";
             Player& mover = to_move == "white" ? white : black;
-            auto event = play_one(mover, game_id, legal, ply * 7 + 2);
+            auto event = play_one(mover, game_id, legal, ply * 7 + 2, last_acked_version);
             ASSERT_TRUE(event.has_value());
             acked_moves.push_back((*event)["event"].value("move", ""));
             last_acked_version = event->value("version", std::int64_t{0});
@@ -151,11 +154,23 @@ TEST(ServerDurability, AcknowledgedMovesSurviveSigkillAndPlayContinues) {
         EXPECT_EQ(moves.back(), in_flight);
     }
 
+    // The game's record, served from the same database, has the same moves.
+    const auto [status, pgn] = live_test::http_get(server.port(), "/api/games/" + game_id + ".pgn");
+    ASSERT_EQ(status, 200) << pgn;
+    auto records = core::parse_records(pgn);
+    ASSERT_TRUE(records.ok()) << records.error() << "\n" << pgn;
+    ASSERT_EQ(records->size(), 1u);
+    EXPECT_EQ(records->front().moves, moves);
+    EXPECT_EQ(records->front().tag("White"), "Walter");
+    EXPECT_EQ(records->front().tag("Black"), "Bella");
+    EXPECT_EQ(records->front().result, "*");
+
     // Play continues from the restored position, seen by both players.
     const std::string to_move = snapshot->value("to_move", "");
     Player& mover = to_move == "white" ? white : black;
     Player& other = to_move == "white" ? black : white;
-    auto event = play_one(mover, game_id, (*snapshot)["legal"], 3);
+    auto event = play_one(mover, game_id, (*snapshot)["legal"], 3,
+                          snapshot->value("version", std::int64_t{0}));
     ASSERT_TRUE(event.has_value());
     EXPECT_EQ(event->value("version", std::int64_t{0}),
               snapshot->value("version", std::int64_t{0}) + 1);
