@@ -8,6 +8,9 @@
 //   choosing — the other player (chooser()) chooses to be ODD or EVEN for the round;
 //   playing  — the player to move plays captures until none exists; the object decides the round.
 // The match is finished as soon as a player has won more than half of the rounds.
+// Refused calls change nothing; their messages start with a stable prefix a server can map to an
+// error code: "wrong phase:", "not your turn:", "object used:"; any other message is a bad
+// argument (player, object number) or, from play(), an illegal move.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -46,8 +49,8 @@ public:
     int rounds_total() const;
     std::uint64_t seed() const;
     MatchPhase phase() const;
-    int namer() const;    // who names (or named) the current round's object
-    int chooser() const;  // the other player
+    int namer() const;                           // who names (or named) the current round's object
+    int chooser() const;                         // the other player
     std::vector<int> available_objects() const;  // objects not yet used in this match, ascending
 
     Status name_object(int player, int object);
@@ -61,8 +64,8 @@ public:
     // The player to move in the current round, once playing.
     std::optional<int> to_move_player() const;
 
-    std::array<int, 2> score() const;   // rounds won by player 0 and player 1
-    std::optional<int> winner() const;  // the match winner, once finished
+    std::array<int, 2> score() const;                 // rounds won by player 0 and player 1
+    std::optional<int> winner() const;                // the match winner, once finished
     const std::vector<RoundRecord>& records() const;  // every round so far, the current one last
 
 private:
