@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/record.h"
 #include "server/live_server.h"
 #include "server/storage_test_util.h"
 
@@ -40,14 +41,16 @@ json hello(Player& p, const std::string& name) {
 }
 
 // The mover plays legal[pick % n]; returns the acknowledged event (the mover's own broadcast).
+// Other broadcasts still queued for the mover (other games, or version <= after_version) are
+// skipped.
 std::optional<json> play_one(Player& mover, const std::string& game_id, const json& legal,
-                             std::size_t pick) {
+                             std::size_t pick, std::int64_t after_version) {
     const auto move = legal[pick % legal.size()].get<std::string>();
     mover.client->send({{"type", "move"}, {"game_id", game_id}, {"move", move}, {"id", pick}});
-    // Both players receive every move: skip the opponent's earlier ones.
     auto reply = mover.client->next([&](const json& m) {
-        return (m.value("type", "") == "event" && m["event"].value("kind", "") == "move" &&
-                m["event"].value("move", "") == move) ||
+        return (m.value("type", "") == "event" && m.value("game_id", "") == game_id &&
+                m["event"].value("kind", "") == "move" &&
+                m.value("version", std::int64_t{0}) > after_version) ||
                m.value("type", "") == "error";
     });
     if (!reply || reply->value("type", "") == "error") {
@@ -58,6 +61,105 @@ std::optional<json> play_one(Player& mover, const std::string& game_id, const js
     return reply;
 }
 
+// One live game between two players as the test sees it.
+struct LiveGame {
+    std::string id;
+    Player* white = nullptr;
+    Player* black = nullptr;
+    json legal;
+    std::string to_move;
+    std::vector<std::string> acked_moves;
+    std::int64_t last_acked_version = 0;
+
+    Player& mover() { return to_move == "white" ? *white : *black; }
+
+    // Plays one move and records it once acknowledged.
+    bool play(std::size_t pick) {
+        if (legal.empty()) {
+            ADD_FAILURE() << "game " << id << " ended early";
+            return false;
+        }
+        auto event = play_one(mover(), id, legal, pick, last_acked_version);
+        if (!event) {
+            return false;
+        }
+        acked_moves.push_back((*event)["event"].value("move", ""));
+        last_acked_version = event->value("version", std::int64_t{0});
+        legal = (*event)["event"]["legal"];
+        to_move = (*event)["event"].value("to_move", "");
+        return true;
+    }
+};
+
+// `white` seeks a game of `variant` as White, `black` accepts; both are then seated.
+LiveGame start_game(Player& white, Player& black, const std::string& variant) {
+    LiveGame game;
+    game.white = &white;
+    game.black = &black;
+    white.client->send({{"type", "seek_create"}, {"variant", variant}, {"side", "white"}});
+    auto created = white.client->next_of("seek_created");
+    EXPECT_TRUE(created.has_value());
+    if (!created) {
+        return game;
+    }
+    black.client->send(
+        {{"type", "seek_accept"}, {"seek_id", (*created)["seek"].value("seek_id", "")}});
+    auto started = black.client->next_of("game_started");
+    EXPECT_TRUE(started.has_value());
+    auto snapshot = black.client->next_of("snapshot");
+    EXPECT_TRUE(snapshot.has_value());
+    EXPECT_TRUE(white.client->next_of("game_started").has_value());
+    if (!started || !snapshot) {
+        return game;
+    }
+    EXPECT_EQ(started->value("you", ""), "black");
+    game.id = started->value("game_id", "");
+    game.legal = (*snapshot)["legal"];
+    game.to_move = snapshot->value("to_move", "");
+    return game;
+}
+
+// After the restart: every acknowledged event of `game` comes back in order from `watch` with
+// `since: 0`, and the snapshot holds exactly the acknowledged moves (plus, perhaps, `in_flight`).
+json expect_restored(Player& watcher, const LiveGame& game, const std::string& in_flight) {
+    watcher.client->send({{"type", "watch"}, {"game_id", game.id}, {"since", 0}});
+    std::vector<std::string> replayed;
+    std::int64_t version = 0;
+    while (version < game.last_acked_version) {
+        auto event = watcher.client->next([&](const json& m) {
+            return m.value("type", "") == "event" && m.value("game_id", "") == game.id;
+        });
+        if (!event) {
+            ADD_FAILURE() << "events of " << game.id << " stop at version " << version;
+            return json();
+        }
+        EXPECT_EQ(event->value("version", std::int64_t{0}), version + 1) << "gapless, in order";
+        version = event->value("version", std::int64_t{0});
+        if ((*event)["event"].value("kind", "") == "move") {
+            replayed.push_back((*event)["event"].value("move", ""));
+        }
+    }
+    EXPECT_EQ(replayed, game.acked_moves);
+
+    watcher.client->send({{"type", "watch"}, {"game_id", game.id}});
+    auto snapshot = watcher.client->next([&](const json& m) {
+        return m.value("type", "") == "snapshot" && m.value("game_id", "") == game.id;
+    });
+    if (!snapshot) {
+        ADD_FAILURE() << "no snapshot of " << game.id;
+        return json();
+    }
+    std::vector<std::string> moves = (*snapshot)["moves"];
+    EXPECT_GE(moves.size(), game.acked_moves.size());
+    EXPECT_LE(moves.size(), game.acked_moves.size() + (in_flight.empty() ? 0 : 1));
+    EXPECT_TRUE(moves.size() >= game.acked_moves.size() &&
+                std::equal(game.acked_moves.begin(), game.acked_moves.end(), moves.begin()));
+    if (moves.size() > game.acked_moves.size()) {
+        EXPECT_EQ(moves.back(), in_flight);
+    }
+    return *snapshot;
+}
+
 TEST(ServerDurability, AcknowledgedMovesSurviveSigkillAndPlayContinues) {
     storage_test::TempDir dir;
     const auto db = dir.file("games.db");
@@ -65,107 +167,88 @@ TEST(ServerDurability, AcknowledgedMovesSurviveSigkillAndPlayContinues) {
     std::filesystem::create_directories(web_root);
     const auto log = dir.file("server.log");
 
-    Player white;
-    Player black;
-    std::string game_id;
-    std::vector<std::string> acked_moves;
-    std::int64_t last_acked_version = 0;
+    Player walter;
+    Player bella;
+    LiveGame chessence;
+    LiveGame chesica;
     std::string in_flight;
     {
         ServerProcess server(db, web_root, log);
         ASSERT_NE(server.port(), 0) << "the server did not start; see " << log;
-        white.client = std::make_unique<Client>(server.port());
-        black.client = std::make_unique<Client>(server.port());
-        hello(white, "Walter");
-        hello(black, "Bella");
-        ASSERT_FALSE(white.token.empty() || black.token.empty());
+        walter.client = std::make_unique<Client>(server.port());
+        bella.client = std::make_unique<Client>(server.port());
+        hello(walter, "Walter");
+        hello(bella, "Bella");
+        ASSERT_FALSE(walter.token.empty() || bella.token.empty());
+        chessence = start_game(walter, bella, "chessence");
+        chesica = start_game(bella, walter, "chesica");
+        ASSERT_FALSE(chessence.id.empty() || chesica.id.empty());
 
-        white.client->send({{"type", "seek_create"}, {"variant", "chessence"}, {"side", "white"}});
-        auto created = white.client->next_of("seek_created");
-        ASSERT_TRUE(created.has_value());
-        black.client->send(
-            {{"type", "seek_accept"}, {"seek_id", (*created)["seek"].value("seek_id", "")}});
-        auto started = black.client->next_of("game_started");
-        ASSERT_TRUE(started.has_value());
-        game_id = started->value("game_id", "");
-        ASSERT_EQ(started->value("you", ""), "black");
-        auto snapshot = black.client->next_of("snapshot");
-        ASSERT_TRUE(snapshot.has_value());
-        ASSERT_TRUE(white.client->next_of("game_started").has_value());
-
-        json legal = (*snapshot)["legal"];
-        std::string to_move = snapshot->value("to_move", "");
+        // Both games move along side by side.
         for (std::size_t ply = 0; ply < 12; ++ply) {
-            ASSERT_FALSE(legal.empty()) << "the game ended early";
-            Player& mover = to_move == "white" ? white : black;
-            auto event = play_one(mover, game_id, legal, ply * 7 + 2);
-            ASSERT_TRUE(event.has_value());
-            acked_moves.push_back((*event)["event"].value("move", ""));
-            last_acked_version = event->value("version", std::int64_t{0});
-            legal = (*event)["event"]["legal"];
-            to_move = (*event)["event"].value("to_move", "");
+            ASSERT_TRUE(chessence.play(ply * 7 + 2));
+            ASSERT_TRUE(chesica.play(ply * 5 + 1));
         }
         // One more move is sent and the server dies before anyone can see its fate.
-        Player& mover = to_move == "white" ? white : black;
-        in_flight = legal[0].get<std::string>();
-        mover.client->send({{"type", "move"}, {"game_id", game_id}, {"move", in_flight}});
+        in_flight = chessence.legal[0].get<std::string>();
+        chessence.mover().client->send(
+            {{"type", "move"}, {"game_id", chessence.id}, {"move", in_flight}});
         server.kill_now();
     }
-    white.client.reset();
-    black.client.reset();
+    walter.client.reset();
+    bella.client.reset();
 
     ServerProcess server(db, web_root, log);
     ASSERT_NE(server.port(), 0) << "the server did not restart on its database; see " << log;
-    white.client = std::make_unique<Client>(server.port());
-    black.client = std::make_unique<Client>(server.port());
-    const auto white_id = white.id;
-    const auto welcome = hello(white, "Walter");
-    EXPECT_EQ(white.id, white_id) << "the token restores the identity";
+    walter.client = std::make_unique<Client>(server.port());
+    bella.client = std::make_unique<Client>(server.port());
+    const auto walter_id = walter.id;
+    const auto welcome = hello(walter, "Walter");
+    EXPECT_EQ(walter.id, walter_id) << "the token restores the identity";
     ASSERT_TRUE(welcome.contains("games"));
-    EXPECT_NE(std::find(welcome["games"].begin(), welcome["games"].end(), game_id),
-              welcome["games"].end())
-        << "the unfinished game is listed: " << welcome.dump();
-    hello(black, "Bella");
-
-    // Everything acknowledged is there, in order; the in-flight move may or may not be.
-    white.client->send({{"type", "watch"}, {"game_id", game_id}, {"since", 0}});
-    std::vector<std::string> replayed;
-    std::int64_t version = 0;
-    while (version < last_acked_version) {
-        auto event = white.client->next_of("event");
-        ASSERT_TRUE(event.has_value()) << "events stop at version " << version;
-        ASSERT_EQ(event->value("version", std::int64_t{0}), version + 1) << "gapless, in order";
-        version = event->value("version", std::int64_t{0});
-        if ((*event)["event"].value("kind", "") == "move") {
-            replayed.push_back((*event)["event"].value("move", ""));
-        }
+    for (const auto* game : {&chessence, &chesica}) {
+        EXPECT_NE(std::find(welcome["games"].begin(), welcome["games"].end(), game->id),
+                  welcome["games"].end())
+            << game->id << " is listed: " << welcome.dump();
     }
-    EXPECT_EQ(replayed, acked_moves);
+    hello(bella, "Bella");
 
-    black.client->send({{"type", "watch"}, {"game_id", game_id}});
-    auto snapshot = black.client->next_of("snapshot");
-    ASSERT_TRUE(snapshot.has_value());
-    std::vector<std::string> moves = (*snapshot)["moves"];
-    ASSERT_GE(moves.size(), acked_moves.size());
-    ASSERT_LE(moves.size(), acked_moves.size() + 1);
-    EXPECT_TRUE(std::equal(acked_moves.begin(), acked_moves.end(), moves.begin()));
-    if (moves.size() > acked_moves.size()) {
-        EXPECT_EQ(moves.back(), in_flight);
+    // Each player catches up on each game, as a reconnecting client does.
+    const auto chessence_now = expect_restored(walter, chessence, in_flight);
+    const auto chesica_now = expect_restored(bella, chesica, "");
+    EXPECT_EQ(expect_restored(bella, chessence, in_flight).value("fen", ""),
+              chessence_now.value("fen", ""));
+    EXPECT_EQ(expect_restored(walter, chesica, "").value("fen", ""), chesica_now.value("fen", ""));
+    ASSERT_TRUE(chessence_now.is_object() && chesica_now.is_object());
+
+    // The game's record, served from the same database, has the same moves.
+    const auto [status, pgn] =
+        live_test::http_get(server.port(), "/api/games/" + chessence.id + ".pgn");
+    ASSERT_EQ(status, 200) << pgn;
+    auto records = core::parse_records(pgn);
+    ASSERT_TRUE(records.ok()) << records.error() << "\n" << pgn;
+    ASSERT_EQ(records->size(), 1u);
+    EXPECT_EQ(records->front().moves, chessence_now["moves"].get<std::vector<std::string>>());
+    EXPECT_EQ(records->front().tag("White"), "Walter");
+    EXPECT_EQ(records->front().tag("Black"), "Bella");
+    EXPECT_EQ(records->front().result, "*");
+
+    // Play continues in both games from the restored positions, seen by both players.
+    for (auto [game, now] :
+         {std::pair{&chesica, chesica_now}, std::pair{&chessence, chessence_now}}) {
+        game->legal = now["legal"];
+        game->to_move = now.value("to_move", "");
+        game->last_acked_version = now.value("version", std::int64_t{0});
+        Player& other = game->to_move == "white" ? *game->black : *game->white;
+        ASSERT_TRUE(game->play(3));
+        EXPECT_EQ(game->last_acked_version, now.value("version", std::int64_t{0}) + 1);
+        const auto version = game->last_acked_version;
+        auto seen = other.client->next([&](const json& m) {
+            return m.value("type", "") == "event" && m.value("game_id", "") == game->id &&
+                   m.value("version", std::int64_t{0}) == version;
+        });
+        EXPECT_TRUE(seen.has_value()) << "the opponent sees the move in " << game->id;
     }
-
-    // Play continues from the restored position, seen by both players.
-    const std::string to_move = snapshot->value("to_move", "");
-    Player& mover = to_move == "white" ? white : black;
-    Player& other = to_move == "white" ? black : white;
-    auto event = play_one(mover, game_id, (*snapshot)["legal"], 3);
-    ASSERT_TRUE(event.has_value());
-    EXPECT_EQ(event->value("version", std::int64_t{0}),
-              snapshot->value("version", std::int64_t{0}) + 1);
-    auto seen = other.client->next([&](const json& m) {
-        return m.value("type", "") == "event" &&
-               m.value("version", std::int64_t{0}) == event->value("version", std::int64_t{0});
-    });
-    EXPECT_TRUE(seen.has_value()) << "the opponent sees the move after the restart";
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include <chrono>
 #include <functional>
@@ -166,5 +167,35 @@ private:
     boost::asio::io_context ioc_;
     boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
 };
+
+// GET `target` from the server: {status, body}; status 0 if no answer came within 10 s.
+inline std::pair<int, std::string> http_get(unsigned short port, const std::string& target) {
+    namespace http = boost::beast::http;
+    boost::asio::io_context ioc;
+    boost::beast::tcp_stream stream(ioc);
+    stream.expires_after(10s);
+    http::request<http::empty_body> request{http::verb::get, target, 11};
+    request.set(http::field::host, "127.0.0.1");
+    boost::beast::flat_buffer buffer;
+    http::response<http::string_body> response;
+    bool done = false;
+    stream.async_connect(
+        boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port),
+        [&](boost::system::error_code ec) {
+            if (ec) {
+                return;
+            }
+            http::async_write(stream, request, [&](boost::system::error_code ec, std::size_t) {
+                if (ec) {
+                    return;
+                }
+                http::async_read(stream, buffer, response,
+                                 [&](boost::system::error_code ec, std::size_t) { done = !ec; });
+            });
+        });
+    ioc.run();
+    return done ? std::pair{static_cast<int>(response.result_int()), response.body()}
+                : std::pair{0, std::string()};
+}
 
 }  // namespace live_test
