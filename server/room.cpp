@@ -129,6 +129,10 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
         return;
     }
     const auto seat = seat_of(actor.player_id);
+    if (request.type == RequestType::chat) {
+        chat(actor, request, seat);
+        return;
+    }
     if (!seat) {
         fail(actor, request, ErrorCode::not_a_player, "you do not play in this game");
         return;
@@ -162,9 +166,6 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
             break;
         case RequestType::choose_side:
             choose_side(actor, request, *seat);
-            break;
-        case RequestType::chat:
-            chat(actor, request, *seat);
             break;
         default:
             fail(actor, request, ErrorCode::internal_error, "not a game request");
@@ -250,6 +251,7 @@ core::Status Room::apply(const json& event) {
         rematch_offer_.reset();
     } else if (kind == "chat") {
         chat_.push_back({{"from", event.value("from", "")},
+                         {"seat", event.contains("seat") ? event["seat"] : Json(nullptr)},
                          {"text", event.value("text", "")},
                          {"at", event.value("at", "")}});
         while (chat_.size() > snapshot_chat_lines) {

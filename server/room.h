@@ -81,7 +81,8 @@ private:
     void draw_request(const Actor& actor, const protocol::Request& request, int seat);
     void rematch_request(const Actor& actor, const protocol::Request& request, int seat);
     void start_rematch(const Actor& actor, const protocol::Request& request);
-    void chat(const Actor& actor, const protocol::Request& request, int seat);
+    // Players and the spectators watching the room may chat; anyone else gets not_a_player.
+    void chat(const Actor& actor, const protocol::Request& request, std::optional<int> seat);
     void end_game(Json result);
     Json move_event(const core::Game& after, const std::string& move, int seat) const;
 

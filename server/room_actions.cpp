@@ -158,7 +158,11 @@ void Room::start_rematch(const Actor& actor, const protocol::Request& request) {
     room->post_seated(std::move(players));
 }
 
-void Room::chat(const Actor& actor, const protocol::Request& request, int seat) {
+void Room::chat(const Actor& actor, const protocol::Request& request, std::optional<int> seat) {
+    if (!seat && !watchers_.count(actor.client_id)) {
+        fail(actor, request, ErrorCode::not_a_player, "watch the game to chat in it");
+        return;
+    }
     auto& times = chat_times_[actor.player_id];
     const auto now = std::chrono::steady_clock::now();
     while (!times.empty() && now - times.front() > chat_window) {
@@ -169,9 +173,14 @@ void Room::chat(const Actor& actor, const protocol::Request& request, int seat) 
         return;
     }
     times.push_back(now);
+    Json seat_json = nullptr;
+    if (seat) {
+        seat_json = seat_name(*seat);
+    }
     commit({{"kind", "chat"},
-            {"from", seat_names_[static_cast<std::size_t>(seat)]},
+            {"from", seat ? seat_names_[static_cast<std::size_t>(*seat)] : actor.name},
             {"player_id", actor.player_id},
+            {"seat", seat_json},
             {"text", request.text},
             {"at", iso_time_now()}});
 }

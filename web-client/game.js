@@ -173,7 +173,6 @@ export class GamePage {
         const chatForm = h('form', { class: 'chat-form' }, chatInput,
                            h('button', { class: 'btn small', type: 'submit' }, 'Send'));
         this.chatForm_ = chatForm;
-        this.chatNote_ = h('p', { class: 'chat-note', hidden: true }, 'Only the players can write here.');
         chatForm.addEventListener('submit', (e) => {
             e.preventDefault();
             const text = chatInput.value.trim();
@@ -185,7 +184,7 @@ export class GamePage {
         const side = h('aside', { class: 'side-col' }, this.banner_, h('div', { class: 'status-box' }, this.status_,
                        this.lastMoveNote_), this.matchHost_,
                        this.moves_, this.actions_,
-                       h('section', { class: 'card chat', 'aria-label': 'Chat' }, this.chatLog_, chatForm, this.chatNote_),
+                       h('section', { class: 'card chat', 'aria-label': 'Chat' }, this.chatLog_, chatForm),
                        this.meta_);
         this.root_.append(h('div', { class: 'game-layout' },
             h('section', { class: 'board-col', 'aria-label': 'Board and players' }, this.topBar_,
@@ -297,13 +296,11 @@ export class GamePage {
     renderChat_() {
         const g = this.g_;
         const atBottom = this.chatLog_.scrollTop + this.chatLog_.clientHeight >= this.chatLog_.scrollHeight - 4;
-        this.chatLog_.replaceChildren(...g.chat.map((c) => h('li', {}, h('b', {}, c.from), ' ', c.text)));
+        this.chatLog_.replaceChildren(...g.chat.map((c) => h('li', c.spectator ? { class: 'chat-spectator' } : {},
+            h('b', {}, c.from), c.spectator ? h('span', { class: 'chat-role' }, ' (spectator)') : '', ' ', c.text)));
         if (g.chat.length === 0) {
             this.chatLog_.append(h('li', { class: 'chat-empty' }, 'No messages yet.'));
         }
-        const player = !!this.seat_();
-        this.chatForm_.hidden = !player;
-        this.chatNote_.hidden = player;
         if (atBottom) {
             this.chatLog_.scrollTop = this.chatLog_.scrollHeight;
         }

@@ -135,7 +135,7 @@ export function readSnapshot(msg) {
         result: readResult(msg.result), drawOffer: msg.draw_offer ?? null,
         rematchOffer: msg.rematch_offer ?? null, rematchGameId: msg.rematch_game_id ?? null,
         spectators: msg.spectators ?? 0,
-        chat: (msg.chat ?? []).map((c) => ({ from: c.from ?? '?', text: c.text ?? '', at: c.at })),
+        chat: (msg.chat ?? []).map((c) => ({ from: c.from ?? '?', spectator: c.seat === null, text: c.text ?? '', at: c.at })),
         match: readMatch(msg.match),
         // history[i]: the position after i plies (0 = start); null where not known yet.
         history: historyFromSnapshot(msg, board, moves),
@@ -199,7 +199,7 @@ export function applyEvent(g, msg) {
     case 'draw_declined': g.drawOffer = null; break;
     case 'rematch_offered': g.rematchOffer = e.by ?? null; break;
     case 'rematch_started': g.rematchGameId = e.new_game_id ?? null; break;
-    case 'chat': g.chat.push({ from: e.from ?? '?', text: e.text ?? '', at: e.at }); break;
+    case 'chat': g.chat.push({ from: e.from ?? '?', spectator: e.seat === null, text: e.text ?? '', at: e.at }); break;
     case 'round_started': applyRoundStarted(g, e); break;
     case 'object_named':
         if (g.match) {

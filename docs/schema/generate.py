@@ -68,7 +68,8 @@ legal = arr(s(1, 64))
 position_props = {'fen': s(1, 200), 'board': ref('board.json'),
                   'to_move': nullable(ref('side.json')), 'legal': legal, 'in_check': B}
 position_req = ['fen', 'board', 'to_move', 'legal', 'in_check']
-chat_line = obj({'from': s(0, 20), 'text': s(1, 2000), 'at': s(1, 40)}, ['from', 'text', 'at'])
+chat_line = obj({'from': s(0, 20), 'seat': nullable(ref('../defs/seat.json')), 'text': s(1, 2000), 'at': s(1, 40)},
+                ['from', 'seat', 'text', 'at'])
 write('defs/match.json', obj({
     'rounds': enum(1, 3, 5, 7, 9), 'round': {'type': 'integer', 'minimum': 1},
     'phase': enum('naming', 'choosing', 'playing', 'finished'),
@@ -98,8 +99,9 @@ events = {
     'draw_declined': ({'by': ref('../defs/seat.json')}, ['by']),
     'rematch_offered': ({'by': ref('../defs/seat.json')}, ['by']),
     'rematch_started': ({'new_game_id': ref('../defs/ref.json')}, ['new_game_id']),
-    'chat': ({'from': s(0, 20), 'player_id': s(1, 64), 'text': s(1, 2000), 'at': s(1, 40)},
-             ['from', 'player_id', 'text', 'at']),
+    'chat': ({'from': s(0, 20), 'player_id': s(1, 64), 'seat': nullable(ref('../defs/seat.json')),
+              'text': s(1, 2000), 'at': s(1, 40)},
+             ['from', 'player_id', 'seat', 'text', 'at']),
     'round_started': ({'round': {'type': 'integer', 'minimum': 1}, 'fen': s(1, 200),
                        'board': ref('../defs/board.json'), 'namer': ref('../defs/seat.json'),
                        'available_objects': arr({'type': 'integer', 'minimum': 1, 'maximum': 10})},

@@ -82,7 +82,8 @@ TEST_F(Rooms, ChessenceShortGameEndsInCheckmate) {
     ASSERT_FALSE(line.empty()) << "no checkmate found by the playouts";
     Table table(server_.port(), "chessence");
     ASSERT_FALSE(table.game_id.empty());
-    const auto played = test::play_chess(table, test::scripted(line), static_cast<int>(line.size()));
+    const auto played =
+        test::play_chess(table, test::scripted(line), static_cast<int>(line.size()));
     EXPECT_EQ(played.moves, line);
     ASSERT_TRUE(played.result.is_object());
     EXPECT_EQ(played.result["reason"], "checkmate");
@@ -208,8 +209,17 @@ TEST_F(Rooms, ChatIsBroadcastAndLimited) {
     const auto seen = test::events_of(*table.sam, table.game_id);
     ASSERT_EQ(seen.size(), 1u);
     EXPECT_EQ(seen[0]["event"]["text"], "good luck");
-    table.sam->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "hi"}, {"id", "s"}});
-    EXPECT_EQ(table.sam->wait_error("s")["code"], "not_a_player");
+    EXPECT_EQ(event["seat"], "white");
+    // A spectator who watches may chat too; a client who neither plays nor watches may not.
+    table.sam->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "hi"}});
+    const auto spectator_line = table.event(++table.version);
+    EXPECT_EQ(spectator_line["kind"], "chat");
+    EXPECT_EQ(spectator_line["from"], "Sam");
+    EXPECT_TRUE(spectator_line["seat"].is_null());
+    test::WsClient stranger(server_.port());
+    stranger.hello(std::nullopt, std::string("Zed"));
+    stranger.send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "hi"}, {"id", "z"}});
+    EXPECT_EQ(stranger.wait_error("z")["code"], "not_a_player");
     for (int i = 1; i < server::chat_burst; ++i) {
         table.ann->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "x"}});
     }
@@ -222,8 +232,10 @@ TEST_F(Rooms, ChatIsBroadcastAndLimited) {
                      {"id", "l"}});
     EXPECT_EQ(table.ann->wait_error("l")["code"], "chat_too_long");
     const auto snapshot = table.snapshot(*table.sam);
-    EXPECT_EQ(snapshot["chat"].size(), static_cast<std::size_t>(server::chat_burst));
-    EXPECT_EQ(snapshot["version"], server::chat_burst);
+    ASSERT_EQ(snapshot["chat"].size(), static_cast<std::size_t>(server::chat_burst) + 1);
+    EXPECT_EQ(snapshot["chat"][1]["from"], "Sam");
+    EXPECT_TRUE(snapshot["chat"][1]["seat"].is_null());
+    EXPECT_EQ(snapshot["version"], server::chat_burst + 1);
 }
 
 TEST_F(Rooms, SpectatorCountIsPushedWhenItChanges) {
