@@ -6,6 +6,12 @@ namespace protocol {
 
 using nlohmann::json;
 
+namespace {}  // namespace
+
+std::string to_text(const json& value) {
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 namespace {
 
 // Adds the echoed id when the request carried one.
@@ -13,7 +19,7 @@ std::string finish(json message, const json& id) {
     if (!id.is_null()) {
         message["id"] = id;
     }
-    return message.dump();
+    return to_text(message);
 }
 
 }  // namespace
@@ -78,7 +84,7 @@ std::string snapshot_message(json room, const json& id) {
 
 std::string event_message(std::string_view game_id, std::int64_t version,
                           std::string_view event_json) {
-    std::string out = json{{"type", "event"}, {"game_id", game_id}, {"version", version}}.dump();
+    std::string out = to_text(json{{"type", "event"}, {"game_id", game_id}, {"version", version}});
     out.pop_back();  // the closing brace; the event object goes in verbatim
     out += ",\"event\":";
     out += event_json;
@@ -87,7 +93,7 @@ std::string event_message(std::string_view game_id, std::int64_t version,
 }
 
 std::string spectators_message(std::string_view game_id, int count) {
-    return json{{"type", "spectators"}, {"game_id", game_id}, {"count", count}}.dump();
+    return to_text(json{{"type", "spectators"}, {"game_id", game_id}, {"count", count}});
 }
 
 std::string pong_message(const json& id) {

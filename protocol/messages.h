@@ -20,6 +20,9 @@ struct PlayerInfo {
 
 nlohmann::json player_json(const PlayerInfo& player);
 
+// Compact JSON text; never throws: invalid UTF-8 (which only a bug could put there) is replaced.
+std::string to_text(const nlohmann::json& value);
+
 std::string welcome_message(const PlayerInfo& player, std::string_view token,
                             const std::vector<std::string>& games, const nlohmann::json& id);
 std::string player_message(const PlayerInfo& player, const nlohmann::json& id);

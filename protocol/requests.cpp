@@ -250,6 +250,18 @@ bool is_name_char(char c) {
            c == '_' || c == '-' || c == '.';
 }
 
+// At most `max_bytes` of `text`, cut at a character boundary.
+std::string utf8_prefix(const std::string& text, std::size_t max_bytes) {
+    if (text.size() <= max_bytes) {
+        return text;
+    }
+    std::size_t end = max_bytes;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
+        --end;
+    }
+    return text.substr(0, end);
+}
+
 // An error answer for the frame, built field by field.
 ParseResult reject(ErrorCode code, std::string message, const json& id) {
     RequestError rejected;
@@ -329,7 +341,8 @@ ParseResult parse_request(std::string_view text) {
     const auto type = parse_request_type(type_it->get_ref<const std::string&>());
     if (!type) {
         return reject(ErrorCode::unknown_type,
-                      "unknown message type `" + type_it->get<std::string>().substr(0, 40) + "`",
+                      "unknown message type `" +
+                          utf8_prefix(type_it->get_ref<const std::string&>(), 40) + "`",
                       id);
     }
     Request request;

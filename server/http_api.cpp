@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/messages.h"
 #include "server/limits.h"
 #include "server/record_export.h"
 #include "server/static_files.h"
@@ -49,8 +50,11 @@ HttpReply game_reply(Store& store, std::string_view game_id) {
     const auto events = store.events(game_id);
     for (const auto& stored : events) {
         auto event = json::parse(stored.json, nullptr, false);
-        if (event.is_object() && event.value("kind", "") == "move") {
-            moves.push_back(event.value("move", ""));
+        const bool is_move = event.is_object() && event.contains("kind") &&
+                             event["kind"] == "move" && event.contains("move") &&
+                             event["move"].is_string();
+        if (is_move) {
+            moves.push_back(event["move"]);
         }
     }
     json body = {{"game_id", game->id},
@@ -68,7 +72,7 @@ HttpReply game_reply(Store& store, std::string_view game_id) {
     if (game->variant == "sniderman") {
         body["rounds"] = game->rounds;
     }
-    return json_reply(200, body.dump());
+    return json_reply(200, protocol::to_text(body));
 }
 
 HttpReply pgn_reply(Store& store, std::string_view game_id) {
@@ -114,7 +118,7 @@ HttpReply player_games_reply(Store& store, std::string_view player_id, std::stri
                  {"page_size", games_page_size},
                  {"games", list},
                  {"has_more", has_more}};
-    return json_reply(200, body.dump());
+    return json_reply(200, protocol::to_text(body));
 }
 
 }  // namespace

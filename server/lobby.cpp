@@ -127,11 +127,11 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     if (sniderman) {
         seek.json["rounds"] = seek.rounds;
     }
-    state_.store().save_seek({seek.id, seek.json.dump()});
+    state_.store().save_seek({seek.id, protocol::to_text(seek.json)});
     actor.send(make_frame(protocol::seek_created_message(seek.json, request.id)));
-    component_logger("lobby")->info("client {} player {}: seek {} {}{}", actor.client_id,
-                                    actor.player_id, seek.id, seek.json["variant"].dump(),
-                                    seek.is_private ? " (private)" : "");
+    component_logger("lobby")->info(
+        "client {} player {}: seek {} {}{}", actor.client_id, actor.player_id, seek.id,
+        protocol::to_text(seek.json["variant"]), seek.is_private ? " (private)" : "");
     const bool listed = !seek.is_private;
     seeks_.push_back(std::move(seek));
     if (listed) {

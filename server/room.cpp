@@ -67,9 +67,14 @@ core::Status Room::restore(const std::vector<StoredEvent>& events) {
         if (!event.is_object()) {
             return core::make_error("event " + std::to_string(stored.version) + " is not JSON");
         }
-        if (auto status = apply(event); !status) {
-            return core::make_error("event " + std::to_string(stored.version) + ": " +
-                                    status.error());
+        // Stored events are our own, but a damaged database must not bring the server down.
+        try {
+            if (auto status = apply(event); !status) {
+                return core::make_error("event " + std::to_string(stored.version) + ": " +
+                                        status.error());
+            }
+        } catch (const nlohmann::json::exception& e) {
+            return core::make_error("event " + std::to_string(stored.version) + ": " + e.what());
         }
         log_.push_back(stored.json);
     }
@@ -103,7 +108,15 @@ void Room::post_client_gone(std::uint64_t client_id) {
     boost::asio::post(strand_, [self = shared_from_this(), client_id] {
         self->watchers_.erase(client_id);
         self->push_spectators();
+        self->release_if_idle();
     });
+}
+
+void Room::release_if_idle() {
+    if (result_ && watchers_.empty()) {
+        // A finished game nobody watches leaves memory; the store rebuilds it on demand.
+        state_.release_room(id());
+    }
 }
 
 void Room::handle(const Actor& actor, const protocol::Request& request) {
@@ -183,6 +196,7 @@ void Room::unwatch(std::uint64_t client_id) {
     }
     watchers_.erase(it);
     push_spectators();
+    release_if_idle();
 }
 
 void Room::add_watcher(const Actor& actor) {
@@ -202,7 +216,7 @@ void Room::fail(const Actor& actor, const protocol::Request& request, ErrorCode 
 
 bool Room::commit(json event) {
     const auto version = static_cast<std::int64_t>(log_.size()) + 1;
-    std::string text = event.dump();
+    std::string text = protocol::to_text(event);
     auto log = component_logger("room");
     if (auto stored = state_.store().append_event(id(), version, text); !stored) {
         log->error("game {}: cannot store event {}: {}", id(), version, stored.error());

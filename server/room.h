@@ -59,6 +59,7 @@ private:
     void handle(const Actor& actor, const protocol::Request& request);
     void watch(const Actor& actor, const protocol::Request& request);
     void unwatch(std::uint64_t client_id);
+    void release_if_idle();
     void add_watcher(const Actor& actor);
     void fail(const Actor& actor, const protocol::Request& request, protocol::ErrorCode code,
               std::string message);

@@ -68,10 +68,11 @@ void Room::end_game(json result) {
     if (!commit({{"kind", "game_over"}, {"result", result}})) {
         return;
     }
-    if (auto done = state_.store().finish_game(id(), result.dump(), unix_now()); !done) {
+    if (auto done = state_.store().finish_game(id(), protocol::to_text(result), unix_now());
+        !done) {
         component_logger("room")->error("game {}: cannot mark finished: {}", id(), done.error());
     }
-    component_logger("room")->info("game {}: over, {}", id(), result.dump());
+    component_logger("room")->info("game {}: over, {}", id(), protocol::to_text(result));
     publish_summary();
 }
 

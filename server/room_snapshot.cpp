@@ -33,6 +33,11 @@ json Room::snapshot_json() const {
                      {"moves", game.moves()}};
     snapshot.update(protocol::position_json(game));
     snapshot["result"] = result_ ? *result_ : json(nullptr);
+    if (result_) {
+        // Over by resignation or agreement too, not only by the rules: nobody is to move.
+        snapshot["to_move"] = nullptr;
+        snapshot["legal"] = json::array();
+    }
     snapshot["draw_offer"] = seat_or_null(draw_offer_);
     snapshot["rematch_offer"] = seat_or_null(rematch_offer_);
     snapshot["rematch_game_id"] = rematch_game_ ? json(*rematch_game_) : json(nullptr);

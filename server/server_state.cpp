@@ -108,6 +108,14 @@ std::shared_ptr<Room> ServerState::room(std::string_view game_id) {
     return room;
 }
 
+void ServerState::release_room(std::string_view game_id) {
+    std::lock_guard lock(rooms_mutex_);
+    auto it = rooms_.find(game_id);
+    if (it != rooms_.end() && it->second->finished()) {
+        rooms_.erase(it);
+    }
+}
+
 std::vector<std::string> ServerState::unfinished_games_of(std::string_view player_id) {
     std::vector<std::string> games;
     std::lock_guard lock(rooms_mutex_);

@@ -50,6 +50,8 @@ public:
     // Creates, stores and registers a new game; its room has appended its opening events.
     core::Expected<std::shared_ptr<Room>> create_game(const GameSpec& spec);
     std::shared_ptr<Room> room(std::string_view game_id);
+    // Drops a finished room from memory (it is loaded again from the store when needed).
+    void release_room(std::string_view game_id);
     // Unfinished games in which the player holds a seat.
     std::vector<std::string> unfinished_games_of(std::string_view player_id);
     std::size_t room_count();

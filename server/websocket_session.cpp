@@ -78,8 +78,10 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
         co_return;
     }
     self->state_.join(self);
+    beast::error_code endpoint_error;
+    const auto peer = beast::get_lowest_layer(self->ws_).socket().remote_endpoint(endpoint_error);
     log->info("client {}: connected from {}", self->id_,
-              beast::get_lowest_layer(self->ws_).socket().remote_endpoint().address().to_string());
+              endpoint_error ? std::string("?") : peer.address().to_string());
     asio::co_spawn(self->ws_.get_executor(), write_loop(self), asio::detached);
 
     beast::flat_buffer buffer;
@@ -164,7 +166,12 @@ void WebSocketSession::enqueue(Frame frame) {
 
 void WebSocketSession::watching(std::string game_id, bool on) {
     asio::post(ws_.get_executor(), [self = shared_from_this(), game_id = std::move(game_id), on] {
-        if (on) {
+        if (on && self->left_) {
+            // The room added us after we had said goodbye to every room: say it again.
+            if (auto room = self->state_.room(game_id)) {
+                room->post_client_gone(self->id_);
+            }
+        } else if (on) {
             self->watching_.insert(game_id);
         } else {
             self->watching_.erase(game_id);
@@ -196,6 +203,7 @@ void WebSocketSession::abort() {
 }
 
 void WebSocketSession::leave_everything() {
+    left_ = true;
     request_close(websocket::close_code::normal);
     state_.leave(id_);
     state_.lobby().post_client_gone(id_);

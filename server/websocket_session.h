@@ -63,6 +63,7 @@ private:
     std::deque<Frame> queue_;
     std::optional<boost::beast::websocket::close_code> close_code_;
     bool closed_ = false;  // no more frames are queued
+    bool left_ = false;    // the lobby and the rooms have been told that this client is gone
     std::optional<protocol::PlayerInfo> player_;
     std::set<std::string> watching_;
     double tokens_;

@@ -251,6 +251,7 @@ export class GamePage {
         this.boardHost_.dataset.live = String(live);
         this.boardHost_.dataset.myTurn = String(myTurn);
         this.boardHost_.dataset.version = String(g.version);
+        this.boardHost_.dataset.round = String(g.match?.round ?? '');
         document.title = `${myTurn ? 'Your turn — ' : ''}${variantLabel(g.variant)} — Chessence`;
     }
 

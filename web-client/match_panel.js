@@ -82,17 +82,18 @@ export class MatchPanel {
             if (r.winner === null || r.winner === undefined) {
                 return;
             }
-            rows.push({ round: i + 1, object: r.object, winner: r.winner });
+            rows.push({ round: i + 1, object: r.object, winner: r.winner,
+                        side: r.odd ? (r.odd === r.winner ? 'odd' : 'even') : null });
         });
         for (const w of roundWinners) {
             if (!rows.some((r) => r.round === w.round)) {
-                rows.push({ round: w.round, object: null, winner: w.player, side: w.winner });
+                rows.push({ round: w.round, object: w.object, winner: w.player, side: w.winner });
             }
         }
         if (!rows.length) {
             return null;
         }
-        return h('ul', { class: 'rounds', 'aria-label': 'Rounds played' }, ...rows.map((r) => h('li', { 'data-round': r.round },
+        return h('ul', { class: 'rounds', 'aria-label': 'Rounds played' }, ...rows.map((r) => h('li', { 'data-round': r.round, 'data-object': r.object ?? '' },
             `Round ${r.round}: `, h('b', {}, nameOf(r.winner)), r.side ? ` (${r.side.toUpperCase()})` : '',
             r.object ? h('span', { class: 'muted' }, ` — #${r.object} ${objectText(r.object)}`) : '')));
     }

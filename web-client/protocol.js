@@ -225,7 +225,8 @@ export function applyEvent(g, msg) {
         if (g.match) {
             g.match.score = Array.isArray(e.score) ? e.score.slice() : g.match.score;
         }
-        g.roundWinners.push({ round: e.round, winner: e.winner, player: seatOf(e.winner_player) });
+        g.roundWinners.push({ round: e.round, winner: e.winner, player: seatOf(e.winner_player),
+                              object: g.match?.object ?? null });
         g.legal = [];
         break;
     default: break;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small protocol-v1 client (standard library only) for the Docker self-hosting test.
 
-  ws_play.py --port P healthz                 GET /healthz must answer 200 {"status": "ok"}
+  ws_play.py --port P healthz                 GET /healthz answers 200 {"status": "ok"}, GET / a page
   ws_play.py --port P play --state FILE       two guests: seek, accept, two moves; saves what to check
   ws_play.py --port P verify --state FILE     the game of FILE is still there, over HTTP and WebSocket
   ws_play.py --port P linger --seconds N      stays connected; succeeds when the server closes the
@@ -171,7 +171,12 @@ def healthz(port):
     body = http_json(port, "/healthz")
     if body.get("status") != "ok":
         raise Failure(f"/healthz answered {body}")
-    print("healthz: ok")
+    with urllib.request.urlopen(f"http://{HOST}:{port}/", timeout=TIMEOUT) as response:
+        page = response.read().decode("utf-8", "replace")
+        kind = response.headers.get("Content-Type", "")
+    if response.status != 200 or "text/html" not in kind or "<title>" not in page.lower():
+        raise Failure(f"GET / answered {response.status} {kind!r}: {page[:200]!r}")
+    print("healthz: ok; the web client is served")
 
 
 def play(port, state_file):

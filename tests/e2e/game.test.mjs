@@ -37,9 +37,13 @@ async function person(name, options = {}) {
     return { context, page };
 }
 
-async function samePly(pages, ply) {
-    await Promise.all(pages.map((p) => p.waitForFunction(
-        (n) => Number(document.querySelector('#board')?.dataset.ply) >= n, ply, { timeout: 15000 })));
+// Waits until every page shows ply `ply` — or a later Sniderman round than `round`, or a result.
+async function samePly(pages, ply, round = '') {
+    await Promise.all(pages.map((p) => p.waitForFunction(([n, r]) => {
+        const board = document.querySelector('#board');
+        return Number(board?.dataset.ply) >= n || (r !== '' && board?.dataset.round !== r)
+            || !document.querySelector('.banner')?.hidden;
+    }, [ply, round], { timeout: 15000 })));
 }
 
 // Sniderman: the namer names the first open object; the chooser takes ODD.
@@ -85,13 +89,21 @@ async function playToEnd({ players, watcher, choose, maxPlies, midGame = async (
             await mover.click('[data-action="resign"]');
             break;
         }
+        const round = await mover.getAttribute('#board', 'data-round');
         played.push(await playMove(mover, choose));
-        await samePly(all, ply + 1);
+        await samePly(all, ply + 1, round);
     }
     for (const p of all) {
         await p.waitForSelector('.banner:not([hidden])');
     }
     return played;
+}
+
+// No uncaught exception or console error (failed connections while offline are expected).
+function noScriptErrors(pages) {
+    for (const p of pages) {
+        assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_INTERNET_DISCONNECTED/.test(e)), []);
+    }
 }
 
 async function watchFromLobby(watcher, gameId) {
@@ -160,9 +172,7 @@ test('chessence: lobby seek, full game, spectator, reconnect without reload', { 
     assert.deepEqual(await moveTexts(alice), seen);
     assert.deepEqual(await moveTexts(bob), seen);
     console.log(`chessence: ${seen.length} plies, ${await alice.textContent('.banner')}`);
-    for (const p of [alice, bob, carol]) {
-        assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_INTERNET_DISCONNECTED/.test(e)), []);
-    }
+    noScriptErrors([alice, bob, carol]);
 });
 
 test('chesica: quick pairing, draw offer declined, full game watched, rematch', { timeout: 700000 }, async () => {
@@ -200,6 +210,7 @@ test('chesica: quick pairing, draw offer declined, full game watched, rematch', 
         && !location.hash.endsWith(old), encodeURIComponent(gameId))));
     assert.equal(await gameIdOf(alice), await gameIdOf(bob));
     await carol.waitForSelector('[data-action="rematch-go"]');
+    noScriptErrors([alice, bob, carol]);
 });
 
 test('sniderman: private invitation, a one-round match played to its end', { timeout: 300000 }, async () => {
@@ -222,6 +233,30 @@ test('sniderman: private invitation, a one-round match played to its end', { tim
     await screenshot(carol, 'sniderman-final-spectator');
     assert.deepEqual(await moveTexts(carol), played);
     console.log(`sniderman: ${played.length} plies, ${await alice.textContent('.banner')}`);
+    noScriptErrors([alice, bob, carol]);
+});
+
+test('sniderman: a three-round match from the lobby, objects not reused, the score kept', { timeout: 300000 }, async () => {
+    const alice = (await person('Oona')).page;
+    const bob = (await person('Eddie')).page;
+    const carol = (await person('Wes')).page;
+    const seekId = await createSeek(alice, { variant: 'sniderman', rounds: 3 });
+    await bob.click(`tr[data-seek="${seekId}"] [data-accept]`);
+    const gameId = await gameIdOf(alice);
+    await gameIdOf(bob);
+    await watchFromLobby(carol, gameId);
+    await playToEnd({ players: [alice, bob], watcher: carol, choose: chooser(3), maxPlies: 45 });
+    await screenshot(carol, 'sniderman-match-final');
+    const rounds = await carol.locator('.match .rounds li').count();
+    assert.ok(rounds >= 2 && rounds <= 3, `two or three rounds played (${rounds})`);
+    const score = (await carol.getAttribute('.match .score', 'data-score')).split('-').map(Number);
+    assert.equal(Math.max(...score), 2, 'the winner won two rounds');
+    assert.equal(score[0] + score[1], rounds);
+    const objects = await carol.locator('.match .rounds li').evaluateAll((lis) => lis.map((li) => li.dataset.object));
+    assert.ok(objects.every(Boolean), 'each round shows its object');
+    assert.equal(new Set(objects).size, objects.length, 'no object is used twice');
+    assert.match(await carol.textContent('.banner'), /wins/);
+    noScriptErrors([alice, bob, carol]);
 });
 
 test('phone: the lobby on a narrow screen', async () => {

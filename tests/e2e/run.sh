@@ -2,6 +2,10 @@
 # ctest entry point: install the locked npm packages when missing or stale, then run every browser test.
 set -eu
 cd "$(dirname "$0")"
+for tool in node npm; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "e2e: $tool is missing (scripts/install-deps.sh)" >&2; exit 1; }
+done
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || { echo "e2e: ${CHROMIUM_PATH:-/usr/bin/chromium} is missing" >&2; exit 1; }
 if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.lock-copy; then
     npm ci --no-audit --no-fund --prefer-offline
     cp package-lock.json node_modules/.lock-copy

@@ -121,6 +121,14 @@ TEST(ParseRequest, UnknownTypeEchoesTheId) {
     EXPECT_NE(error.error.message.find("teleport"), std::string::npos);
 }
 
+TEST(ParseRequest, UnknownTypeQuotesWholeCharactersOnly) {
+    std::string type = std::string(39, 't') + "é";  // the 40th byte starts a two-byte character
+    const auto error = error_of(json{{"type", type}}.dump());
+    EXPECT_EQ(error.error.code, ErrorCode::unknown_type);
+    EXPECT_NE(error.error.message.find(std::string(39, 't') + "`"), std::string::npos);
+    EXPECT_NO_THROW((void)json(error.error.message).dump());
+}
+
 TEST(ParseRequest, MissingFieldsAreNamed) {
     auto error = error_of(R"({"id":3})");
     EXPECT_EQ(error.error.code, ErrorCode::missing_field);

@@ -104,6 +104,58 @@ TEST(Durability, RestartRestoresUnfinishedGamesFromTheirEvents) {
     EXPECT_EQ(event["event"]["by"], "black");
 }
 
+TEST(Durability, SnidermanMatchIsRestoredMidMatch) {
+    test::TestServer server(test::fast_limits());
+    std::string game_id;
+    std::string next_namer_token;
+    json before;
+    {
+        test::Table table(server.port(), "sniderman", 3);
+        ASSERT_FALSE(table.game_id.empty());
+        test::Played played;
+        const auto next = test::play_round(table, table.start["match"]["namer"], 5, played);
+        ASSERT_EQ(next.value("kind", ""), "round_started");
+        before = table.snapshot(*table.sam);
+        game_id = table.game_id;
+        next_namer_token = table.seat_named(next["namer"]).token();
+    }
+    server.restart();
+    test::WsClient namer(server.port());
+    namer.hello(next_namer_token);
+    namer.send({{"type", "watch"}, {"game_id", game_id}, {"id", "w"}});
+    const auto after = namer.wait_type("snapshot");
+    EXPECT_EQ(after["match"], before["match"]);
+    EXPECT_EQ(after["version"], before["version"]);
+    EXPECT_EQ(after["fen"], before["fen"]);
+    namer.send({{"type", "name_object"}, {"game_id", game_id}, {"object", 5}, {"id", "used"}});
+    EXPECT_EQ(namer.wait_error("used")["code"], "object_used");
+    namer.send({{"type", "name_object"}, {"game_id", game_id}, {"object", 6}});
+    const auto named = namer.wait_type("event");
+    EXPECT_EQ(named["version"], before["version"].get<int>() + 1);
+    EXPECT_EQ(named["event"]["kind"], "object_named");
+}
+
+TEST(Durability, FinishedGamesCanBeWatchedAfterARestart) {
+    test::TestServer server(test::fast_limits());
+    std::string game_id;
+    {
+        test::Table table(server.port(), "chesica");
+        ASSERT_FALSE(table.game_id.empty());
+        game_id = table.game_id;
+        table.bob->send({{"type", "resign"}, {"game_id", game_id}});
+        EXPECT_EQ(table.event(1)["kind"], "game_over");
+    }
+    server.restart();
+    test::WsClient viewer(server.port());
+    EXPECT_TRUE(viewer.hello()["games"].empty());
+    viewer.send({{"type", "watch"}, {"game_id", game_id}, {"id", "w"}});
+    const auto snapshot = viewer.wait_type("snapshot");
+    EXPECT_EQ(snapshot["version"], 1);
+    EXPECT_EQ(snapshot["result"], (json{{"winner", "white"}, {"reason", "resignation"}}));
+    EXPECT_TRUE(snapshot["to_move"].is_null());
+    EXPECT_TRUE(snapshot["legal"].empty());
+}
+
 TEST(Durability, FailedStorageIsAnInternalErrorAndChangesNothing) {
     auto store = std::make_unique<FlakyStore>();
     auto* flaky = store.get();
