@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
+#include "core/game.h"
 #include "core/record.h"
 #include "server/live_server.h"
 #include "server/storage_test_util.h"
@@ -249,6 +251,95 @@ TEST(ServerDurability, AcknowledgedMovesSurviveSigkillAndPlayContinues) {
         });
         EXPECT_TRUE(seen.has_value()) << "the opponent sees the move in " << game->id;
     }
+}
+
+}  // namespace
+
+namespace {
+
+// A live Sniderman match through the protocol; its exported record replays with the rules.
+TEST(ServerRecords, SnidermanRoundRecordReplaysWithTheRules) {
+    storage_test::TempDir dir;
+    const auto web_root = dir.file("web");
+    std::filesystem::create_directories(web_root);
+    const auto log = dir.file("server.log");
+    ServerProcess server(dir.file("games.db"), web_root, log);
+    ASSERT_NE(server.port(), 0) << "the server did not start; see " << log;
+    Player ann;
+    Player bob;
+    ann.client = std::make_unique<Client>(server.port());
+    bob.client = std::make_unique<Client>(server.port());
+    hello(ann, "Ann");
+    hello(bob, "Bob");
+    ann.client->send({{"type", "seek_create"}, {"variant", "sniderman"}, {"rounds", 1}});
+    auto created = ann.client->next_of("seek_created");
+    ASSERT_TRUE(created.has_value());
+    bob.client->send(
+        {{"type", "seek_accept"}, {"seek_id", (*created)["seek"].value("seek_id", "")}});
+    auto bob_started = bob.client->next_of("game_started");
+    auto ann_started = ann.client->next_of("game_started");
+    ASSERT_TRUE(bob_started && ann_started);
+    const auto game_id = bob_started->value("game_id", "");
+    std::map<std::string, Player*> seat{{ann_started->value("you", ""), &ann},
+                                        {bob_started->value("you", ""), &bob}};
+    auto snapshot = bob.client->next_of("snapshot");
+    ASSERT_TRUE(snapshot.has_value());
+    ASSERT_TRUE(ann.client->next_of("snapshot").has_value());
+    const auto namer_seat = (*snapshot)["match"].value("namer", "");
+    ASSERT_EQ(seat.count(namer_seat), 1u) << snapshot->dump();
+    Player& namer = *seat[namer_seat];
+    Player& chooser = &namer == &ann ? bob : ann;
+
+    namer.client->send({{"type", "name_object"}, {"game_id", game_id}, {"object", 5}});
+    ASSERT_TRUE(namer.client->next_of("event", "object_named").has_value());
+    chooser.client->send({{"type", "choose_side"}, {"game_id", game_id}, {"side", "odd"}});
+    auto chosen = chooser.client->next_of("event", "side_chosen");
+    ASSERT_TRUE(chosen.has_value());
+    const auto odd = (*chosen)["event"].value("odd", "");
+    const auto even = (*chosen)["event"].value("even", "");
+    ASSERT_TRUE(seat.count(odd) && seat.count(even)) << chosen->dump();
+    json legal = (*chosen)["event"]["legal"];
+    std::string to_move = (*chosen)["event"].value("to_move", "");
+    std::int64_t version = chosen->value("version", std::int64_t{0});
+    std::vector<std::string> played;
+    for (std::size_t ply = 0; ply < 15 && !legal.empty(); ++ply) {
+        Player& mover = *seat[to_move == "odd" ? odd : even];
+        auto event = play_one(mover, game_id, legal, ply * 3 + 1, version);
+        ASSERT_TRUE(event.has_value());
+        played.push_back((*event)["event"].value("move", ""));
+        version = event->value("version", std::int64_t{0});
+        legal = (*event)["event"].value("legal", json::array());
+        const auto& next = (*event)["event"]["to_move"];
+        to_move = next.is_string() ? next.get<std::string>() : "";
+    }
+    auto round_over = ann.client->next_of("event", "round_over");
+    ASSERT_TRUE(round_over.has_value());
+    ASSERT_TRUE(ann.client->next_of("event", "game_over").has_value());
+
+    const auto [status, pgn] = live_test::http_get(server.port(), "/api/games/" + game_id + ".pgn");
+    ASSERT_EQ(status, 200) << pgn;
+    auto records = core::parse_records(pgn);
+    ASSERT_TRUE(records.ok()) << records.error() << "\n" << pgn;
+    ASSERT_EQ(records->size(), 1u) << pgn;
+    const auto& record = records->front();
+    EXPECT_EQ(record.moves, played);
+    EXPECT_EQ(record.tag("Object"), "5");
+    EXPECT_EQ(record.tag("Odd"), seat[odd] == &ann ? "Ann" : "Bob");
+    EXPECT_EQ(record.tag("Winner"), (*round_over)["event"].value("winner", ""));
+    EXPECT_EQ(record.tag("Termination"), "match_won");
+
+    core::GameOptions options;
+    options.fen = record.tag("FEN");
+    options.object = 5;
+    auto round = core::make_game(core::VariantId::sniderman, options);
+    ASSERT_TRUE(round.ok()) << round.error();
+    for (const auto& move : record.moves) {
+        ASSERT_TRUE((*round)->play(move).ok()) << move;
+    }
+    ASSERT_TRUE((*round)->outcome().has_value());
+    EXPECT_EQ(core::side_name(core::VariantId::sniderman, *(*round)->outcome()->winner),
+              record.tag("Winner").value_or(""));
+    EXPECT_EQ(record.result, record.tag("Winner") == "odd" ? "1-0" : "0-1");
 }
 
 }  // namespace
