@@ -50,6 +50,11 @@ private:
     Entry& slot(std::uint64_t cells, std::uint32_t tag);
     const Entry* probe(const Position& p, const CaptureHistory& h);
     bool search(const Position& p, const CaptureHistory& h);
+    // Plain minimax with cutoffs for positions under table_min_pieces: there, ordering and the
+    // table cost more than the positions they save (measured on random deals).
+    bool search_small(const Position& p, const CaptureHistory& h, const MoveList& moves);
+
+    static constexpr int table_min_pieces = 7;
 
     std::vector<Entry> table_;
     std::uint64_t mask_;
