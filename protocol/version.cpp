@@ -2,6 +2,8 @@
 
 namespace protocol {
 
-const char* server_software() { return "chessence-server/0.1.0"; }
+const char* server_software() {
+    return "chessence-server/0.1.0";
+}
 
 }  // namespace protocol

@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlog-dev libgtest-dev
           libsqlite3-dev sqlite3 curl ca-certificates)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(chromium nodejs npm docker.io debootstrap iproute2 procps python3)
+    packages+=(chromium nodejs npm docker.io docker-compose debootstrap iproute2 procps python3)
 fi
 
 missing=()

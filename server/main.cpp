@@ -1,5 +1,65 @@
+// chessence-server: the game server. Exit codes: 0 after a clean shutdown, 1 when the database or
+// the listening socket cannot be opened, 2 for a bad configuration value.
 #include <cstdio>
-int main() {
-    std::puts("chessence-server: not implemented yet");
-    return 1;
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "server/config.h"
+#include "server/log.h"
+#include "server/memory_store.h"
+#include "server/server.h"
+#include "server/sqlite_store.h"
+
+namespace {
+
+const char* read_env(const char* name) {
+    return std::getenv(name);
+}
+
+// The database: in memory for ":memory:", otherwise SQLite (its folder is created if needed).
+core::Expected<std::unique_ptr<server::Store>> open_store(const std::string& path) {
+    if (path == ":memory:") {
+        return server::make_memory_store();
+    }
+    const auto folder = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!folder.empty()) {
+        std::filesystem::create_directories(folder, ec);
+    }
+    return server::open_sqlite_store(path);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    auto config = server::parse_config(std::vector<std::string>(argv + 1, argv + argc), read_env);
+    if (!config) {
+        std::cerr << "chessence-server: " << config.error() << "\n";
+        return 2;
+    }
+    if (config->help) {
+        std::cout << server::usage_text();
+        return 0;
+    }
+    auto log = server::component_logger("server");
+    auto store = open_store(config->db);
+    if (!store) {
+        std::cerr << "chessence-server: cannot open the database " << config->db << ": "
+                  << store.error() << "\n";
+        return 1;
+    }
+    auto running = server::Server::start(config->server, **store);
+    if (!running) {
+        std::cerr << "chessence-server: " << running.error() << "\n";
+        return 1;
+    }
+    auto& srv = **running;
+    srv.stop_on_signals();
+    log->info("listening on {}:{} (web root {}, db {})", srv.address(), srv.port(),
+              config->server.web_root, config->db);
+    std::cout << "listening on " << srv.address() << ":" << srv.port() << std::endl;
+    srv.wait();
+    log->info("stopped");
+    return 0;
 }

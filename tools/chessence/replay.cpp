@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "core/game.h"
 #include "options.h"
+#include "replay_record.h"
 
 namespace cli {
 
@@ -89,6 +90,9 @@ int run_replay(const Args& args, std::istream& in, std::ostream& out, std::ostre
         return 2;
     }
     const auto rules = has_flag(args, "--strict") ? core::RuleSet::strict : core::RuleSet::house;
+    if (const auto record = option_value(args, "--record")) {
+        return run_replay_record(*variant, rules, *record, out, err);
+    }
     std::string line;
     while (std::getline(in, line)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) {

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+# Writes every JSON Schema of protocol v1 under docs/schema/ (run from anywhere; edit here, not the files).
+
+import json, os
+root = os.path.dirname(os.path.abspath(__file__))
+D = '$schema'
+SCHEMA = 'https://json-schema.org/draft/2020-12/schema'
+
+def write(path, obj):
+    full = os.path.join(root, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, 'w') as f:
+        json.dump(obj, f, indent=2)
+        f.write('\n')
+
+def obj(props, required=(), additional=False, title=None):
+    o = {'type': 'object', 'properties': props, 'required': list(required), 'additionalProperties': additional}
+    if title:
+        o = {D: SCHEMA, 'title': title, **o}
+    return o
+
+S = {'type': 'string'}
+def s(minl=None, maxl=None):
+    o = {'type': 'string'}
+    if minl is not None: o['minLength'] = minl
+    if maxl is not None: o['maxLength'] = maxl
+    return o
+I = {'type': 'integer'}
+B = {'type': 'boolean'}
+def ref(p): return {'$ref': p}
+def arr(items, **kw): return {'type': 'array', 'items': items, **kw}
+def const(v): return {'const': v}
+def enum(*v): return {'enum': list(v)}
+nullable = lambda sch: {'anyOf': [sch, {'type': 'null'}]}
+
+# --- shared definitions (docs/schema/defs)
+write('defs/id.json', {D: SCHEMA, 'title': 'request id', 'anyOf': [s(1, 64), I]})
+write('defs/ref.json', {D: SCHEMA, 'title': 'game or seek id', **s(1, 64)})
+write('defs/variant.json', {D: SCHEMA, 'title': 'variant', **enum('chessence', 'chesica', 'sniderman')})
+write('defs/rules.json', {D: SCHEMA, 'title': 'rule set', **enum('house', 'strict')})
+write('defs/seat.json', {D: SCHEMA, 'title': 'seat', **enum('white', 'black', 'player0', 'player1')})
+write('defs/side.json', {D: SCHEMA, 'title': 'side to move', **enum('white', 'black', 'odd', 'even')})
+write('defs/player.json', obj({'id': s(1, 64), 'name': s(1, 20)}, ['id', 'name'], title='player'))
+write('defs/board.json', obj({
+    'files': {'type': 'integer', 'minimum': 1, 'maximum': 8},
+    'ranks': {'type': 'integer', 'minimum': 1, 'maximum': 9},
+    'squares': arr(s(0, 3), maxItems=81),
+    'reserves': arr({'type': 'integer', 'minimum': 0}, minItems=2, maxItems=2)},
+    ['files', 'ranks', 'squares', 'reserves'], title='board'))
+write('defs/result.json', obj({
+    'winner': {'anyOf': [ref('seat.json'), ref('side.json'), {'type': 'null'}]},
+    'reason': enum('checkmate', 'stalemate', 'threefold_repetition', 'hundred_ply_rule',
+                   'all_captured', 'no_legal_moves', 'object_decided', 'round_over',
+                   'resignation', 'agreement', 'match_won', 'aborted')},
+    ['winner', 'reason'], title='result'))
+write('defs/seek.json', obj({
+    'seek_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
+    'side': enum('white', 'black', 'random'),
+    'rounds': enum(1, 3, 5, 7, 9), 'private': B, 'creator': ref('player.json'),
+    'created_at': {'type': 'integer', 'minimum': 0}},
+    ['seek_id', 'variant', 'rules', 'side', 'private', 'creator', 'created_at'], title='seek'))
+write('defs/game_summary.json', obj({
+    'game_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
+    'players': {'type': 'object', 'additionalProperties': s(0, 20)},
+    'moves': {'type': 'integer', 'minimum': 0}, 'spectators': {'type': 'integer', 'minimum': 0}},
+    ['game_id', 'variant', 'rules', 'players', 'moves', 'spectators'], title='game summary'))
+legal = arr(s(1, 64))
+position_props = {'fen': s(1, 200), 'board': ref('board.json'),
+                  'to_move': nullable(ref('side.json')), 'legal': legal, 'in_check': B}
+position_req = ['fen', 'board', 'to_move', 'legal', 'in_check']
+chat_line = obj({'from': s(0, 20), 'text': s(1, 2000), 'at': s(1, 40)}, ['from', 'text', 'at'])
+write('defs/match.json', obj({
+    'rounds': enum(1, 3, 5, 7, 9), 'round': {'type': 'integer', 'minimum': 1},
+    'phase': enum('naming', 'choosing', 'playing', 'finished'),
+    'namer': ref('seat.json'), 'chooser': ref('seat.json'),
+    'odd': nullable(ref('seat.json')), 'even': nullable(ref('seat.json')),
+    'objects': arr(obj({'object': {'type': 'integer', 'minimum': 1, 'maximum': 10}, 'text': S, 'available': B},
+                       ['object', 'text', 'available']), minItems=10, maxItems=10),
+    'object': nullable({'type': 'integer', 'minimum': 1, 'maximum': 10}),
+    'score': arr({'type': 'integer', 'minimum': 0}, minItems=2, maxItems=2),
+    'records': arr(obj({'start': S, 'object': {'type': 'integer', 'minimum': 0, 'maximum': 10},
+                        'odd': nullable(ref('seat.json')), 'moves': legal,
+                        'winner': nullable(ref('seat.json'))},
+                       ['start', 'object', 'odd', 'moves', 'winner'])),
+    'winner': nullable(ref('seat.json'))},
+    ['rounds', 'round', 'phase', 'namer', 'chooser', 'odd', 'even', 'objects', 'object', 'score', 'records', 'winner'],
+    title='Sniderman match'))
+
+# --- events (docs/schema/events/<kind>.json) and the union
+events = {
+    'move': ({'move': s(1, 64), 'by': ref('../defs/side.json'), 'player': ref('../defs/seat.json'),
+              'ply': {'type': 'integer', 'minimum': 1},
+              **{k: (v if k != 'board' else ref('../defs/board.json')) for k, v in position_props.items() if k != 'to_move'},
+              'to_move': nullable(ref('../defs/side.json'))},
+             ['move', 'by', 'ply'] + position_req),
+    'game_over': ({'result': ref('../defs/result.json')}, ['result']),
+    'draw_offered': ({'by': ref('../defs/seat.json')}, ['by']),
+    'draw_declined': ({'by': ref('../defs/seat.json')}, ['by']),
+    'rematch_offered': ({'by': ref('../defs/seat.json')}, ['by']),
+    'rematch_started': ({'new_game_id': ref('../defs/ref.json')}, ['new_game_id']),
+    'chat': ({'from': s(0, 20), 'player_id': s(1, 64), 'text': s(1, 2000), 'at': s(1, 40)},
+             ['from', 'player_id', 'text', 'at']),
+    'round_started': ({'round': {'type': 'integer', 'minimum': 1}, 'fen': s(1, 200),
+                       'board': ref('../defs/board.json'), 'namer': ref('../defs/seat.json'),
+                       'available_objects': arr({'type': 'integer', 'minimum': 1, 'maximum': 10})},
+                      ['round', 'fen', 'board', 'namer', 'available_objects']),
+    'object_named': ({'by': ref('../defs/seat.json'), 'object': {'type': 'integer', 'minimum': 1, 'maximum': 10},
+                      'text': s(1, 200)}, ['by', 'object', 'text']),
+    'side_chosen': ({'by': ref('../defs/seat.json'), 'odd': ref('../defs/seat.json'), 'even': ref('../defs/seat.json'),
+                     'fen': s(1, 200), 'board': ref('../defs/board.json'),
+                     'to_move': nullable(ref('../defs/side.json')), 'legal': legal, 'in_check': B},
+                    ['by', 'odd', 'even'] + position_req),
+    'round_over': ({'round': {'type': 'integer', 'minimum': 1}, 'winner': enum('odd', 'even'),
+                    'winner_player': ref('../defs/seat.json'),
+                    'score': arr({'type': 'integer', 'minimum': 0}, minItems=2, maxItems=2)},
+                   ['round', 'winner', 'winner_player', 'score']),
+}
+for kind, (props, req) in events.items():
+    write(f'events/{kind}.json', obj({'kind': const(kind), **props}, ['kind'] + req, title=f'event {kind}'))
+write('events/event.json', {D: SCHEMA, 'title': 'room event', 'oneOf': [ref(f'{k}.json') for k in events]})
+
+# --- client messages
+gid = {'game_id': ref('../defs/ref.json')}
+idp = {'id': ref('../defs/id.json')}
+client = {
+    'hello': ({'protocol': {'type': 'integer', 'minimum': 0}, 'token': s(1, 128), 'name': s(1, 64)}, ['protocol']),
+    'set_name': ({'name': s(1, 64)}, ['name']),
+    'lobby_subscribe': ({}, []),
+    'lobby_unsubscribe': ({}, []),
+    'seek_create': ({'variant': ref('../defs/variant.json'), 'rules': ref('../defs/rules.json'),
+                     'side': enum('white', 'black', 'odd', 'even', 'random'), 'rounds': enum(1, 3, 5, 7, 9),
+                     'private': B}, ['variant']),
+    'seek_cancel': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
+    'seek_accept': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
+    'quick_pair': ({'variant': ref('../defs/variant.json'), 'rules': ref('../defs/rules.json'),
+                    'rounds': enum(1, 3, 5, 7, 9)}, ['variant']),
+    'watch': ({**gid, 'since': {'type': 'integer', 'minimum': 0}, 'full': B}, ['game_id']),
+    'unwatch': (gid, ['game_id']),
+    'move': ({**gid, 'move': s(1, 64)}, ['game_id', 'move']),
+    'resign': (gid, ['game_id']),
+    'draw_offer': (gid, ['game_id']),
+    'draw_accept': (gid, ['game_id']),
+    'draw_decline': (gid, ['game_id']),
+    'rematch_offer': (gid, ['game_id']),
+    'rematch_accept': (gid, ['game_id']),
+    'name_object': ({**gid, 'object': {'type': 'integer', 'minimum': 1, 'maximum': 10}}, ['game_id', 'object']),
+    'choose_side': ({**gid, 'side': enum('odd', 'even')}, ['game_id', 'side']),
+    'chat': ({**gid, 'text': s(1, 1200)}, ['game_id', 'text']),
+    'ping': ({}, []),
+}
+for t, (props, req) in client.items():
+    write(f'client/{t}.json', obj({'type': const(t), **idp, **props}, ['type'] + req, title=f'client {t}'))
+
+errors = ['hello_required', 'unsupported_protocol', 'bad_json', 'unknown_type', 'missing_field', 'bad_field',
+          'frame_too_large', 'rate_limited', 'bad_token', 'bad_name', 'no_such_seek', 'own_seek', 'no_such_game',
+          'not_a_player', 'not_your_turn', 'illegal_move', 'game_over', 'not_supported', 'no_draw_offer',
+          'no_rematch_offer', 'wrong_phase', 'object_used', 'chat_too_long', 'internal_error']
+snapshot_props = {
+    **gid, 'version': {'type': 'integer', 'minimum': 0}, 'variant': ref('../defs/variant.json'),
+    'rules': ref('../defs/rules.json'), 'private': B,
+    'players': arr(obj({'seat': ref('../defs/seat.json'), 'id': s(1, 64), 'name': s(0, 20), 'online': B},
+                       ['seat', 'id', 'name', 'online']), minItems=2, maxItems=2),
+    'start_fen': s(1, 200), 'moves': legal,
+    'fen': s(1, 200), 'board': ref('../defs/board.json'), 'to_move': nullable(ref('../defs/side.json')),
+    'legal': legal, 'in_check': B,
+    'result': nullable(ref('../defs/result.json')),
+    'draw_offer': nullable(ref('../defs/seat.json')), 'rematch_offer': nullable(ref('../defs/seat.json')),
+    'rematch_game_id': nullable(ref('../defs/ref.json')),
+    'spectators': {'type': 'integer', 'minimum': 0},
+    'chat': arr(chat_line),
+    'match': nullable(ref('../defs/match.json')),
+}
+server = {
+    'welcome': ({'protocol': const(1), 'server': s(1, 100), 'player': ref('../defs/player.json'),
+                 'token': s(16, 128), 'games': arr(ref('../defs/ref.json'))},
+                ['protocol', 'server', 'player', 'token', 'games']),
+    'player': ({'player': ref('../defs/player.json')}, ['player']),
+    'error': ({'code': enum(*errors), 'message': s(1, 500), **gid}, ['code', 'message']),
+    'lobby': ({'seeks': arr(ref('../defs/seek.json')), 'games': arr(ref('../defs/game_summary.json'))},
+              ['seeks', 'games']),
+    'seek_created': ({'seek': ref('../defs/seek.json')}, ['seek']),
+    'seek_cancelled': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
+    'game_started': ({**gid, 'variant': ref('../defs/variant.json'), 'you': ref('../defs/seat.json')},
+                     ['game_id', 'variant', 'you']),
+    'snapshot': (snapshot_props, list(snapshot_props.keys())),
+    'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/event.json')},
+              ['game_id', 'version', 'event']),
+    'spectators': ({**gid, 'count': {'type': 'integer', 'minimum': 0}}, ['game_id', 'count']),
+    'pong': ({}, []),
+}
+for t, (props, req) in server.items():
+    write(f'server/{t}.json', obj({'type': const(t), **idp, **props}, ['type'] + req, title=f'server {t}'))
+print('ok')

@@ -1,0 +1,50 @@
+#pragma once
+// The stable error codes of protocol v1 (docs/protocol.md, "Error codes"), in one place.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace protocol {
+
+enum class ErrorCode : std::uint8_t {
+    hello_required,
+    unsupported_protocol,
+    bad_json,
+    unknown_type,
+    missing_field,
+    bad_field,
+    frame_too_large,
+    rate_limited,
+    bad_token,
+    bad_name,
+    no_such_seek,
+    own_seek,
+    no_such_game,
+    not_a_player,
+    not_your_turn,
+    illegal_move,
+    game_over,
+    not_supported,
+    no_draw_offer,
+    no_rematch_offer,
+    wrong_phase,
+    object_used,
+    chat_too_long,
+    internal_error,
+};
+
+// Every code, in declaration order (for documentation checks and tests).
+inline constexpr int error_code_count = static_cast<int>(ErrorCode::internal_error) + 1;
+
+// The wire name of a code ("illegal_move").
+std::string_view error_code_name(ErrorCode code);
+std::optional<ErrorCode> parse_error_code(std::string_view name);
+
+// An answer to a request that could not be carried out: stable code, human text.
+struct ProtocolError {
+    ErrorCode code = ErrorCode::internal_error;
+    std::string message;
+};
+
+}  // namespace protocol

@@ -1,0 +1,120 @@
+#include "protocol/messages.h"
+
+#include "protocol/version.h"
+
+namespace protocol {
+
+using nlohmann::json;
+
+namespace {
+
+// Adds the echoed id when the request carried one.
+std::string finish(json message, const json& id) {
+    if (!id.is_null()) {
+        message["id"] = id;
+    }
+    return message.dump();
+}
+
+}  // namespace
+
+json player_json(const PlayerInfo& player) {
+    return {{"id", player.id}, {"name", player.name}};
+}
+
+std::string welcome_message(const PlayerInfo& player, std::string_view token,
+                            const std::vector<std::string>& games, const json& id) {
+    return finish({{"type", "welcome"},
+                   {"protocol", protocol_version},
+                   {"server", server_software()},
+                   {"player", player_json(player)},
+                   {"token", token},
+                   {"games", games}},
+                  id);
+}
+
+std::string player_message(const PlayerInfo& player, const json& id) {
+    return finish({{"type", "player"}, {"player", player_json(player)}}, id);
+}
+
+std::string error_message(ErrorCode code, std::string_view message, const json& id,
+                          std::string_view game_id) {
+    json m = {{"type", "error"}, {"code", error_code_name(code)}, {"message", message}};
+    if (!game_id.empty()) {
+        m["game_id"] = game_id;
+    }
+    return finish(std::move(m), id);
+}
+
+std::string error_message(const ProtocolError& error, const json& id, std::string_view game_id) {
+    return error_message(error.code, error.message, id, game_id);
+}
+
+std::string lobby_message(const json& seeks, const json& games, const json& id) {
+    return finish({{"type", "lobby"}, {"seeks", seeks}, {"games", games}}, id);
+}
+
+std::string seek_created_message(const json& seek, const json& id) {
+    return finish({{"type", "seek_created"}, {"seek", seek}}, id);
+}
+
+std::string seek_cancelled_message(std::string_view seek_id, const json& id) {
+    return finish({{"type", "seek_cancelled"}, {"seek_id", seek_id}}, id);
+}
+
+std::string game_started_message(std::string_view game_id, core::VariantId variant,
+                                 std::string_view you, const json& id) {
+    return finish({{"type", "game_started"},
+                   {"game_id", game_id},
+                   {"variant", core::variant_name(variant)},
+                   {"you", you}},
+                  id);
+}
+
+std::string snapshot_message(json room, const json& id) {
+    room["type"] = "snapshot";
+    return finish(std::move(room), id);
+}
+
+std::string event_message(std::string_view game_id, std::int64_t version,
+                          std::string_view event_json) {
+    std::string out = json{{"type", "event"}, {"game_id", game_id}, {"version", version}}.dump();
+    out.pop_back();  // the closing brace; the event object goes in verbatim
+    out += ",\"event\":";
+    out += event_json;
+    out += '}';
+    return out;
+}
+
+std::string spectators_message(std::string_view game_id, int count) {
+    return json{{"type", "spectators"}, {"game_id", game_id}, {"count", count}}.dump();
+}
+
+std::string pong_message(const json& id) {
+    return finish({{"type", "pong"}}, id);
+}
+
+json board_json(const core::BoardView& board) {
+    return {{"files", board.files},
+            {"ranks", board.ranks},
+            {"squares", board.squares},
+            {"reserves", board.reserves}};
+}
+
+json position_json(const core::Game& game) {
+    const bool over = game.outcome().has_value();
+    return {
+        {"fen", game.fen()},
+        {"board", board_json(game.board())},
+        {"to_move", over ? json(nullptr) : json(core::side_name(game.variant(), game.to_move()))},
+        {"legal", game.legal_moves()},
+        {"in_check", game.in_check()}};
+}
+
+json outcome_json(core::VariantId variant, const core::Outcome& outcome) {
+    return {{"winner",
+             outcome.winner ? json(core::side_name(variant, *outcome.winner)) : json(nullptr)},
+            {"reason", outcome.reason}};
+}
+
+}  // namespace protocol

@@ -1,0 +1,54 @@
+#pragma once
+// What the server sends (docs/protocol.md, "Server → client"): one builder per message type, each
+// returning the serialised frame. `id` is the echoed request id (null: none).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/game.h"
+#include "protocol/errors.h"
+
+namespace protocol {
+
+struct PlayerInfo {
+    std::string id;
+    std::string name;
+};
+
+nlohmann::json player_json(const PlayerInfo& player);
+
+std::string welcome_message(const PlayerInfo& player, std::string_view token,
+                            const std::vector<std::string>& games, const nlohmann::json& id);
+std::string player_message(const PlayerInfo& player, const nlohmann::json& id);
+std::string error_message(ErrorCode code, std::string_view message, const nlohmann::json& id,
+                          std::string_view game_id = {});
+std::string error_message(const ProtocolError& error, const nlohmann::json& id,
+                          std::string_view game_id = {});
+// `seeks` and `games` are arrays of seek objects and game summaries.
+std::string lobby_message(const nlohmann::json& seeks, const nlohmann::json& games,
+                          const nlohmann::json& id);
+std::string seek_created_message(const nlohmann::json& seek, const nlohmann::json& id);
+std::string seek_cancelled_message(std::string_view seek_id, const nlohmann::json& id);
+// `you` is the seat: "white"/"black", or "player0"/"player1" in Sniderman.
+std::string game_started_message(std::string_view game_id, core::VariantId variant,
+                                 std::string_view you, const nlohmann::json& id);
+// `room` holds every snapshot field but `type` and `id`.
+std::string snapshot_message(nlohmann::json room, const nlohmann::json& id);
+// `event_json` is the stored event object, embedded as is.
+std::string event_message(std::string_view game_id, std::int64_t version,
+                          std::string_view event_json);
+std::string spectators_message(std::string_view game_id, int count);
+std::string pong_message(const nlohmann::json& id);
+
+// {files, ranks, squares, reserves} of a board.
+nlohmann::json board_json(const core::BoardView& board);
+// The public position fields shared by `move` events and snapshots:
+// {fen, board, to_move, legal, in_check}; `to_move` is null once the game is over.
+nlohmann::json position_json(const core::Game& game);
+// {winner, reason} with the winner named by side ("white", "odd", …) or null.
+nlohmann::json outcome_json(core::VariantId variant, const core::Outcome& outcome);
+
+}  // namespace protocol

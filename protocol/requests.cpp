@@ -1,0 +1,346 @@
+#include "protocol/requests.h"
+
+#include <array>
+
+#include "protocol/limits.h"
+
+namespace protocol {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::string_view, request_type_count> type_names = {
+    "hello",
+    "set_name",
+    "lobby_subscribe",
+    "lobby_unsubscribe",
+    "seek_create",
+    "seek_cancel",
+    "seek_accept",
+    "quick_pair",
+    "watch",
+    "unwatch",
+    "move",
+    "resign",
+    "draw_offer",
+    "draw_accept",
+    "draw_decline",
+    "rematch_offer",
+    "rematch_accept",
+    "name_object",
+    "choose_side",
+    "chat",
+    "ping",
+};
+
+// Reads the fields of one message object; the first problem found is kept and later reads are
+// no-ops.
+class FieldReader {
+public:
+    explicit FieldReader(const json& object) : object_(object) {}
+
+    bool failed() const { return error_.has_value(); }
+    const ProtocolError& error() const { return *error_; }
+
+    void fail(ErrorCode code, std::string message) {
+        if (!error_) {
+            error_ = ProtocolError{code, std::move(message)};
+        }
+    }
+
+    // A string of 1..max_length bytes; nullopt (and an error if required) when absent or wrong.
+    std::optional<std::string> string(const char* key, std::size_t max_length, bool required) {
+        const json* value = find(key, required);
+        if (!value) {
+            return std::nullopt;
+        }
+        if (!value->is_string()) {
+            fail(ErrorCode::bad_field, std::string("`") + key + "` must be a string");
+            return std::nullopt;
+        }
+        const auto& text = value->get_ref<const std::string&>();
+        if (text.empty()) {
+            fail(ErrorCode::bad_field, std::string("`") + key + "` must not be empty");
+            return std::nullopt;
+        }
+        if (text.size() > max_length) {
+            fail(ErrorCode::bad_field, std::string("`") + key + "` must have at most " +
+                                           std::to_string(max_length) + " characters");
+            return std::nullopt;
+        }
+        return text;
+    }
+
+    // An integer within [min, max].
+    std::optional<std::int64_t> integer(const char* key, std::int64_t min, std::int64_t max,
+                                        bool required) {
+        const json* value = find(key, required);
+        if (!value) {
+            return std::nullopt;
+        }
+        if (!value->is_number_integer()) {
+            fail(ErrorCode::bad_field, std::string("`") + key + "` must be an integer");
+            return std::nullopt;
+        }
+        const bool is_unsigned = value->is_number_unsigned();
+        const auto number = is_unsigned ? static_cast<std::int64_t>(std::min<std::uint64_t>(
+                                              value->get<std::uint64_t>(), INT64_MAX))
+                                        : value->get<std::int64_t>();
+        if (number < min || number > max) {
+            fail(ErrorCode::bad_field, std::string("`") + key + "` must be between " +
+                                           std::to_string(min) + " and " + std::to_string(max));
+            return std::nullopt;
+        }
+        return number;
+    }
+
+    std::optional<bool> boolean(const char* key) {
+        const json* value = find(key, false);
+        if (!value) {
+            return std::nullopt;
+        }
+        if (!value->is_boolean()) {
+            fail(ErrorCode::bad_field, std::string("`") + key + "` must be true or false");
+            return std::nullopt;
+        }
+        return value->get<bool>();
+    }
+
+private:
+    const json* find(const char* key, bool required) {
+        if (failed()) {
+            return nullptr;
+        }
+        auto it = object_.find(key);
+        if (it == object_.end() || it->is_null()) {
+            if (required) {
+                fail(ErrorCode::missing_field, std::string("`") + key + "` is required");
+            }
+            return nullptr;
+        }
+        return &*it;
+    }
+
+    const json& object_;
+    std::optional<ProtocolError> error_;
+};
+
+void read_variant_options(FieldReader& in, Request& r) {
+    if (auto name = in.string("variant", 16, true)) {
+        if (auto v = core::parse_variant(*name)) {
+            r.variant = *v;
+        } else {
+            in.fail(ErrorCode::bad_field, "`variant` must be chessence, chesica or sniderman");
+        }
+    }
+    if (auto name = in.string("rules", 16, false)) {
+        if (auto rules = core::parse_rule_set(*name)) {
+            r.rules = *rules;
+        } else {
+            in.fail(ErrorCode::bad_field, "`rules` must be house or strict");
+        }
+    }
+    if (auto rounds = in.integer("rounds", 1, 9, false)) {
+        if (*rounds % 2 == 0) {
+            in.fail(ErrorCode::bad_field, "`rounds` must be 1, 3, 5, 7 or 9");
+        }
+        r.rounds = static_cast<int>(*rounds);
+    }
+}
+
+void read_fields(FieldReader& in, Request& r) {
+    using T = RequestType;
+    const bool game_request =
+        r.type == T::watch || r.type == T::unwatch || r.type == T::move || r.type == T::resign ||
+        r.type == T::draw_offer || r.type == T::draw_accept || r.type == T::draw_decline ||
+        r.type == T::rematch_offer || r.type == T::rematch_accept || r.type == T::name_object ||
+        r.type == T::choose_side || r.type == T::chat;
+    if (game_request) {
+        if (auto id = in.string("game_id", max_ref_length, true)) {
+            r.game_id = *id;
+        }
+    }
+    switch (r.type) {
+        case T::hello:
+            if (auto p = in.integer("protocol", 0, INT32_MAX, true)) {
+                r.protocol = static_cast<int>(*p);
+            }
+            r.token = in.string("token", max_token_length, false);
+            if (auto raw = in.string("name", 64, false)) {
+                auto checked = validate_name(*raw);
+                if (auto* e = std::get_if<ProtocolError>(&checked)) {
+                    in.fail(e->code, e->message);
+                } else {
+                    r.name = std::get<std::string>(checked);
+                }
+            }
+            break;
+        case T::set_name:
+            if (auto raw = in.string("name", 64, true)) {
+                auto checked = validate_name(*raw);
+                if (auto* e = std::get_if<ProtocolError>(&checked)) {
+                    in.fail(e->code, e->message);
+                } else {
+                    r.name = std::get<std::string>(checked);
+                }
+            }
+            break;
+        case T::seek_create:
+            read_variant_options(in, r);
+            if (auto side = in.string("side", 16, false); side && *side != "random") {
+                r.side = core::parse_side(r.variant, *side);
+                if (!r.side && !in.failed()) {
+                    in.fail(ErrorCode::bad_field, r.variant == core::VariantId::sniderman
+                                                      ? "`side` must be odd, even or random"
+                                                      : "`side` must be white, black or random");
+                }
+            }
+            r.is_private = in.boolean("private").value_or(false);
+            break;
+        case T::quick_pair:
+            read_variant_options(in, r);
+            break;
+        case T::seek_cancel:
+        case T::seek_accept:
+            if (auto id = in.string("seek_id", max_ref_length, true)) {
+                r.seek_id = *id;
+            }
+            break;
+        case T::watch:
+            r.since = in.integer("since", 0, INT64_MAX, false);
+            r.full = in.boolean("full").value_or(false);
+            break;
+        case T::move:
+            if (auto move = in.string("move", max_move_length, true)) {
+                r.move = *move;
+            }
+            break;
+        case T::name_object:
+            if (auto object = in.integer("object", min_object, max_object, true)) {
+                r.object = static_cast<int>(*object);
+            }
+            break;
+        case T::choose_side:
+            if (auto side = in.string("side", 16, true)) {
+                r.side = core::parse_side(core::VariantId::sniderman, *side);
+                if (!r.side) {
+                    in.fail(ErrorCode::bad_field, "`side` must be odd or even");
+                }
+            }
+            break;
+        case T::chat:
+            if (auto text = in.string("text", SIZE_MAX, true)) {
+                if (utf8_length(*text) > max_chat_length) {
+                    in.fail(ErrorCode::chat_too_long, "chat messages have at most " +
+                                                          std::to_string(max_chat_length) +
+                                                          " characters");
+                } else {
+                    r.text = *text;
+                }
+            }
+            break;
+        default:
+            break;
+    }
+}
+
+bool is_name_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ' ' ||
+           c == '_' || c == '-' || c == '.';
+}
+
+// An error answer for the frame, built field by field.
+ParseResult reject(ErrorCode code, std::string message, const json& id) {
+    RequestError rejected;
+    rejected.error.code = code;
+    rejected.error.message = std::move(message);
+    rejected.id = id;
+    return ParseResult(std::in_place_type<RequestError>, std::move(rejected));
+}
+
+}  // namespace
+
+std::string_view request_type_name(RequestType type) {
+    return type_names[static_cast<std::size_t>(type)];
+}
+
+std::optional<RequestType> parse_request_type(std::string_view name) {
+    for (int i = 0; i < request_type_count; ++i) {
+        if (type_names[static_cast<std::size_t>(i)] == name) {
+            return static_cast<RequestType>(i);
+        }
+    }
+    return std::nullopt;
+}
+
+std::size_t utf8_length(std::string_view text) {
+    std::size_t count = 0;
+    for (char c : text) {
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+            ++count;
+        }
+    }
+    return count;
+}
+
+std::variant<std::string, ProtocolError> validate_name(std::string_view raw) {
+    const auto first = raw.find_first_not_of(' ');
+    const auto last = raw.find_last_not_of(' ');
+    const std::string_view name =
+        first == std::string_view::npos ? std::string_view{} : raw.substr(first, last - first + 1);
+    if (name.size() < min_name_length || name.size() > max_name_length) {
+        return ProtocolError{ErrorCode::bad_name, "a name has 1 to 20 characters"};
+    }
+    for (char c : name) {
+        if (!is_name_char(c)) {
+            return ProtocolError{ErrorCode::bad_name,
+                                 "a name may hold letters, digits, spaces, '_', '-' and '.'"};
+        }
+    }
+    return std::string(name);
+}
+
+ParseResult parse_request(std::string_view text) {
+    const json message = json::parse(text, nullptr, false);
+    if (message.is_discarded()) {
+        return reject(ErrorCode::bad_json, "the frame is not valid JSON", nullptr);
+    }
+    if (!message.is_object()) {
+        return reject(ErrorCode::bad_json, "a message must be a JSON object", nullptr);
+    }
+    json id = nullptr;
+    if (auto it = message.find("id"); it != message.end() && !it->is_null()) {
+        const bool good_string = it->is_string() && !it->get_ref<const std::string&>().empty() &&
+                                 it->get_ref<const std::string&>().size() <= max_id_length;
+        if (!good_string && !it->is_number_integer()) {
+            return reject(ErrorCode::bad_field,
+                          "`id` must be an integer or a string of 1 to 64 characters", nullptr);
+        }
+        id = *it;
+    }
+    auto type_it = message.find("type");
+    if (type_it == message.end()) {
+        return reject(ErrorCode::missing_field, "`type` is required", id);
+    }
+    if (!type_it->is_string()) {
+        return reject(ErrorCode::bad_field, "`type` must be a string", id);
+    }
+    const auto type = parse_request_type(type_it->get_ref<const std::string&>());
+    if (!type) {
+        return reject(ErrorCode::unknown_type,
+                      "unknown message type `" + type_it->get<std::string>().substr(0, 40) + "`",
+                      id);
+    }
+    Request request;
+    request.type = *type;
+    request.id = id;
+    FieldReader reader(message);
+    read_fields(reader, request);
+    if (reader.failed()) {
+        return reject(reader.error().code, reader.error().message, id);
+    }
+    return request;
+}
+
+}  // namespace protocol

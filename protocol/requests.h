@@ -1,0 +1,89 @@
+#pragma once
+// What the browser may send (docs/protocol.md, "Client → server"): typed, validated requests parsed
+// from one text frame without exceptions. A frame either becomes a Request whose every field has
+// been checked, or a RequestError carrying a stable code, a human message and the echoed `id`.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "core/variant.h"
+#include "protocol/errors.h"
+
+namespace protocol {
+
+enum class RequestType : std::uint8_t {
+    hello,
+    set_name,
+    lobby_subscribe,
+    lobby_unsubscribe,
+    seek_create,
+    seek_cancel,
+    seek_accept,
+    quick_pair,
+    watch,
+    unwatch,
+    move,
+    resign,
+    draw_offer,
+    draw_accept,
+    draw_decline,
+    rematch_offer,
+    rematch_accept,
+    name_object,
+    choose_side,
+    chat,
+    ping,
+};
+
+inline constexpr int request_type_count = static_cast<int>(RequestType::ping) + 1;
+
+std::string_view request_type_name(RequestType type);
+std::optional<RequestType> parse_request_type(std::string_view name);
+
+// One validated client request. Only the fields of its type are set; the parser guarantees that
+// every field the type requires is present and within its limits.
+struct Request {
+    RequestType type = RequestType::ping;
+    nlohmann::json id;  // null when the client sent none; echoed in the reply
+
+    int protocol = 0;                  // hello
+    std::optional<std::string> token;  // hello
+    std::optional<std::string> name;   // hello (optional), set_name (trimmed, valid)
+
+    core::VariantId variant = core::VariantId::chessence;  // seek_create, quick_pair
+    core::RuleSet rules = core::RuleSet::house;            // seek_create, quick_pair
+    std::optional<core::Side> side;  // seek_create: nullopt = random; choose_side: first = odd
+    int rounds = 3;                  // seek_create, quick_pair (Sniderman)
+    bool is_private = false;         // seek_create
+
+    std::string seek_id;                // seek_cancel, seek_accept
+    std::string game_id;                // every game request
+    std::optional<std::int64_t> since;  // watch
+    bool full = false;                  // watch: a snapshot even when `since` is given
+    std::string move;                   // move
+    int object = 0;                     // name_object
+    std::string text;                   // chat
+};
+
+struct RequestError {
+    ProtocolError error;
+    nlohmann::json id;  // the request's id if it could be read, else null
+};
+
+using ParseResult = std::variant<Request, RequestError>;
+
+// Parses and validates one text frame.
+ParseResult parse_request(std::string_view text);
+
+// A display name trimmed of surrounding spaces, or bad_name: 1–20 characters, ASCII letters,
+// digits, space, '_', '-', '.'.
+std::variant<std::string, ProtocolError> validate_name(std::string_view raw);
+
+// The number of Unicode code points in valid UTF-8 text.
+std::size_t utf8_length(std::string_view text);
+
+}  // namespace protocol

@@ -1,0 +1,44 @@
+#pragma once
+// A connected client as the lobby and the rooms see it: something to send frames to. Frames are
+// serialised once and shared immutably between every recipient (see STYLE.md).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace server {
+
+using Frame = std::shared_ptr<const std::string>;
+
+inline Frame make_frame(std::string text) {
+    return std::make_shared<const std::string>(std::move(text));
+}
+
+class Client {
+public:
+    virtual ~Client() = default;
+    virtual std::uint64_t client_id() const = 0;
+    // Queues a frame for this client; callable from any thread. A client whose queue is full is
+    // disconnected instead.
+    virtual void send(Frame frame) = 0;
+    // A room tells the session that it now pushes (or no longer pushes) `game_id` to it, so the
+    // session can say goodbye to the room when it closes. Callable from any thread.
+    virtual void watching(std::string game_id, bool on) = 0;
+    // Closes the connection with 1001 (going away); callable from any thread.
+    virtual void close_going_away() = 0;
+};
+
+// Who asks: the session that sent a request, and the identity it speaks for.
+struct Actor {
+    std::weak_ptr<Client> client;
+    std::uint64_t client_id = 0;
+    std::string player_id;
+    std::string name;
+
+    void send(Frame frame) const {
+        if (auto c = client.lock()) {
+            c->send(std::move(frame));
+        }
+    }
+};
+
+}  // namespace server

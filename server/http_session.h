@@ -1,0 +1,14 @@
+#pragma once
+// One HTTP connection: keep-alive requests answered from the API or the web root, until it is
+// upgraded to a WebSocket on /ws.
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+namespace server {
+
+class ServerState;
+
+// Serves the connection on the socket's executor (a strand) until it closes or is upgraded.
+boost::asio::awaitable<void> serve_http(ServerState& state, boost::asio::ip::tcp::socket socket);
+
+}  // namespace server

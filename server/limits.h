@@ -1,0 +1,40 @@
+#pragma once
+// Every transport limit of the server in one place. Each has a command-line flag and an environment
+// variable (see server/config.h); these are the defaults.
+#include <chrono>
+#include <cstddef>
+
+namespace server {
+
+// Largest frame answered with a normal error (`frame_too_large`, then close 1009).
+inline constexpr std::size_t default_max_frame_bytes = 64 * 1024;
+// Frames beyond max_frame_bytes * hard_frame_factor are cut off by the WebSocket layer (close
+// 1009).
+inline constexpr std::size_t hard_frame_factor = 4;
+// Outgoing frames queued for one client; a client that falls further behind is disconnected.
+inline constexpr std::size_t default_max_queue = 256;
+// Messages per second a client may send (token bucket, burst = 2 seconds' worth).
+inline constexpr int default_rate_per_second = 20;
+// Chat messages per player and room: at most this many in any chat_window.
+inline constexpr int chat_burst = 5;
+inline constexpr std::chrono::seconds chat_window{10};
+// Chat lines kept in a snapshot.
+inline constexpr std::size_t snapshot_chat_lines = 50;
+// A WebSocket with no traffic for this long is closed; pings go out at half of it.
+inline constexpr std::chrono::seconds default_idle_timeout{60};
+// HTTP: time to read a request; largest request body accepted.
+inline constexpr std::chrono::seconds http_read_timeout{30};
+inline constexpr std::size_t http_body_limit = 16 * 1024;
+// Finished games per page in GET /api/players/<id>/games.
+inline constexpr int games_page_size = 20;
+// Time the server waits for clients to close during shutdown before it stops anyway.
+inline constexpr std::chrono::milliseconds shutdown_grace{1500};
+
+struct Limits {
+    std::size_t max_frame_bytes = default_max_frame_bytes;
+    std::size_t max_queue = default_max_queue;
+    int rate_per_second = default_rate_per_second;
+    std::chrono::seconds idle_timeout = default_idle_timeout;
+};
+
+}  // namespace server

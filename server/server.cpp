@@ -1,0 +1,155 @@
+#include "server/server.h"
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "server/http_session.h"
+#include "server/log.h"
+#include "server/server_state.h"
+
+namespace server {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+struct Server::Impl {
+    Impl(Store& store, const ServerOptions& options)
+        : io(options.threads),
+          state(io, store, options.limits, options.web_root),
+          acceptor(io),
+          signals(io),
+          poll(io) {}
+
+    asio::awaitable<void> accept_loop() {
+        for (;;) {
+            auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(io),
+                                                               asio::as_tuple(asio::use_awaitable));
+            if (ec) {
+                if (!acceptor.is_open()) {
+                    break;
+                }
+                component_logger("server")->warn("accept: {}", ec.message());
+                continue;
+            }
+            auto executor = socket.get_executor();
+            asio::co_spawn(executor, serve_http(state, std::move(socket)), asio::detached);
+        }
+    }
+
+    // Stops the io_context once every session has gone, or when the grace period is over.
+    void wait_for_sessions(std::chrono::steady_clock::time_point deadline) {
+        if (state.session_count() == 0 || std::chrono::steady_clock::now() >= deadline) {
+            io.stop();
+            return;
+        }
+        poll.expires_after(std::chrono::milliseconds(20));
+        poll.async_wait(
+            [this, deadline](const boost::system::error_code&) { wait_for_sessions(deadline); });
+    }
+
+    asio::io_context io;
+    ServerState state;
+    tcp::acceptor acceptor;
+    asio::signal_set signals;
+    asio::steady_timer poll;
+    std::vector<std::thread> threads;
+    std::atomic<bool> shutting{false};
+    std::string address;
+    std::uint16_t port = 0;
+};
+
+Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Server::~Server() {
+    shutdown();
+    wait();
+}
+
+core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& options, Store& store) {
+    auto impl = std::make_unique<Impl>(store, options);
+    boost::system::error_code ec;
+    const auto address = asio::ip::make_address(options.bind, ec);
+    if (ec) {
+        return core::make_error("bad bind address `" + options.bind + "`");
+    }
+    const tcp::endpoint endpoint(address, options.port);
+    auto& acceptor = impl->acceptor;
+    acceptor.open(endpoint.protocol(), ec);
+    if (!ec) {
+        acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+    }
+    if (!ec) {
+        acceptor.bind(endpoint, ec);
+    }
+    if (!ec) {
+        acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    }
+    if (ec) {
+        return core::make_error("cannot listen on " + options.bind + ":" +
+                                std::to_string(options.port) + ": " + ec.message());
+    }
+    impl->address = options.bind;
+    impl->port = acceptor.local_endpoint(ec).port();
+    impl->state.restore_games();
+    asio::co_spawn(impl->io, impl->accept_loop(), asio::detached);
+    for (int i = 0; i < std::max(1, options.threads); ++i) {
+        impl->threads.emplace_back([io = &impl->io] { io->run(); });
+    }
+    return std::unique_ptr<Server>(new Server(std::move(impl)));
+}
+
+std::uint16_t Server::port() const {
+    return impl_->port;
+}
+
+std::string Server::address() const {
+    return impl_->address;
+}
+
+void Server::shutdown() {
+    asio::post(impl_->io, [impl = impl_.get()] {
+        if (impl->shutting.exchange(true)) {
+            return;
+        }
+        component_logger("server")->info("shutting down: closing {} client(s)",
+                                         impl->state.session_count());
+        boost::system::error_code ignored;
+        impl->acceptor.close(ignored);
+        impl->signals.cancel(ignored);
+        impl->state.close_all();
+        impl->wait_for_sessions(std::chrono::steady_clock::now() + shutdown_grace);
+    });
+}
+
+void Server::wait() {
+    for (auto& thread : impl_->threads) {
+        if (thread.joinable()) {
+            thread.join();
+        }
+    }
+}
+
+void Server::stop_on_signals() {
+    impl_->signals.add(SIGINT);
+    impl_->signals.add(SIGTERM);
+    impl_->signals.async_wait([this](const boost::system::error_code& ec, int signal) {
+        if (!ec) {
+            component_logger("server")->info("signal {} received", signal);
+            shutdown();
+        }
+    });
+}
+
+}  // namespace server

@@ -1,0 +1,46 @@
+#pragma once
+// The whole server: an io_context run by a few threads, the shared state, and the listener.
+// start() restores unfinished games from the store and listens; shutdown() stops accepting,
+// closes every client with 1001 (going away) and lets the threads finish.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/expected.h"
+#include "server/limits.h"
+#include "server/store.h"
+
+namespace server {
+
+struct ServerOptions {
+    std::string bind = "0.0.0.0";
+    std::uint16_t port = 8080;  // 0: any free port (see Server::port)
+    std::string web_root = "web-client";
+    Limits limits;
+    int threads = 2;
+};
+
+class Server {
+public:
+    // Binds and starts serving on background threads; an error says what failed (bad address,
+    // port in use, a game that cannot be restored is only logged).
+    static core::Expected<std::unique_ptr<Server>> start(const ServerOptions& options,
+                                                         Store& store);
+    ~Server();
+
+    std::uint16_t port() const;
+    std::string address() const;
+    // Starts a clean shutdown; callable from any thread, including a signal handler's strand.
+    void shutdown();
+    // Blocks until every thread has finished.
+    void wait();
+    // Installs SIGINT/SIGTERM handlers that call shutdown().
+    void stop_on_signals();
+
+private:
+    struct Impl;
+    explicit Server(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace server

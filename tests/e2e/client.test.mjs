@@ -1,0 +1,175 @@
+// Client-only tests: the page against a scripted socket (no server needed). They check drawing and
+// input for each board: click moves, drags, drops from the reserve, Chesica jump chains entered
+// square by square, and the Sniderman match panel.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, screenshot, WEB_ROOT } from './lib/browser.mjs';
+import { serveStatic } from './lib/static_server.mjs';
+import { mockSocket } from './lib/mock_server.mjs';
+import { boardFromFen } from '../../web-client/protocol.js';
+
+let browser;
+let site;
+before(async () => {
+    browser = await launch();
+    site = await serveStatic(WEB_ROOT);
+});
+after(async () => {
+    await browser?.close();
+    site?.close();
+});
+
+function snapshot(variant, fen, extra = {}) {
+    return {
+        type: 'snapshot', game_id: 'g_1', version: 3, variant, rules: 'house',
+        players: [{ seat: variant === 'sniderman' ? 'player0' : 'white', id: 'p_me', name: 'Me', online: true },
+                  { seat: variant === 'sniderman' ? 'player1' : 'black', id: 'p_you', name: 'You', online: true }],
+        start_fen: fen, fen, moves: [], to_move: variant === 'sniderman' ? null : 'white',
+        board: boardFromFen(variant, fen), legal: [], in_check: false, result: null, draw_offer: null,
+        rematch_offer: null, spectators: 1, chat: [], match: null, ...extra,
+    };
+}
+
+async function openGame(extra = {}) {
+    const { context, page } = await newPage(browser, extra.contextOptions ?? {});
+    const mock = await mockSocket(page);
+    await page.goto(`${site.url}/#/game/g_1`);
+    await mock.next((m) => m.type === 'watch' && m.game_id === 'g_1');
+    return { context, page, mock };
+}
+
+const click = (page, sq) => page.click(`#board [data-square="${sq}"]`);
+
+test('chessence: moves by click and by drag, drops from the reserve, missing squares absent', async () => {
+    const fen = 'km4/mmm2*/1mm1*1/2*3/1*2*1/3*2/1*1MM1/*3MM/4MK[MMMmmm] w 0 1';
+    const { context, page, mock } = await openGame();
+    mock.push(snapshot('chessence', fen, { legal: ['@d2', 'd3-c4', 'd3-c2', 'e3-e4', 'e3-e6'], moves: [] }));
+    await page.waitForSelector('#board[data-legal*="e3-e4"]');
+    assert.equal(await page.locator('#board .void').count(), 8, 'eight missing squares drawn as holes');
+    assert.equal(await page.locator('#board [data-square="a2"]').count(), 0);
+    await click(page, 'e3');
+    await page.waitForSelector('#board [data-square="e4"].dest');
+    await screenshot(page, 'client-chessence-selected');
+    await click(page, 'e4');
+    assert.equal((await mock.next((m) => m.type === 'move')).move, 'e3-e4');
+    mock.push(snapshot('chessence', fen, { legal: ['@d2', 'd3-c4', 'd3-c2', 'e3-e4'], version: 4 }));
+    await page.waitForSelector('#board[data-version="4"]');
+    const from = await page.locator('#board [data-square="d3"]').boundingBox();
+    const to = await page.locator('#board [data-square="c4"]').boundingBox();
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 6 });
+    await page.mouse.up();
+    assert.equal((await mock.next((m) => m.type === 'move')).move, 'd3-c4');
+    mock.push(snapshot('chessence', fen, { legal: ['@d2', 'd3-c4'], version: 5 }));
+    await page.waitForSelector('#board[data-version="5"]');
+    await page.click('#board [data-reserve="white"]');
+    await page.waitForSelector('#board [data-square="d2"].dest');
+    await click(page, 'd2');
+    assert.equal((await mock.next((m) => m.type === 'move')).move, '@d2');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});
+
+test('chesica: a jump chain is entered square by square; promoted pieces are marked', async () => {
+    const { context, page, mock } = await openGame();
+    mock.push(snapshot('chesica', '8/8/3b1b2/8/3b4/2B5/1r6/R7 w 0 1', { legal: ['c3xe5xc7', 'c3xe5xg7'] }));
+    await page.waitForSelector('#board[data-legal*="c3xe5xc7"]');
+    await click(page, 'c3');
+    await click(page, 'e5');
+    await page.waitForSelector('#board [data-square="c7"].dest');
+    assert.equal(await page.locator('#board .dest').count(), 2);
+    await click(page, 'c7');
+    assert.equal((await mock.next((m) => m.type === 'move')).move, 'c3xe5xc7');
+    mock.push(snapshot('chesica', '1+B1+B1+B1+b/B1B1B1B1/8/8/8/8/8/+q7 w 0 1', { version: 4 }));
+    await page.waitForSelector('#board[data-version="4"]');
+    assert.equal(await page.locator('#board .piece.promoted').count(), 5);
+    await screenshot(page, 'client-chesica-promoted');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});
+
+test('sniderman: naming, choosing and playing from the match panel', async () => {
+    const fen = 'qbnr/rnbk/KBNR/RNBQ 1';
+    const objects = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ({ object: n, text: `object text ${n}`, available: n !== 2 }));
+    const match = { rounds: 3, round: 2, phase: 'naming', namer: 'player0', chooser: 'player1', odd: null,
+                    even: null, objects, object: null, score: [0, 1],
+                    records: [{ start: fen, object: 2, odd: 'player1', moves: ['a1xb2'], winner: 'player1' }], winner: null };
+    const { context, page, mock } = await openGame();
+    mock.push(snapshot('sniderman', fen, { match }));
+    await page.waitForSelector('.match [data-object="3"]');
+    assert.equal(await page.locator('.match button[data-object]').count(), 9, 'used objects are not offered');
+    assert.equal(await page.locator('#board .sq.red').count(), 8);
+    await screenshot(page, 'client-sniderman-naming');
+    await page.click('.match button[data-object="3"]');
+    assert.equal((await mock.next((m) => m.type === 'name_object')).object, 3);
+    mock.push({ type: 'event', game_id: 'g_1', version: 4, event: { kind: 'object_named', object: 3, text: 'object text 3' } });
+    mock.push({ type: 'event', game_id: 'g_1', version: 5, event: { kind: 'side_chosen', odd: 'player1', even: 'player0',
+                to_move: 'odd', legal: ['a1xb2'] } });
+    await page.waitForSelector('.match[data-phase="playing"]');
+    assert.equal(await page.getAttribute('#board', 'data-my-turn'), 'false');
+    mock.push({ type: 'event', game_id: 'g_1', version: 6, event: { kind: 'move', move: 'a1xb2', by: 'odd', fen,
+                board: boardFromFen('sniderman', fen), to_move: 'even', legal: ['b1xa1', 'b1xc2'], in_check: false, ply: 1 } });
+    await page.waitForSelector('#board[data-my-turn="true"]');
+    await click(page, 'b1');
+    await click(page, 'c2');
+    assert.equal((await mock.next((m) => m.type === 'move')).move, 'b1xc2');
+    await screenshot(page, 'client-sniderman-playing');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});
+
+test('keyboard: squares take focus and Enter selects and moves', async () => {
+    const { context, page, mock } = await openGame();
+    mock.push(snapshot('chesica', '1q1q1q1q/r1r1r1r1/1b1b1b1b/8/8/B1B1B1B1/1R1R1R1R/Q1Q1Q1Q1 w 0 1',
+                       { legal: ['a3-b4', 'c3-b4', 'c3-d4'] }));
+    await page.waitForSelector('#board[data-legal*="a3-b4"]');
+    await page.focus('#board [data-square="a3"]');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    assert.equal((await mock.next((m) => m.type === 'move')).move, 'a3-b4');
+    await context.close();
+});
+
+test('phone viewport: the board fits the width and the panels stack', async () => {
+    const { context, page, mock } = await openGame({ contextOptions: { viewport: { width: 390, height: 844 },
+                                                                        hasTouch: true, isMobile: true } });
+    const fen = 'km4/mmm2*/1mm1*1/2*3/1*2*1/3*2/1*1MM1/*2MMM/4MK[MMMmmm] w 0 1';
+    mock.push(snapshot('chessence', fen, { legal: ['e3-e4'] }));
+    await page.waitForSelector('#board[data-legal]');
+    const box = await page.locator('#board svg.board').boundingBox();
+    assert.ok(box.width <= 390 && box.width > 200, `board width ${box.width}`);
+    await page.tap('#board [data-square="e3"]');
+    await page.tap('#board [data-square="e4"]');
+    assert.equal((await mock.next((m) => m.type === 'move')).move, 'e3-e4');
+    await screenshot(page, 'client-phone');
+    await context.close();
+});
+
+test('review: a late spectator fills in earlier positions and steps through them', async () => {
+    const { context, page, mock } = await openGame();
+    const fens = ['8/8/8/8/8/2B5/8/8 w 0 1', '8/8/8/8/3B4/8/8/8 b 0 1', '8/8/8/4B3/8/8/8/8 w 0 2'];
+    mock.push(snapshot('chesica', fens[2], { version: 2, moves: ['c3-d4', 'd4-e5'], start_fen: fens[0],
+                                             players: [] }));
+    const backfill = await mock.next((m) => m.type === 'watch' && m.since === 0);
+    assert.equal(backfill.game_id, 'g_1');
+    ['c3-d4', 'd4-e5'].forEach((move, i) => mock.push({ type: 'event', game_id: 'g_1', version: i + 1,
+        event: { kind: 'move', move, by: 'white', fen: fens[i + 1], board: boardFromFen('chesica', fens[i + 1]),
+                 to_move: 'black', legal: [], in_check: false, ply: i + 1 } }));
+    await page.click('.move-list .mv[data-ply="1"]');
+    await page.waitForSelector('#board[data-live="false"][data-ply="1"]');
+    assert.equal(await page.getAttribute('#board [data-square="d4"]', 'data-piece'), 'B');
+    await page.click('[data-nav="first"]');
+    assert.equal(await page.getAttribute('#board [data-square="c3"]', 'data-piece'), 'B');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('#board[data-live="true"]');
+    assert.equal(await page.getAttribute('#board [data-square="e5"]', 'data-piece'), 'B');
+    mock.push({ type: 'event', game_id: 'g_1', version: 4, event: { kind: 'chat', from: 'X', text: 'gap' } });
+    assert.equal((await mock.next((m) => m.type === 'watch' && m.since === 2)).game_id, 'g_1',
+                 'a gap in versions asks for the missing events');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});

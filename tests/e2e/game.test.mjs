@@ -1,0 +1,232 @@
+// End to end against the real server: two players find each other in the lobby (or by a private
+// invitation link), play a whole game of each variant by clicking squares, while a third browser
+// watches every move; a player drops off the network mid-game and catches up without a reload.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, screenshot } from './lib/browser.mjs';
+import { startServer } from './lib/server.mjs';
+import { startFakeServer } from './lib/fake_server.mjs';
+import { chooser, createSeek, gameIdOf, isOver, moveTexts, playMove, plyOf, setName, waitOnline,
+         whoseTurn } from './lib/play.mjs';
+
+let server;
+let browser;
+const contexts = [];
+
+before(async () => {
+    server = process.env.CHESSENCE_FAKE_SERVER ? await startFakeServer() : await startServer();
+    browser = await launch();
+});
+after(async () => {
+    for (const c of contexts) {
+        await c.close().catch(() => {});
+    }
+    await browser?.close();
+    await server?.stop();
+});
+
+async function person(name, options = {}) {
+    const { context, page } = await newPage(browser, options);
+    contexts.push(context);
+    await server.attach?.(context);
+    await page.goto(`${server.url}/#/`);
+    await waitOnline(page);
+    if (name) {
+        await setName(page, name);
+    }
+    return { context, page };
+}
+
+async function samePly(pages, ply) {
+    await Promise.all(pages.map((p) => p.waitForFunction(
+        (n) => Number(document.querySelector('#board')?.dataset.ply) >= n, ply, { timeout: 15000 })));
+}
+
+// Sniderman: the namer names the first open object; the chooser takes ODD.
+async function matchDecisions(players) {
+    for (const p of players) {
+        const object = p.locator('.match button.object-choice').first();
+        if (await object.isVisible().catch(() => false)) {
+            await object.click();
+            return true;
+        }
+        const odd = p.locator('.match button[data-side="odd"]');
+        if (await odd.isVisible().catch(() => false)) {
+            await odd.click();
+            return true;
+        }
+    }
+    return false;
+}
+
+// Plays until the result banner shows; `midGame(ply, mover)` runs before each move and returns
+// the move if it played the turn itself.
+async function playToEnd({ players, watcher, choose, maxPlies, midGame = async () => {} }) {
+    const all = [...players, watcher];
+    const played = [];
+    const deadline = Date.now() + 600000;
+    while (!(await isOver(players[0]))) {
+        assert.ok(Date.now() < deadline, 'game finished in time');
+        const mover = await whoseTurn(players);
+        if (!mover) {
+            if (!(await matchDecisions(players))) {
+                await players[0].waitForTimeout(50);
+            }
+            continue;
+        }
+        const ply = await plyOf(mover);
+        const extra = await midGame(ply, mover);
+        if (extra) {
+            played.push(extra); // midGame played this turn itself
+            continue;
+        }
+        if (played.length >= maxPlies) {
+            await mover.click('[data-action="resign"]');
+            await mover.click('[data-action="resign"]');
+            break;
+        }
+        played.push(await playMove(mover, choose));
+        await samePly(all, ply + 1);
+    }
+    for (const p of all) {
+        await p.waitForSelector('.banner:not([hidden])');
+    }
+    return played;
+}
+
+async function watchFromLobby(watcher, gameId) {
+    await watcher.click(`[data-game="${gameId}"] a`);
+    await watcher.waitForSelector('#board[data-version]');
+}
+
+test('chessence: lobby seek, full game, spectator, reconnect without reload', { timeout: 700000 }, async () => {
+    const alice = (await person('Alice')).page;
+    const bobPerson = await person('Bob');
+    const bob = bobPerson.page;
+    const carol = (await person('Carol')).page;
+    const seekId = await createSeek(alice, { variant: 'chessence', side: 'white' });
+    await bob.waitForSelector(`tr[data-seek="${seekId}"]`);
+    await screenshot(bob, 'lobby-open-seek');
+    await screenshot(alice, 'lobby-own-seek');
+    await bob.click(`tr[data-seek="${seekId}"] [data-accept]`);
+    const gameId = await gameIdOf(alice);
+    assert.equal(await gameIdOf(bob), gameId);
+    await watchFromLobby(carol, gameId);
+    await alice.waitForFunction(() => Number(document.querySelector('.spectators')?.dataset.count) >= 1);
+    assert.equal(await alice.getAttribute('.player-bar.bottom', 'data-seat'), 'white');
+    assert.equal(await bob.getAttribute('.player-bar.bottom', 'data-seat'), 'black', 'Black sees the board flipped');
+    await alice.fill('.chat-form input', 'Good luck!');
+    await alice.press('.chat-form input', 'Enter');
+    await bob.waitForSelector('.chat-log li:has-text("Good luck!")');
+    await carol.waitForSelector('.chat-log li:has-text("Good luck!")');
+
+    let reconnected = false;
+    const played = await playToEnd({
+        players: [alice, bob], watcher: carol, choose: chooser(7), maxPlies: 300,
+        midGame: async (ply, mover) => {
+            if (ply === 6) {
+                await screenshot(alice, 'chessence-midgame');
+                const phone = await person(null, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+                await phone.page.waitForTimeout(100);
+                await phone.page.goto(`${server.url}/#/game/${gameId}`);
+                await phone.page.waitForSelector('#board[data-ply="6"]');
+                await screenshot(phone.page, 'phone-chessence-game');
+                await phone.context.close();
+            }
+            if (!reconnected && ply >= 8 && mover === alice) {
+                reconnected = true;
+                await bob.evaluate(() => { window.noReloadMarker = 42; });
+                await bobPerson.context.setOffline(true);
+                await bob.waitForSelector('#conn:not([data-state="online"])');
+                const seen = await plyOf(bob);
+                const move = await playMove(alice, chooser(ply));
+                await samePly([alice, carol], ply + 1);
+                assert.equal(await plyOf(bob), seen, 'offline: the move has not reached Bob yet');
+                await screenshot(bob, 'chessence-offline');
+                await bobPerson.context.setOffline(false);
+                await bob.waitForSelector('#conn[data-state="online"]', { timeout: 20000 });
+                await samePly([bob], ply + 1);
+                assert.equal(await bob.evaluate(() => window.noReloadMarker), 42, 'no reload');
+                return move;
+            }
+            return null;
+        },
+    });
+    assert.ok(reconnected, 'the reconnect was exercised');
+    await screenshot(alice, 'chessence-final');
+    await screenshot(carol, 'chessence-final-spectator');
+    const seen = await moveTexts(carol);
+    assert.ok(seen.length >= played.length, 'the spectator saw every move');
+    assert.deepEqual(await moveTexts(alice), seen);
+    assert.deepEqual(await moveTexts(bob), seen);
+    console.log(`chessence: ${seen.length} plies, ${await alice.textContent('.banner')}`);
+    for (const p of [alice, bob, carol]) {
+        assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_INTERNET_DISCONNECTED/.test(e)), []);
+    }
+});
+
+test('chesica: quick pairing, draw offer declined, full game watched, rematch', { timeout: 700000 }, async () => {
+    const alice = (await person('Ann')).page;
+    const bob = (await person('Ben')).page;
+    const carol = (await person('Cat')).page;
+    await createSeek(alice, { variant: 'chesica', side: 'random' });
+    await bob.check('form.create input[name="variant"][value="chesica"]', { force: true });
+    await bob.click('form.create [data-action="quick"]');
+    const gameId = await gameIdOf(alice);
+    await gameIdOf(bob);
+    await watchFromLobby(carol, gameId);
+    await alice.click('[data-action="draw-offer"]');
+    await bob.click('[data-action="draw-decline"]');
+    await alice.waitForSelector('[data-action="draw-offer"]:not([disabled])');
+    const played = await playToEnd({
+        players: [alice, bob], watcher: carol, choose: chooser(11), maxPlies: 300,
+        midGame: async (ply) => {
+            if (ply === 10) {
+                await screenshot(carol, 'chesica-midgame');
+                await carol.click('.move-list .mv[data-ply="3"]');
+                await carol.waitForSelector('#board[data-live="false"][data-ply="3"]');
+                await carol.click('[data-nav="live"]');
+            }
+        },
+    });
+    await screenshot(alice, 'chesica-final');
+    const seen = await moveTexts(carol);
+    assert.ok(seen.length >= played.length);
+    assert.deepEqual(await moveTexts(alice), seen);
+    console.log(`chesica: ${seen.length} plies, ${await alice.textContent('.banner')}`);
+    await alice.click('[data-action="rematch-offer"]');
+    await bob.click('[data-action="rematch-accept"]');
+    await Promise.all([alice, bob].map((p) => p.waitForFunction((old) => location.hash.startsWith('#/game/')
+        && !location.hash.endsWith(old), encodeURIComponent(gameId))));
+    assert.equal(await gameIdOf(alice), await gameIdOf(bob));
+    await carol.waitForSelector('[data-action="rematch-go"]');
+});
+
+test('sniderman: private invitation, a one-round match played to its end', { timeout: 300000 }, async () => {
+    const alice = (await person('Odette')).page;
+    const bob = (await person('Evan')).page;
+    const carol = (await person('Vic')).page;
+    await createSeek(alice, { variant: 'sniderman', rounds: 1, isPrivate: true });
+    const link = await alice.inputValue('[data-my-seek] input.invite');
+    await bob.goto(link);
+    await bob.click('[data-action="join"]');
+    const gameId = await gameIdOf(alice);
+    await gameIdOf(bob);
+    await carol.goto(`${server.url}/#/game/${gameId}`);
+    await carol.waitForSelector('#board[data-version]');
+    await screenshot(alice, 'sniderman-deal');
+    const played = await playToEnd({ players: [alice, bob], watcher: carol, choose: chooser(5), maxPlies: 15 });
+    assert.ok(played.length >= 1 && played.length <= 15);
+    assert.ok(played.every((m) => m.includes('x')), 'every Sniderman move is a capture');
+    await screenshot(alice, 'sniderman-final');
+    await screenshot(carol, 'sniderman-final-spectator');
+    assert.deepEqual(await moveTexts(carol), played);
+    console.log(`sniderman: ${played.length} plies, ${await alice.textContent('.banner')}`);
+});
+
+test('phone: the lobby on a narrow screen', async () => {
+    const phone = await person('Phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await screenshot(phone.page, 'phone-lobby');
+    const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `no horizontal scrolling (${width}px)`);
+});

@@ -1,0 +1,84 @@
+// Driving the pages like a user: finding seeks, choosing legal moves the board exposes, and entering
+// them by clicking squares (and the reserve for drops).
+import assert from 'node:assert/strict';
+
+export async function setName(page, name) {
+    await page.fill('#name-input', name);
+    await page.click('#name-form button[type="submit"]');
+    await page.waitForFunction((n) => window.chessence?.me?.name === n, name);
+}
+
+export async function waitOnline(page) {
+    await page.waitForSelector('#conn[data-state="online"]');
+}
+
+// The create form: variant, side, rounds, private; then "Create game".
+export async function createSeek(page, { variant, side = 'random', rounds = null, isPrivate = false }) {
+    await page.check(`form.create input[name="variant"][value="${variant}"]`, { force: true });
+    if (variant !== 'sniderman') {
+        await page.check(`form.create input[name="side"][value="${side}"]`, { force: true });
+    }
+    if (rounds) {
+        await page.selectOption('form.create select[name="rounds"]', String(rounds));
+    }
+    if (isPrivate) {
+        await page.check('form.create input[name="private"]');
+    }
+    await page.click('form.create [data-action="create"]');
+    const row = page.locator('[data-my-seek]').last();
+    await row.waitFor();
+    return row.getAttribute('data-my-seek');
+}
+
+export async function gameIdOf(page) {
+    await page.waitForFunction(() => location.hash.startsWith('#/game/'));
+    await page.waitForSelector('#board[data-version]');
+    return decodeURIComponent(await page.evaluate(() => location.hash.split('/')[2]));
+}
+
+export const plyOf = async (page) => Number(await page.getAttribute('#board', 'data-ply'));
+export const isOver = async (page) => page.locator('.banner:not([hidden])').isVisible();
+
+// Plays one legal move on `page` (whose turn it is) by clicking; `choose(legal)` picks it.
+export async function playMove(page, choose) {
+    const legal = (await page.getAttribute('#board', 'data-legal')).split(' ').filter(Boolean);
+    assert.ok(legal.length > 0, 'the side to move has legal moves on the board');
+    const move = choose(legal);
+    if (move.startsWith('@')) {
+        await page.click('#board .reserve:not([disabled])');
+        await page.click(`#board [data-square="${move.slice(1)}"]`);
+    } else {
+        for (const sq of move.match(/[a-z]\d+/g)) {
+            await page.click(`#board [data-square="${sq}"]`);
+        }
+    }
+    return move;
+}
+
+// A seeded random choice preferring captures, so that games head for a rules ending.
+export function chooser(seed) {
+    let s = seed >>> 0;
+    const rand = () => {
+        s = (s * 1664525 + 1013904223) >>> 0;
+        return s / 2 ** 32;
+    };
+    return (legal) => {
+        const captures = legal.filter((m) => m.includes('x'));
+        const pool = captures.length && rand() < 0.85 ? captures : legal;
+        return pool[Math.floor(rand() * pool.length)];
+    };
+}
+
+// The page (of `pages`) whose user has to act now, or null.
+export async function whoseTurn(pages) {
+    for (const p of pages) {
+        if ((await p.getAttribute('#board', 'data-my-turn')) === 'true') {
+            return p;
+        }
+    }
+    return null;
+}
+
+export async function moveTexts(page) {
+    return page.locator('.move-list .mv:not(.empty)').allTextContents();
+}

@@ -1,0 +1,48 @@
+// Starts the real chessence-server on a free port with a fresh database and this repo's client.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_DIR, WEB_ROOT } from './browser.mjs';
+
+export function serverBinary() {
+    return process.env.CHESSENCE_SERVER || path.join(REPO_DIR, 'build', 'release', 'bin', 'chessence-server');
+}
+
+export async function startServer() {
+    const bin = serverBinary();
+    if (!fs.existsSync(bin)) {
+        throw new Error(`server binary not found: ${bin} (build it, or set CHESSENCE_SERVER)`);
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessence-e2e-'));
+    const db = process.env.CHESSENCE_E2E_DB || path.join(dir, 'e2e.db'); // ':memory:' works too
+    const child = spawn(bin, ['--port', '0', '--db', db, '--web-root', WEB_ROOT],
+                        { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    const url = await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 20000);
+        const onData = (chunk) => {
+            log += chunk;
+            const m = /listening on (\S+):(\d+)/.exec(log);
+            if (m) {
+                clearTimeout(timer);
+                const host = m[1] === '0.0.0.0' || m[1] === '::' || m[1] === '[::]' ? '127.0.0.1' : m[1].replace(/^\[|\]$/g, '');
+                resolve(`http://${host.includes(':') ? `[${host}]` : host}:${m[2]}`);
+            }
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', (c) => { log += c; });
+        child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
+    });
+    return {
+        url,
+        log: () => log,
+        stop: async () => {
+            if (child.exitCode === null) {
+                child.kill('SIGTERM');
+                await new Promise((r) => { child.once('exit', r); setTimeout(r, 5000); });
+            }
+            fs.rmSync(dir, { recursive: true, force: true });
+        },
+    };
+}

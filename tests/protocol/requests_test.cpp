@@ -1,0 +1,202 @@
+#include "protocol/requests.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "protocol/schema_validator.h"
+
+namespace {
+
+using nlohmann::json;
+using protocol::ErrorCode;
+using protocol::RequestType;
+
+// One valid frame of every client message type, as docs/protocol.md shows them.
+const std::vector<std::string>& client_examples() {
+    static const std::vector<std::string> examples = {
+        R"({"type":"hello","protocol":1,"id":1})",
+        R"({"type":"hello","protocol":1,"token":"abcdef0123456789abcdef","name":"Ann"})",
+        R"({"type":"set_name","name":"  Bob the 2nd ","id":"n1"})",
+        R"({"type":"lobby_subscribe"})",
+        R"({"type":"lobby_unsubscribe"})",
+        R"({"type":"seek_create","variant":"chessence","rules":"strict","side":"black","private":true})",
+        R"({"type":"seek_create","variant":"sniderman","rounds":5})",
+        R"({"type":"seek_cancel","seek_id":"s_0123456789ab"})",
+        R"({"type":"seek_accept","seek_id":"s_0123456789ab"})",
+        R"({"type":"quick_pair","variant":"chesica"})",
+        R"({"type":"watch","game_id":"g_0123456789ab","since":17})",
+        R"({"type":"watch","game_id":"g_0123456789ab","since":3,"full":true})",
+        R"({"type":"unwatch","game_id":"g_0123456789ab"})",
+        R"({"type":"move","game_id":"g_0123456789ab","move":"e3-e4","id":7})",
+        R"({"type":"resign","game_id":"g_0123456789ab"})",
+        R"({"type":"draw_offer","game_id":"g_0123456789ab"})",
+        R"({"type":"draw_accept","game_id":"g_0123456789ab"})",
+        R"({"type":"draw_decline","game_id":"g_0123456789ab"})",
+        R"({"type":"rematch_offer","game_id":"g_0123456789ab"})",
+        R"({"type":"rematch_accept","game_id":"g_0123456789ab"})",
+        R"({"type":"name_object","game_id":"g_0123456789ab","object":4})",
+        R"({"type":"choose_side","game_id":"g_0123456789ab","side":"even"})",
+        R"({"type":"chat","game_id":"g_0123456789ab","text":"good luck ♞"})",
+        R"({"type":"ping","id":"p"})",
+    };
+    return examples;
+}
+
+protocol::RequestError error_of(std::string_view text) {
+    auto parsed = protocol::parse_request(text);
+    EXPECT_TRUE(std::holds_alternative<protocol::RequestError>(parsed)) << text;
+    if (auto* error = std::get_if<protocol::RequestError>(&parsed)) {
+        return *error;
+    }
+    return {};
+}
+
+protocol::Request request_of(std::string_view text) {
+    auto parsed = protocol::parse_request(text);
+    EXPECT_TRUE(std::holds_alternative<protocol::Request>(parsed)) << text;
+    if (auto* request = std::get_if<protocol::Request>(&parsed)) {
+        return *request;
+    }
+    return {};
+}
+
+TEST(ParseRequest, EveryExampleParsesAndMatchesItsSchema) {
+    schema::Validator validator(schema::protocol_schema_root());
+    std::set<RequestType> seen;
+    for (const auto& text : client_examples()) {
+        const auto request = request_of(text);
+        seen.insert(request.type);
+        EXPECT_EQ(protocol::request_type_name(request.type), json::parse(text)["type"]);
+        const auto errors = validator.validate_message(json::parse(text), "client");
+        EXPECT_TRUE(errors.empty()) << text << ": " << (errors.empty() ? "" : errors[0]);
+    }
+    EXPECT_EQ(seen.size(), static_cast<std::size_t>(protocol::request_type_count));
+}
+
+TEST(ParseRequest, EveryTypeHasASchema) {
+    for (int i = 0; i < protocol::request_type_count; ++i) {
+        const auto name = protocol::request_type_name(static_cast<RequestType>(i));
+        EXPECT_TRUE(std::filesystem::exists(schema::protocol_schema_root() / "client" /
+                                            (std::string(name) + ".json")))
+            << name;
+        EXPECT_EQ(protocol::parse_request_type(name), static_cast<RequestType>(i));
+    }
+}
+
+TEST(ParseRequest, FieldsAreTyped) {
+    const auto seek = request_of(
+        R"({"type":"seek_create","variant":"chessence","rules":"strict","side":"black","private":true})");
+    EXPECT_EQ(seek.variant, core::VariantId::chessence);
+    EXPECT_EQ(seek.rules, core::RuleSet::strict);
+    EXPECT_EQ(seek.side, core::Side::second);
+    EXPECT_TRUE(seek.is_private);
+    const auto watch = request_of(R"({"type":"watch","game_id":"g_1","since":17})");
+    EXPECT_EQ(watch.game_id, "g_1");
+    EXPECT_EQ(watch.since, 17);
+    EXPECT_FALSE(watch.full);
+    const auto move = request_of(R"({"type":"move","game_id":"g_1","move":"e3-e4","id":7})");
+    EXPECT_EQ(move.move, "e3-e4");
+    EXPECT_EQ(move.id, 7);
+    const auto choose = request_of(R"({"type":"choose_side","game_id":"g_1","side":"odd"})");
+    EXPECT_EQ(choose.side, core::Side::first);
+    const auto named = request_of(R"({"type":"set_name","name":"  Bob the 2nd "})");
+    EXPECT_EQ(named.name, "Bob the 2nd");
+    const auto random = request_of(R"({"type":"seek_create","variant":"chesica","side":"random"})");
+    EXPECT_FALSE(random.side.has_value());
+    EXPECT_EQ(request_of(R"({"type":"seek_create","variant":"sniderman","rounds":7})").rounds, 7);
+}
+
+TEST(ParseRequest, MalformedJsonIsBadJson) {
+    EXPECT_EQ(error_of("{\"type\":").error.code, ErrorCode::bad_json);
+    EXPECT_EQ(error_of("").error.code, ErrorCode::bad_json);
+    EXPECT_EQ(error_of("[1,2]").error.code, ErrorCode::bad_json);
+    EXPECT_EQ(error_of("\"hello\"").error.code, ErrorCode::bad_json);
+}
+
+TEST(ParseRequest, UnknownTypeEchoesTheId) {
+    const auto error = error_of(R"({"type":"teleport","id":"abc"})");
+    EXPECT_EQ(error.error.code, ErrorCode::unknown_type);
+    EXPECT_EQ(error.id, "abc");
+    EXPECT_NE(error.error.message.find("teleport"), std::string::npos);
+}
+
+TEST(ParseRequest, MissingFieldsAreNamed) {
+    auto error = error_of(R"({"id":3})");
+    EXPECT_EQ(error.error.code, ErrorCode::missing_field);
+    EXPECT_EQ(error.id, 3);
+    error = error_of(R"({"type":"move","game_id":"g_1"})");
+    EXPECT_EQ(error.error.code, ErrorCode::missing_field);
+    EXPECT_NE(error.error.message.find("move"), std::string::npos);
+    EXPECT_EQ(error_of(R"({"type":"watch"})").error.code, ErrorCode::missing_field);
+    EXPECT_EQ(error_of(R"({"type":"hello"})").error.code, ErrorCode::missing_field);
+    EXPECT_EQ(error_of(R"({"type":"seek_create"})").error.code, ErrorCode::missing_field);
+    EXPECT_EQ(error_of(R"({"type":"move","game_id":null,"move":"a1-a2"})").error.code,
+              ErrorCode::missing_field);
+}
+
+TEST(ParseRequest, WrongFieldsAreBadField) {
+    const std::vector<std::string> frames = {
+        R"({"type":5})",
+        R"({"type":"ping","id":{"a":1}})",
+        R"({"type":"ping","id":""})",
+        R"({"type":"ping","id":"01234567890123456789012345678901234567890123456789012345678901234"})",
+        R"({"type":"move","game_id":7,"move":"a1-a2"})",
+        R"({"type":"move","game_id":"","move":"a1-a2"})",
+        R"({"type":"watch","game_id":"g","since":-1})",
+        R"({"type":"watch","game_id":"g","since":1.5})",
+        R"({"type":"watch","game_id":"g","full":"yes"})",
+        R"({"type":"seek_create","variant":"checkers"})",
+        R"({"type":"seek_create","variant":"chessence","rules":"loose"})",
+        R"({"type":"seek_create","variant":"chessence","side":"odd"})",
+        R"({"type":"seek_create","variant":"sniderman","side":"white"})",
+        R"({"type":"seek_create","variant":"sniderman","rounds":4})",
+        R"({"type":"seek_create","variant":"sniderman","rounds":11})",
+        R"({"type":"name_object","game_id":"g","object":0})",
+        R"({"type":"name_object","game_id":"g","object":11})",
+        R"({"type":"choose_side","game_id":"g","side":"white"})",
+        R"({"type":"chat","game_id":"g","text":""})",
+        R"({"type":"hello","protocol":"1"})",
+    };
+    for (const auto& frame : frames) {
+        EXPECT_EQ(error_of(frame).error.code, ErrorCode::bad_field) << frame;
+    }
+}
+
+TEST(ParseRequest, ChatLengthCountsCharacters) {
+    const std::string at_limit(300, 'x');
+    std::string multibyte;
+    for (int i = 0; i < 300; ++i) {
+        multibyte += "♞";
+    }
+    EXPECT_EQ(request_of(json{{"type", "chat"}, {"game_id", "g"}, {"text", at_limit}}.dump()).text,
+              at_limit);
+    EXPECT_EQ(request_of(json{{"type", "chat"}, {"game_id", "g"}, {"text", multibyte}}.dump()).text,
+              multibyte);
+    const auto error = error_of(
+        json{{"type", "chat"}, {"game_id", "g"}, {"text", at_limit + "y"}, {"id", 9}}.dump());
+    EXPECT_EQ(error.error.code, ErrorCode::chat_too_long);
+    EXPECT_EQ(error.id, 9);
+}
+
+TEST(ValidateName, TrimsAndChecks) {
+    EXPECT_EQ(std::get<std::string>(protocol::validate_name("  Ann ")), "Ann");
+    EXPECT_EQ(std::get<std::string>(protocol::validate_name("a_b-c.d 9")), "a_b-c.d 9");
+    EXPECT_EQ(std::get<std::string>(protocol::validate_name(std::string(20, 'z'))),
+              std::string(20, 'z'));
+    for (std::string bad :
+         {"", "   ", "<script>", "tab\there", "Ünïcode", "123456789012345678901"}) {
+        auto checked = protocol::validate_name(bad);
+        ASSERT_TRUE(std::holds_alternative<protocol::ProtocolError>(checked)) << bad;
+        EXPECT_EQ(std::get<protocol::ProtocolError>(checked).code, ErrorCode::bad_name);
+    }
+    EXPECT_EQ(error_of(R"({"type":"set_name","name":"a/b"})").error.code, ErrorCode::bad_name);
+}
+
+TEST(Utf8Length, CountsCodePoints) {
+    EXPECT_EQ(protocol::utf8_length(""), 0u);
+    EXPECT_EQ(protocol::utf8_length("abc"), 3u);
+    EXPECT_EQ(protocol::utf8_length("é♞𝄞"), 3u);
+}
+
+}  // namespace

@@ -1,0 +1,113 @@
+#pragma once
+// Real-socket helpers for the server tests: an in-process server on 127.0.0.1 with port 0 and a
+// memory store, a WebSocket client that validates every frame it sends and receives against
+// docs/schema/, and a minimal HTTP client.
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "server/limits.h"
+#include "server/server.h"
+#include "server/store.h"
+
+namespace test {
+
+using nlohmann::json;
+
+// A server in this process with its own web root (index.html, app.js, style.css, a nested file and
+// a symlink that leads out of the root).
+class TestServer {
+public:
+    explicit TestServer(server::Limits limits = {}, std::unique_ptr<server::Store> store = nullptr);
+    ~TestServer();
+
+    std::uint16_t port() const;
+    server::Store& store() { return *store_; }
+    const std::filesystem::path& web_root() const { return web_root_; }
+    // Stops the server and starts a new one on the same store (a restart).
+    void restart();
+    void stop();
+
+private:
+    void start();
+
+    server::Limits limits_;
+    std::unique_ptr<server::Store> store_;
+    std::filesystem::path web_root_;
+    std::unique_ptr<server::Server> server_;
+};
+
+struct HttpResult {
+    int status = 0;
+    std::string content_type;
+    std::string body;
+};
+
+// One request on a fresh connection; `target` is sent verbatim.
+HttpResult http_get(std::uint16_t port, const std::string& target,
+                    const std::string& method = "GET");
+
+class WsClient {
+public:
+    explicit WsClient(std::uint16_t port);
+    ~WsClient();
+
+    // Sends a message after checking it against its client schema.
+    void send(const json& message);
+    // Sends any text, unchecked (for malformed frames).
+    void send_raw(const std::string& text);
+    // The next message matching `pred` (earlier non-matching ones stay in the inbox); fails the
+    // test and returns null after `timeout`.
+    json wait_for(const std::function<bool(const json&)>& pred,
+                  std::chrono::milliseconds timeout = std::chrono::milliseconds(5000));
+    json wait_type(const std::string& type);
+    // The error answering the request with `id`.
+    json wait_error(const json& id);
+    // Round trip with ping/pong: every frame the server sent before the pong is in the inbox.
+    void sync();
+    // Sends hello (with a token if given) and returns the welcome.
+    json hello(const std::optional<std::string>& token = std::nullopt,
+               const std::optional<std::string>& name = std::nullopt);
+    // Every message received so far, in order (validated).
+    const std::vector<json>& history() const { return history_; }
+    std::vector<json> history_of(const std::string& type) const;
+    // True once the server closed the connection; close_code() tells how.
+    bool wait_closed(std::chrono::milliseconds timeout = std::chrono::milliseconds(5000));
+    int close_code() const { return close_code_; }
+    bool closed() const { return closed_; }
+    void close();
+    const std::string& player_id() const { return player_id_; }
+    const std::string& token() const { return token_; }
+    const std::string& name() const { return name_; }
+    std::size_t schema_violations() const { return violations_; }
+
+private:
+    bool read_one(std::chrono::milliseconds timeout);
+
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    std::deque<json> inbox_;
+    std::vector<json> history_;
+    bool closed_ = false;
+    bool server_closed_ = false;
+    int close_code_ = 0;
+    std::string player_id_;
+    std::string token_;
+    std::string name_;
+    std::size_t violations_ = 0;
+    int next_ping_ = 0;
+};
+
+json parse(const std::string& text);
+
+// The default limits with the message rate raised, for tests that play whole games at full speed.
+server::Limits fast_limits();
+
+}  // namespace test

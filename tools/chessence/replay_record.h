@@ -1,0 +1,24 @@
+#pragma once
+// `chessence replay <variant> --record <file>`: replays every game of a record file
+// (docs/records.md).
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/variant.h"
+
+namespace cli {
+
+// Replays one input object {"moves": [...], "fen"?: "...", "object"?: 1..10} (replay.cpp) into the
+// JSON-lines output object: {"plies": [...], "result": …} or {"error": {ply, move, message}}.
+nlohmann::json replay_line(core::VariantId variant, core::RuleSet rules,
+                           const nlohmann::json& input);
+
+// Reads the records in `path` and writes one replay_line output per record to `out`. A record's
+// RuleSet tag overrides `rules`; FEN and Object tags give the start position and the object; a
+// record of another variant gives an error line. An unreadable or malformed file is reported on
+// `err` (with the line number) and gives exit code 1.
+int run_replay_record(core::VariantId variant, core::RuleSet rules, const std::string& path,
+                      std::ostream& out, std::ostream& err);
+
+}  // namespace cli

@@ -1,0 +1,299 @@
+// Protocol v1 (docs/protocol.md): the one place that knows message types and field names. It builds
+// the frames the browser sends and turns what the server sends into plain client-side records.
+
+export const PROTOCOL_VERSION = 1;
+export const VARIANTS = ['chessence', 'chesica', 'sniderman'];
+export const SNIDERMAN_ROUNDS = [1, 3, 5, 7, 9];
+
+// ---- What the browser sends -------------------------------------------------------------------
+
+export const build = {
+    hello: (token, name) => clean({ type: 'hello', protocol: PROTOCOL_VERSION, token, name }),
+    setName: (name) => ({ type: 'set_name', name }),
+    lobbySubscribe: () => ({ type: 'lobby_subscribe' }),
+    lobbyUnsubscribe: () => ({ type: 'lobby_unsubscribe' }),
+    seekCreate: ({ variant, rules, side, rounds, isPrivate }) =>
+        clean({ type: 'seek_create', variant, rules, side, private: !!isPrivate,
+                rounds: variant === 'sniderman' ? rounds : undefined }),
+    seekCancel: (seekId) => ({ type: 'seek_cancel', seek_id: seekId }),
+    seekAccept: (seekId) => ({ type: 'seek_accept', seek_id: seekId }),
+    quickPair: ({ variant, rules, rounds }) =>
+        clean({ type: 'quick_pair', variant, rules,
+                rounds: variant === 'sniderman' ? rounds : undefined }),
+    watch: (gameId, since) => clean({ type: 'watch', game_id: gameId, since }),
+    unwatch: (gameId) => ({ type: 'unwatch', game_id: gameId }),
+    move: (gameId, move) => ({ type: 'move', game_id: gameId, move }),
+    resign: (gameId) => ({ type: 'resign', game_id: gameId }),
+    drawOffer: (gameId) => ({ type: 'draw_offer', game_id: gameId }),
+    drawAccept: (gameId) => ({ type: 'draw_accept', game_id: gameId }),
+    drawDecline: (gameId) => ({ type: 'draw_decline', game_id: gameId }),
+    rematchOffer: (gameId) => ({ type: 'rematch_offer', game_id: gameId }),
+    rematchAccept: (gameId) => ({ type: 'rematch_accept', game_id: gameId }),
+    nameObject: (gameId, object) => ({ type: 'name_object', game_id: gameId, object }),
+    chooseSide: (gameId, side) => ({ type: 'choose_side', game_id: gameId, side }),
+    chat: (gameId, text) => ({ type: 'chat', game_id: gameId, text }),
+    ping: () => ({ type: 'ping' }),
+};
+
+function clean(obj) {
+    for (const k of Object.keys(obj)) {
+        if (obj[k] === undefined || obj[k] === null || obj[k] === '') {
+            delete obj[k];
+        }
+    }
+    return obj;
+}
+
+// ---- What the server sends --------------------------------------------------------------------
+
+// The room a frame belongs to, if any (snapshot, event, spectators, errors about a game).
+export const gameIdOf = (msg) => msg.game_id ?? null;
+export const eventVersion = (msg) => (typeof msg.version === 'number' ? msg.version : null);
+export const welcomeToken = (msg) => msg.token ?? null;
+export const readPlayer = (msg) => ({ id: msg.player?.id ?? '', name: msg.player?.name ?? '' });
+export const welcomeGames = (msg) => (Array.isArray(msg.games) ? msg.games : []);
+export const readError = (msg) => ({ code: msg.code ?? 'error', message: msg.message ?? '',
+                                     gameId: msg.game_id ?? null, requestId: msg.id ?? null });
+export const readSpectators = (msg) => msg.count ?? 0;
+export const readStarted = (msg) => ({ gameId: msg.game_id, variant: msg.variant, you: msg.you });
+export const readSeekCreated = (msg) => readSeek(msg.seek ?? {});
+export const readSeekCancelled = (msg) => msg.seek_id;
+
+export function readSeek(s) {
+    return {
+        id: s.seek_id, variant: s.variant, rules: s.rules ?? 'house', side: s.side ?? 'random',
+        rounds: s.rounds ?? null, isPrivate: !!s.private,
+        creator: { id: s.creator?.id ?? '', name: s.creator?.name ?? '?' }, createdAt: s.created_at,
+    };
+}
+
+export function readLobby(msg) {
+    const games = (msg.games ?? []).map((g) => ({
+        id: g.game_id, variant: g.variant, rules: g.rules ?? 'house',
+        players: readSummaryPlayers(g.players), moves: g.moves ?? 0, spectators: g.spectators ?? 0,
+    }));
+    return { seeks: (msg.seeks ?? []).map(readSeek), games };
+}
+
+// A game summary's players come as {seat: {id, name}} or {seat: "name"}: keep seat → name.
+function readSummaryPlayers(players) {
+    const out = [];
+    if (Array.isArray(players)) {
+        for (const p of players) {
+            out.push({ seat: p.seat ?? '', name: p.name ?? '?' });
+        }
+        return out;
+    }
+    for (const [seat, p] of Object.entries(players ?? {})) {
+        out.push({ seat, name: typeof p === 'string' ? p : (p?.name ?? '?') });
+    }
+    return out;
+}
+
+function readBoard(b) {
+    if (!b || !Array.isArray(b.squares)) {
+        return null;
+    }
+    return { files: b.files, ranks: b.ranks, squares: b.squares.slice(),
+             reserves: Array.isArray(b.reserves) ? b.reserves.slice() : [0, 0] };
+}
+
+function readResult(r) {
+    return r ? { winner: r.winner ?? null, reason: r.reason ?? '' } : null;
+}
+
+// Sniderman seats are "player0"/"player1"; accept 0/1 too.
+const seatOf = (x) => (typeof x === 'number' ? `player${x}` : x ?? null);
+
+function readMatch(m) {
+    if (!m) {
+        return null;
+    }
+    return {
+        rounds: m.rounds, round: m.round, phase: m.phase, namer: seatOf(m.namer),
+        chooser: seatOf(m.chooser), odd: seatOf(m.odd), even: seatOf(m.even),
+        objects: (m.objects ?? []).map((o) => ({ object: o.object, text: o.text ?? '',
+                                                 available: o.available !== false })),
+        object: m.object || null, score: Array.isArray(m.score) ? m.score.slice() : [0, 0],
+        records: (m.records ?? []).map((r) => ({ start: r.start, object: r.object, odd: seatOf(r.odd),
+                                                 moves: r.moves ?? [], winner: seatOf(r.winner) })),
+        winner: seatOf(m.winner),
+    };
+}
+
+// A snapshot becomes the client's whole record of a room.
+export function readSnapshot(msg) {
+    const board = readBoard(msg.board);
+    const moves = Array.isArray(msg.moves) ? msg.moves.slice() : [];
+    return {
+        gameId: msg.game_id, version: msg.version ?? 0, variant: msg.variant,
+        rules: msg.rules ?? 'house',
+        players: (msg.players ?? []).map((p) => ({ seat: p.seat, id: p.id, name: p.name ?? '?',
+                                                   online: !!p.online })),
+        startFen: msg.start_fen ?? '', fen: msg.fen ?? '', moves, toMove: msg.to_move ?? null,
+        board, legal: Array.isArray(msg.legal) ? msg.legal.slice() : [], inCheck: !!msg.in_check,
+        result: readResult(msg.result), drawOffer: msg.draw_offer ?? null,
+        rematchOffer: msg.rematch_offer ?? null, rematchGameId: msg.rematch_game_id ?? null,
+        spectators: msg.spectators ?? 0,
+        chat: (msg.chat ?? []).map((c) => ({ from: c.from ?? '?', text: c.text ?? '', at: c.at })),
+        match: readMatch(msg.match),
+        // history[i]: the position after i plies (0 = start); null where not known yet.
+        history: historyFromSnapshot(msg, board, moves),
+        roundWinners: [],
+    };
+}
+
+function historyFromSnapshot(msg, board, moves) {
+    const history = new Array(moves.length + 1).fill(null);
+    history[moves.length] = { fen: msg.fen ?? '', board, move: moves[moves.length - 1] ?? null };
+    if (moves.length > 0 && msg.start_fen) {
+        const start = boardFromFen(msg.variant, msg.start_fen);
+        if (start) {
+            history[0] = { fen: msg.start_fen, board: start, move: null };
+        }
+    }
+    return history;
+}
+
+// Applies one room event to the record `g` (mutating it). Returns the event's kind.
+// Events at or below g.version only fill in position history (the backfill after a snapshot).
+export function applyEvent(g, msg) {
+    const e = msg.event ?? {};
+    const version = msg.version ?? 0;
+    if (version <= g.version) {
+        if (e.kind === 'round_started') {
+            g.backfillRound = e.round;
+        }
+        const sameRound = !g.match || (g.backfillRound ?? 1) === g.match.round;
+        if (e.kind === 'move' && e.board && sameRound && e.ply > 0 && e.ply < g.history.length
+            && !g.history[e.ply]) {
+            g.history[e.ply] = { fen: e.fen, board: readBoard(e.board), move: e.move };
+        }
+        return null;
+    }
+    g.version = version;
+    switch (e.kind) {
+    case 'move': {
+        g.moves.push(e.move);
+        g.fen = e.fen ?? g.fen;
+        g.board = readBoard(e.board) ?? g.board;
+        g.toMove = e.to_move ?? null;
+        g.legal = Array.isArray(e.legal) ? e.legal.slice() : [];
+        g.inCheck = !!e.in_check;
+        g.history[g.moves.length] = { fen: g.fen, board: g.board, move: e.move };
+        g.drawOffer = null;
+        break;
+    }
+    case 'game_over':
+        g.result = readResult(e.result);
+        g.legal = [];
+        g.drawOffer = null;
+        if (g.match && e.result?.reason === 'match_won') {
+            g.match.phase = 'finished';
+        }
+        if (g.match && /^player[01]$/.test(String(e.result?.winner))) {
+            g.match.winner = e.result.winner;
+        }
+        break;
+    case 'draw_offered': g.drawOffer = e.by ?? null; break;
+    case 'draw_declined': g.drawOffer = null; break;
+    case 'rematch_offered': g.rematchOffer = e.by ?? null; break;
+    case 'rematch_started': g.rematchGameId = e.new_game_id ?? null; break;
+    case 'chat': g.chat.push({ from: e.from ?? '?', text: e.text ?? '', at: e.at }); break;
+    case 'round_started': applyRoundStarted(g, e); break;
+    case 'object_named':
+        if (g.match) {
+            g.match.object = e.object;
+            g.match.phase = 'choosing';
+            const o = g.match.objects.find((x) => x.object === e.object);
+            if (o) {
+                o.available = false;
+                o.text = e.text ?? o.text;
+            }
+        }
+        break;
+    case 'side_chosen':
+        if (g.match) {
+            g.match.odd = seatOf(e.odd);
+            g.match.even = seatOf(e.even);
+            g.match.phase = 'playing';
+        }
+        g.toMove = e.to_move ?? 'odd';
+        g.legal = Array.isArray(e.legal) ? e.legal.slice() : [];
+        break;
+    case 'round_over':
+        if (g.match) {
+            g.match.score = Array.isArray(e.score) ? e.score.slice() : g.match.score;
+        }
+        g.roundWinners.push({ round: e.round, winner: e.winner, player: seatOf(e.winner_player) });
+        g.legal = [];
+        break;
+    default: break;
+    }
+    return e.kind ?? null;
+}
+
+function applyRoundStarted(g, e) {
+    g.board = readBoard(e.board) ?? g.board;
+    g.fen = e.fen ?? g.fen;
+    g.startFen = g.fen;
+    g.moves = [];
+    g.legal = [];
+    g.toMove = null;
+    g.history = [{ fen: g.fen, board: g.board, move: null }];
+    if (g.match) {
+        g.match.round = e.round ?? g.match.round + 1;
+        g.match.phase = 'naming';
+        g.match.namer = seatOf(e.namer);
+        g.match.chooser = g.match.namer === 'player0' ? 'player1' : 'player0';
+        g.match.object = null;
+        g.match.odd = null;
+        g.match.even = null;
+        if (Array.isArray(e.available_objects)) {
+            const open = new Set(e.available_objects.map((o) => (typeof o === 'object' ? o.object : o)));
+            for (const o of g.match.objects) {
+                o.available = open.has(o.object);
+            }
+        }
+    }
+}
+
+// ---- Position strings (display only: no rules) --------------------------------------------------
+
+// Reads the placement part of a position string into the `board` shape the server sends.
+export function boardFromFen(variant, fen) {
+    const dims = { chessence: [6, 9], chesica: [8, 8], sniderman: [4, 4] }[variant];
+    if (!dims || !fen) {
+        return null;
+    }
+    const [files, ranks] = dims;
+    const head = fen.split(' ')[0];
+    const bracket = head.indexOf('[');
+    const placement = bracket >= 0 ? head.slice(0, bracket) : head;
+    const reserveText = bracket >= 0 ? head.slice(bracket + 1, head.indexOf(']')) : '';
+    const rows = placement.split('/');
+    if (rows.length !== ranks) {
+        return null;
+    }
+    const squares = new Array(files * ranks).fill('');
+    for (let i = 0; i < ranks; i++) {
+        const rank = ranks - 1 - i;
+        let file = 0;
+        const row = rows[i];
+        for (let j = 0; j < row.length && file <= files; j++) {
+            const c = row[j];
+            if (c >= '0' && c <= '9') {
+                file += Number(c);
+            } else if (c === '+') {
+                squares[rank * files + file] = '+' + row[++j];
+                file++;
+            } else {
+                squares[rank * files + file] = c;
+                file++;
+            }
+        }
+    }
+    const reserves = [[...reserveText].filter((c) => c === 'M').length,
+                      [...reserveText].filter((c) => c === 'm').length];
+    return { files, ranks, squares, reserves };
+}

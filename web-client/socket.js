@@ -1,0 +1,218 @@
+// The connection to the server: connects, says hello with the stored token, dispatches frames to
+// handlers by type, reconnects with backoff, and on reconnect resumes every watched room from the
+// last version it saw (watch + since), so a page never needs a reload.
+import { build, eventVersion, gameIdOf, welcomeToken } from './protocol.js';
+
+const TOKEN_KEY = 'chessence.token';
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const PING_EVERY_MS = 20000;
+const PONG_GRACE_MS = 8000;
+
+export class Connection {
+    // url: the WebSocket endpoint; nameFn(): the display name to offer in hello (may be empty).
+    constructor(url, { nameFn } = {}) {
+        this.url_ = url;
+        this.nameFn_ = nameFn ?? (() => '');
+        this.handlers_ = new Map();
+        this.stateHandlers_ = [];
+        this.ws_ = null;
+        this.state_ = 'connecting';
+        this.attempt_ = 0;
+        this.welcomed_ = false;
+        this.everWelcomed_ = false;
+        this.watched_ = new Map(); // game id → last version applied (0: none yet)
+        this.retryTimer_ = null;
+        this.pingTimer_ = null;
+        this.pongTimer_ = null;
+        this.retryAt_ = 0;
+        window.addEventListener('offline', () => this.drop_('offline'));
+        window.addEventListener('online', () => this.reconnectNow());
+    }
+
+    get state() {
+        return this.state_;
+    }
+
+    get retryAt() {
+        return this.retryAt_;
+    }
+
+    // Registers handler(msg) for frames of `type` ("*" for every frame).
+    on(type, handler) {
+        if (!this.handlers_.has(type)) {
+            this.handlers_.set(type, []);
+        }
+        this.handlers_.get(type).push(handler);
+    }
+
+    onState(handler) {
+        this.stateHandlers_.push(handler);
+    }
+
+    connect() {
+        clearTimeout(this.retryTimer_);
+        this.setState_(this.everWelcomed_ ? 'reconnecting' : 'connecting');
+        let ws;
+        try {
+            ws = new WebSocket(this.url_);
+        } catch {
+            this.scheduleRetry_();
+            return;
+        }
+        this.ws_ = ws;
+        this.welcomed_ = false;
+        ws.addEventListener('open', () => {
+            if (this.ws_ !== ws) {
+                return;
+            }
+            ws.send(JSON.stringify(build.hello(localStorage.getItem(TOKEN_KEY), this.nameFn_())));
+        });
+        ws.addEventListener('message', (e) => this.onFrame_(ws, e.data));
+        ws.addEventListener('close', () => {
+            if (this.ws_ === ws) {
+                this.ws_ = null;
+                this.stopPing_();
+                if (this.state_ !== 'offline') {
+                    this.scheduleRetry_();
+                }
+            }
+        });
+    }
+
+    // Sends a request; false (and nothing sent) while not connected.
+    send(msg) {
+        if (!this.ws_ || !this.welcomed_ || this.ws_.readyState !== WebSocket.OPEN) {
+            return false;
+        }
+        this.ws_.send(JSON.stringify(msg));
+        return true;
+    }
+
+    // Follows a room; `since` null asks for a snapshot.
+    watch(gameId, since = null) {
+        this.watched_.set(gameId, since ?? 0);
+        return this.send(build.watch(gameId, since ?? undefined));
+    }
+
+    unwatch(gameId) {
+        this.watched_.delete(gameId);
+        this.send(build.unwatch(gameId));
+    }
+
+    // Records that the room's state up to `version` has been applied (resume point).
+    seen(gameId, version) {
+        if (this.watched_.has(gameId) && version > this.watched_.get(gameId)) {
+            this.watched_.set(gameId, version);
+        }
+    }
+
+    // Closes the current socket as if the network had failed (tests, "reconnect" button).
+    drop_(state = 'reconnecting') {
+        this.setState_(state);
+        const ws = this.ws_;
+        this.ws_ = null;
+        this.welcomed_ = false;
+        this.stopPing_();
+        ws?.close();
+        if (state !== 'offline') {
+            this.scheduleRetry_();
+        }
+    }
+
+    reconnectNow() {
+        if (this.ws_ && this.ws_.readyState <= WebSocket.OPEN) {
+            return;
+        }
+        this.attempt_ = 0;
+        this.connect();
+    }
+
+    onFrame_(ws, data) {
+        if (this.ws_ !== ws) {
+            return;
+        }
+        let msg;
+        try {
+            msg = JSON.parse(data);
+        } catch {
+            return;
+        }
+        if (!msg || typeof msg.type !== 'string') {
+            return;
+        }
+        this.armPong_();
+        if (msg.type === 'welcome') {
+            const token = welcomeToken(msg);
+            if (token) {
+                localStorage.setItem(TOKEN_KEY, token);
+            }
+            const resumed = this.everWelcomed_;
+            this.welcomed_ = true;
+            this.everWelcomed_ = true;
+            this.attempt_ = 0;
+            this.setState_('online');
+            this.startPing_();
+            this.dispatch_(msg);
+            for (const [gameId, version] of this.watched_) {
+                this.send(build.watch(gameId, resumed && version > 0 ? version : undefined));
+            }
+            return;
+        }
+        if (msg.type === 'error' && msg.code === 'bad_token') {
+            localStorage.removeItem(TOKEN_KEY);
+        }
+        if (msg.type === 'event') {
+            const gameId = gameIdOf(msg);
+            const version = eventVersion(msg);
+            if (gameId && version !== null) {
+                this.dispatch_(msg);
+                this.seen(gameId, version);
+                return;
+            }
+        }
+        this.dispatch_(msg);
+    }
+
+    dispatch_(msg) {
+        for (const h of [...(this.handlers_.get(msg.type) ?? []), ...(this.handlers_.get('*') ?? [])]) {
+            h(msg);
+        }
+    }
+
+    setState_(state) {
+        this.state_ = state;
+        for (const h of this.stateHandlers_) {
+            h(state);
+        }
+    }
+
+    scheduleRetry_() {
+        clearTimeout(this.retryTimer_);
+        const base = BACKOFF_MS[Math.min(this.attempt_, BACKOFF_MS.length - 1)];
+        const delay = base + Math.floor(Math.random() * base * 0.3);
+        this.attempt_++;
+        this.retryAt_ = Date.now() + delay;
+        this.setState_('reconnecting');
+        this.retryTimer_ = setTimeout(() => this.connect(), delay);
+    }
+
+    startPing_() {
+        this.stopPing_();
+        this.pingTimer_ = setInterval(() => this.send(build.ping()), PING_EVERY_MS);
+        this.armPong_();
+    }
+
+    // Any frame proves the link alive; silence after a ping means a dead link: drop and retry.
+    armPong_() {
+        clearTimeout(this.pongTimer_);
+        if (this.pingTimer_) {
+            this.pongTimer_ = setTimeout(() => this.drop_(), PING_EVERY_MS + PONG_GRACE_MS);
+        }
+    }
+
+    stopPing_() {
+        clearInterval(this.pingTimer_);
+        clearTimeout(this.pongTimer_);
+        this.pingTimer_ = null;
+    }
+}
