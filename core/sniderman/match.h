@@ -49,8 +49,8 @@ public:
     int rounds_total() const;
     std::uint64_t seed() const;
     MatchPhase phase() const;
-    int namer() const;                           // who names (or named) the current round's object
-    int chooser() const;                         // the other player
+    int namer() const;    // who names (or named) the current round's object
+    int chooser() const;  // the other player
     std::vector<int> available_objects() const;  // objects not yet used in this match, ascending
 
     Status name_object(int player, int object);
@@ -64,8 +64,8 @@ public:
     // The player to move in the current round, once playing.
     std::optional<int> to_move_player() const;
 
-    std::array<int, 2> score() const;                 // rounds won by player 0 and player 1
-    std::optional<int> winner() const;                // the match winner, once finished
+    std::array<int, 2> score() const;   // rounds won by player 0 and player 1
+    std::optional<int> winner() const;  // the match winner, once finished
     const std::vector<RoundRecord>& records() const;  // every round so far, the current one last
 
 private:

@@ -61,11 +61,26 @@ const Solver::Entry* Solver::probe(const Position& p, const CaptureHistory& h) {
     return e.tag == tag && e.cells == p.cells ? &e : nullptr;
 }
 
+bool Solver::search_small(const Position& p, const CaptureHistory& h, const MoveList& moves) {
+    const bool odd_moves = p.odd_to_move();
+    for (const Move m : moves) {
+        CaptureHistory next = h;
+        next.record(m, p.at(m.to), p.ply);
+        if (search(make_move(p, m), next) == odd_moves) {
+            return odd_moves;
+        }
+    }
+    return !odd_moves;
+}
+
 bool Solver::search(const Position& p, const CaptureHistory& h) {
     ++nodes_;
     const MoveList moves = generate_captures(p);
     if (moves.size == 0) {
         return sniderman::odd_wins(object_, p, h);
+    }
+    if (p.piece_count() < table_min_pieces) {
+        return search_small(p, h, moves);
     }
     if (const Entry* known = probe(p, h)) {
         return known->odd_wins != 0;
