@@ -126,6 +126,18 @@ private:
     std::optional<ProtocolError> error_;
 };
 
+// Reads and checks the display name of hello / set_name into r.name.
+void read_name(FieldReader& in, Request& r, bool required) {
+    if (auto raw = in.string("name", 64, required)) {
+        auto checked = validate_name(*raw);
+        if (auto* e = std::get_if<ProtocolError>(&checked)) {
+            in.fail(e->code, e->message);
+        } else {
+            r.name = std::get<std::string>(checked);
+        }
+    }
+}
+
 void read_variant_options(FieldReader& in, Request& r) {
     if (auto name = in.string("variant", 16, true)) {
         if (auto v = core::parse_variant(*name)) {
@@ -167,24 +179,10 @@ void read_fields(FieldReader& in, Request& r) {
                 r.protocol = static_cast<int>(*p);
             }
             r.token = in.string("token", max_token_length, false);
-            if (auto raw = in.string("name", 64, false)) {
-                auto checked = validate_name(*raw);
-                if (auto* e = std::get_if<ProtocolError>(&checked)) {
-                    in.fail(e->code, e->message);
-                } else {
-                    r.name = std::get<std::string>(checked);
-                }
-            }
+            read_name(in, r, false);
             break;
         case T::set_name:
-            if (auto raw = in.string("name", 64, true)) {
-                auto checked = validate_name(*raw);
-                if (auto* e = std::get_if<ProtocolError>(&checked)) {
-                    in.fail(e->code, e->message);
-                } else {
-                    r.name = std::get<std::string>(checked);
-                }
-            }
+            read_name(in, r, true);
             break;
         case T::seek_create:
             read_variant_options(in, r);

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build.sh release
+scripts/build.sh release chessence-server chessence
 mkdir -p data
 exec build/release/bin/chessence-server --port "${CHESSENCE_PORT:-8080}" \
     --db "${CHESSENCE_DB:-data/chessence.db}" --web-root web-client "$@"

@@ -36,10 +36,11 @@ Expected<Position> parse_position(std::string_view text);
 // The position string; parse_position(format_position(p)) == p.
 std::string format_position(const Position& p);
 
-// Every capture in p (by either colour, of a piece of the other colour), grouped by the capturing
-// piece's square in ascending order.
-inline MoveList generate_captures(const Position& p) {
-    MoveList list;
+// Calls f(from, targets) for each piece of p that can capture, White's pieces first, each colour
+// by ascending square; targets is the set of pieces of the other colour it attacks. Stops as soon
+// as f returns true, and returns whether it did.
+template <class F>
+inline bool for_each_attacker(const Position& p, F&& f) {
     const Bitboard occupied = p.occupied();
     for (int c = 0; c < 2; ++c) {
         const Bitboard victims = p.by_colour[1 - c];
@@ -47,32 +48,33 @@ inline MoveList generate_captures(const Position& p) {
         while (pieces != 0) {
             const Square from = std::countr_zero(pieces);
             pieces &= pieces - 1;
-            unsigned targets = attacks(kind_of(p.at(from)), from, occupied) & victims;
-            while (targets != 0) {
-                const Square to = std::countr_zero(targets);
-                targets &= targets - 1;
-                list.push(Move{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)});
-            }
-        }
-    }
-    return list;
-}
-
-// Whether any capture exists in p (the round goes on).
-inline bool has_capture(const Position& p) {
-    const Bitboard occupied = p.occupied();
-    for (int c = 0; c < 2; ++c) {
-        const Bitboard victims = p.by_colour[1 - c];
-        unsigned pieces = p.by_colour[c];
-        while (pieces != 0) {
-            const Square from = std::countr_zero(pieces);
-            pieces &= pieces - 1;
-            if ((attacks(kind_of(p.at(from)), from, occupied) & victims) != 0) {
+            const unsigned targets = attacks(kind_of(p.at(from)), from, occupied) & victims;
+            if (targets != 0 && f(from, targets)) {
                 return true;
             }
         }
     }
     return false;
+}
+
+// Every capture in p (by either colour, of a piece of the other colour), grouped by the capturing
+// piece's square in ascending order.
+inline MoveList generate_captures(const Position& p) {
+    MoveList list;
+    for_each_attacker(p, [&](Square from, unsigned targets) {
+        while (targets != 0) {
+            const Square to = std::countr_zero(targets);
+            targets &= targets - 1;
+            list.push(Move{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)});
+        }
+        return false;
+    });
+    return list;
+}
+
+// Whether any capture exists in p (the round goes on).
+inline bool has_capture(const Position& p) {
+    return for_each_attacker(p, [](Square, unsigned) { return true; });
 }
 
 // The position after capture m, which must be one of generate_captures(p).

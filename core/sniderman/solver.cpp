@@ -8,17 +8,10 @@ namespace {
 
 int count_captures(const Position& p) {
     int n = 0;
-    const Bitboard occupied = p.occupied();
-    for (int c = 0; c < 2; ++c) {
-        const Bitboard victims = p.by_colour[1 - c];
-        unsigned pieces = p.by_colour[c];
-        while (pieces != 0) {
-            const Square from = std::countr_zero(pieces);
-            pieces &= pieces - 1;
-            n += square_count_of(
-                static_cast<Bitboard>(attacks(kind_of(p.at(from)), from, occupied) & victims));
-        }
-    }
+    for_each_attacker(p, [&](Square, unsigned targets) {
+        n += square_count_of(static_cast<Bitboard>(targets));
+        return false;
+    });
     return n;
 }
 
