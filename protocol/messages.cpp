@@ -96,6 +96,10 @@ std::string spectators_message(std::string_view game_id, int count) {
     return to_text(json{{"type", "spectators"}, {"game_id", game_id}, {"count", count}});
 }
 
+std::string presence_message(std::string_view game_id, const nlohmann::json& online) {
+    return to_text(json{{"type", "presence"}, {"game_id", game_id}, {"online", online}});
+}
+
 std::string pong_message(const json& id) {
     return finish({{"type", "pong"}}, id);
 }

@@ -44,6 +44,8 @@ std::string snapshot_message(nlohmann::json room, const nlohmann::json& id);
 std::string event_message(std::string_view game_id, std::int64_t version,
                           std::string_view event_json);
 std::string spectators_message(std::string_view game_id, int count);
+// Whether each seated player has a connection watching the room: {"<seat>": true|false, …}.
+std::string presence_message(std::string_view game_id, const nlohmann::json& online);
 std::string pong_message(const nlohmann::json& id);
 
 // {files, ranks, squares, reserves} of a board.

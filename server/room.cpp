@@ -100,14 +100,14 @@ void Room::post_seated(std::vector<Actor> players) {
                 self->id(), self->variant_, self->seat_name(seat.value_or(0)), nullptr)));
             actor.send(make_frame(protocol::snapshot_message(self->snapshot_json(), nullptr)));
         }
-        self->push_spectators();
+        self->watchers_changed();
     });
 }
 
 void Room::post_client_gone(std::uint64_t client_id) {
     boost::asio::post(strand_, [self = shared_from_this(), client_id] {
         self->watchers_.erase(client_id);
-        self->push_spectators();
+        self->watchers_changed();
         self->release_if_idle();
     });
 }
@@ -184,7 +184,7 @@ void Room::watch(const Actor& actor, const protocol::Request& request) {
     } else {
         actor.send(make_frame(protocol::snapshot_message(snapshot_json(), request.id)));
     }
-    push_spectators();
+    watchers_changed();
 }
 
 void Room::unwatch(std::uint64_t client_id) {
@@ -196,7 +196,7 @@ void Room::unwatch(std::uint64_t client_id) {
         client->watching(id(), false);
     }
     watchers_.erase(it);
-    push_spectators();
+    watchers_changed();
     release_if_idle();
 }
 
@@ -290,6 +290,26 @@ int Room::spectator_count() const {
         }
     }
     return static_cast<int>(clients.size());
+}
+
+void Room::watchers_changed() {
+    push_spectators();
+    push_presence();
+}
+
+void Room::push_presence() {
+    std::array<bool, 2> now{};
+    Json online = Json::object();
+    for (int seat = 0; seat < 2; ++seat) {
+        now[static_cast<std::size_t>(seat)] =
+            this->online(record_.seats[static_cast<std::size_t>(seat)]);
+        online[seat_name(seat)] = now[static_cast<std::size_t>(seat)];
+    }
+    if (now == last_online_) {
+        return;
+    }
+    last_online_ = now;
+    broadcast(make_frame(protocol::presence_message(id(), online)));
 }
 
 void Room::push_spectators() {

@@ -68,6 +68,10 @@ private:
     core::Status apply(const Json& event);
     void broadcast(const Frame& frame);
     void push_spectators();
+    // Pushes `presence` when a seated player's connection state changed since the last push.
+    void push_presence();
+    // After any change of watchers: the spectator count and the players' presence.
+    void watchers_changed();
     void publish_summary();
     int spectator_count() const;
     bool online(const std::string& player_id) const;
@@ -115,6 +119,7 @@ private:
     std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
     std::map<std::uint64_t, Watcher> watchers_;
     int last_spectators_ = 0;
+    std::array<bool, 2> last_online_{false, false};
     std::atomic<bool> finished_flag_{false};
 };
 

@@ -2,7 +2,7 @@
 // the match panel. It keeps the room's record from the snapshot plus events, resuming after a
 // reconnect from the last version applied.
 import { Board } from './board.js';
-import { applyEvent, build, readSnapshot, readSpectators } from './protocol.js';
+import { applyEvent, applyPresence, build, readSnapshot, readSpectators } from './protocol.js';
 import { MatchPanel } from './match_panel.js';
 import { h, variantLabel, sideLabel, reasonText, copyText } from './ui.js';
 import { renderMoveList } from './move_list.js';
@@ -78,6 +78,10 @@ export class GamePage {
         } else if (msg.type === 'spectators' && this.g_) {
             this.g_.spectators = readSpectators(msg);
             this.renderMeta_();
+        } else if (msg.type === 'presence' && this.g_) {
+            if (applyPresence(this.g_, msg)) {
+                this.render_();
+            }
         }
     }
 

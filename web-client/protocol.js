@@ -55,6 +55,18 @@ export const welcomeGames = (msg) => (Array.isArray(msg.games) ? msg.games : [])
 export const readError = (msg) => ({ code: msg.code ?? 'error', message: msg.message ?? '',
                                      gameId: msg.game_id ?? null, requestId: msg.id ?? null });
 export const readSpectators = (msg) => msg.count ?? 0;
+// Applies a presence push to the game's players; true if anything changed.
+export function applyPresence(g, msg) {
+    let changed = false;
+    for (const p of g.players) {
+        const online = msg.online?.[p.seat];
+        if (typeof online === 'boolean' && online !== p.online) {
+            p.online = online;
+            changed = true;
+        }
+    }
+    return changed;
+}
 export const readStarted = (msg) => ({ gameId: msg.game_id, variant: msg.variant, you: msg.you });
 export const readSeekCreated = (msg) => readSeek(msg.seek ?? {});
 export const readSeekCancelled = (msg) => msg.seek_id;

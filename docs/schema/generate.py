@@ -188,6 +188,7 @@ server = {
     'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/event.json')},
               ['game_id', 'version', 'event']),
     'spectators': ({**gid, 'count': {'type': 'integer', 'minimum': 0}}, ['game_id', 'count']),
+    'presence': ({**gid, 'online': {'type': 'object', 'additionalProperties': B}}, ['game_id', 'online']),
     'pong': ({}, []),
 }
 for t, (props, req) in server.items():

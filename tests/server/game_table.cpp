@@ -23,8 +23,8 @@ Table::Table(std::uint16_t port, const std::string& variant_name, int rounds, bo
       bob(std::make_unique<WsClient>(port)),
       sam(std::make_unique<WsClient>(port)),
       variant(variant_name) {
-    ann->hello(std::nullopt, std::string("Ann"));
-    bob->hello(std::nullopt, std::string("Bob"));
+    ann_token = ann->hello(std::nullopt, std::string("Ann")).value("token", "");
+    bob_token = bob->hello(std::nullopt, std::string("Bob")).value("token", "");
     sam->hello(std::nullopt, std::string("Sam"));
     json seek = {{"type", "seek_create"}, {"variant", variant}, {"id", "seek"}};
     if (variant == "sniderman") {

@@ -34,6 +34,8 @@ public:
     std::unique_ptr<WsClient> ann;
     std::unique_ptr<WsClient> bob;
     std::unique_ptr<WsClient> sam;
+    std::string ann_token;  // the secret tokens of the two players' identities
+    std::string bob_token;
     std::string variant;
     std::string game_id;
     json start;                // the spectator's first snapshot

@@ -238,6 +238,29 @@ TEST_F(Rooms, ChatIsBroadcastAndLimited) {
     EXPECT_EQ(snapshot["version"], server::chat_burst + 1);
 }
 
+TEST_F(Rooms, PresenceIsPushedWhenAPlayerComesAndGoes) {
+    Table table(server_.port(), "chesica");
+    ASSERT_FALSE(table.game_id.empty());
+    auto presence_is = [&](test::WsClient& client, bool white, bool black) {
+        return client.wait_for([&](const json& m) {
+            return m.value("type", "") == "presence" &&
+                   m["online"].value("white", !white) == white &&
+                   m["online"].value("black", !black) == black;
+        });
+    };
+    EXPECT_TRUE(presence_is(*table.ann, true, true).is_object());
+    table.bob.reset();  // Bob's only connection closes
+    EXPECT_TRUE(presence_is(*table.sam, true, false).is_object());
+    EXPECT_TRUE(presence_is(*table.ann, true, false).is_object());
+    EXPECT_EQ(table.snapshot(*table.sam)["players"][1]["online"], false);
+    test::WsClient back(server_.port());
+    ASSERT_FALSE(table.bob_token.empty());
+    back.hello(table.bob_token);
+    back.send({{"type", "watch"}, {"game_id", table.game_id}});
+    EXPECT_TRUE(presence_is(*table.sam, true, true).is_object());
+    EXPECT_EQ(table.snapshot(*table.sam)["players"][1]["online"], true);
+}
+
 TEST_F(Rooms, SpectatorCountIsPushedWhenItChanges) {
     Table table(server_.port(), "chesica");
     ASSERT_FALSE(table.game_id.empty());
