@@ -21,8 +21,9 @@ struct Child {
     FILE* out = nullptr;
 };
 
-// Starts the server with `args`; its stdout is readable through `out`, its stderr discarded.
-Child spawn(const std::vector<std::string>& args) {
+// Starts the server with `args`; its stdout (and, with `with_stderr`, its stderr too) is readable
+// through `out`; otherwise stderr is discarded.
+Child spawn(const std::vector<std::string>& args, bool with_stderr = false) {
     int pipe_fds[2];
     if (pipe(pipe_fds) != 0) {
         return {};
@@ -30,7 +31,11 @@ Child spawn(const std::vector<std::string>& args) {
     const pid_t pid = fork();
     if (pid == 0) {
         dup2(pipe_fds[1], STDOUT_FILENO);
-        std::freopen("/dev/null", "w", stderr);
+        if (with_stderr) {
+            dup2(pipe_fds[1], STDERR_FILENO);
+        } else {
+            std::freopen("/dev/null", "w", stderr);
+        }
         close(pipe_fds[0]);
         std::vector<char*> argv;
         argv.push_back(const_cast<char*>(server_binary.c_str()));
@@ -104,6 +109,31 @@ TEST(ServerProgram, UnusableDatabaseExitsWithOne) {
     EXPECT_EQ(wait_exit(child.pid, std::chrono::seconds(5)), 1);
     std::fclose(child.out);
     std::filesystem::remove_all(dir);
+}
+
+TEST(ServerProgram, CorruptDatabaseFileIsAClearStartupError) {
+    const auto path =
+        std::filesystem::temp_directory_path() / ("cs_corrupt_" + std::to_string(getpid()) + ".db");
+    {
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        ASSERT_NE(f, nullptr);
+        for (int i = 0; i < 8192; ++i) {
+            std::fputc((i * 131 + 17) % 256, f);
+        }
+        std::fclose(f);
+    }
+    auto child = spawn({"--port", "0", "--db", path.string()}, true);
+    std::string output;
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, child.out) != nullptr) {
+        output += buffer;
+    }
+    EXPECT_EQ(wait_exit(child.pid, std::chrono::seconds(5)), 1);
+    std::fclose(child.out);
+    EXPECT_NE(output.find("cannot open the database " + path.string()), std::string::npos)
+        << output;
+    EXPECT_TRUE(std::regex_search(output, std::regex("not a SQLite database|corrupt"))) << output;
+    std::filesystem::remove(path);
 }
 
 }  // namespace
