@@ -1,5 +1,7 @@
 #include "core/chesica/fen.h"
 
+#include "core/board_text.h"
+
 #include <bit>
 #include <charconv>
 #include <optional>
@@ -106,27 +108,10 @@ std::string piece_text(const Piece& piece) {
 
 std::string to_fen(const Position& p) {
     std::string text;
-    for (int rank = board_ranks - 1; rank >= 0; --rank) {
-        int empties = 0;
-        for (int file = 0; file < board_files; ++file) {
-            const auto piece = p.piece_on(make_square(file, rank));
-            if (!piece) {
-                ++empties;
-                continue;
-            }
-            if (empties > 0) {
-                text += static_cast<char>('0' + empties);
-                empties = 0;
-            }
-            text += piece_text(*piece);
-        }
-        if (empties > 0) {
-            text += static_cast<char>('0' + empties);
-        }
-        if (rank > 0) {
-            text += '/';
-        }
-    }
+    append_board_ranks(text, board_files, board_ranks, [&p](int file, int rank) {
+        const auto piece = p.piece_on(make_square(file, rank));
+        return piece ? piece_text(*piece) : std::string();
+    });
     text += p.to_move == Side::first ? " w " : " b ";
     text += std::to_string(p.plies_without_capture) + " " + std::to_string(p.move_number);
     return text;

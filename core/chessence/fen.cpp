@@ -1,5 +1,7 @@
 #include "core/chessence/fen.h"
 
+#include "core/board_text.h"
+
 #include <array>
 #include <charconv>
 #include <cstdint>
@@ -200,36 +202,21 @@ Expected<Position> parse_position(std::string_view text) {
 
 std::string position_string(const Position& p) {
     std::string out;
-    for (int rank = rank_count - 1; rank >= 0; --rank) {
-        int empty = 0;
-        for (int file = 0; file < file_count; ++file) {
-            const Square s = make_square(file, rank);
-            const Bitboard b = bit(s);
-            char c = 0;
-            if (is_missing(s)) {
-                c = '*';
-            } else if ((p.kings & b) != 0) {
-                c = p.king[0] == s ? 'K' : 'k';
-            } else if ((p.men[0] & b) != 0) {
-                c = 'M';
-            } else if ((p.men[1] & b) != 0) {
-                c = 'm';
-            }
-            if (c == 0) {
-                ++empty;
-                continue;
-            }
-            if (empty > 0) {
-                out += static_cast<char>('0' + empty);
-                empty = 0;
-            }
-            out += c;
+    append_board_ranks(out, file_count, rank_count, [&p](int file, int rank) -> std::string {
+        const Square s = make_square(file, rank);
+        const Bitboard b = bit(s);
+        if (is_missing(s)) {
+            return "*";
         }
-        if (empty > 0) {
-            out += static_cast<char>('0' + empty);
+        if ((p.kings & b) != 0) {
+            return p.king[0] == s ? "K" : "k";
         }
-        out += rank > 0 ? '/' : '[';
-    }
+        if ((p.men[0] & b) != 0) {
+            return "M";
+        }
+        return (p.men[1] & b) != 0 ? "m" : "";
+    });
+    out += '[';
     out.append(p.reserve[0], 'M').append(p.reserve[1], 'm');
     out += p.side_to_move == Colour::white ? "] w " : "] b ";
     out += std::to_string(p.quiet_plies) + " " + std::to_string(p.move_number);

@@ -1,5 +1,7 @@
 #include "core/sniderman/position.h"
 
+#include "core/board_text.h"
+
 #include <charconv>
 #include <optional>
 
@@ -110,25 +112,11 @@ Expected<Position> parse_position(std::string_view text) {
 
 std::string format_position(const Position& p) {
     std::string out;
-    for (int rank = board_files - 1; rank >= 0; --rank) {
-        int empty = 0;
-        for (int file = 0; file < board_files; ++file) {
-            const PieceCode piece = p.at(make_square(file, rank));
-            if (piece == no_piece) {
-                ++empty;
-                continue;
-            }
-            if (empty > 0) {
-                out += static_cast<char>('0' + empty);
-                empty = 0;
-            }
-            out += piece_letter(piece);
-        }
-        if (empty > 0) {
-            out += static_cast<char>('0' + empty);
-        }
-        out += rank > 0 ? '/' : ' ';
-    }
+    append_board_ranks(out, board_files, board_files, [&p](int file, int rank) {
+        const PieceCode piece = p.at(make_square(file, rank));
+        return piece == no_piece ? std::string() : std::string(1, piece_letter(piece));
+    });
+    out += ' ';
     return out + std::to_string(p.ply);
 }
 
