@@ -67,17 +67,21 @@ struct CaptureHistory {
 bool odd_wins(Object object, const Position& end, const CaptureHistory& history);
 
 // The least part of `history` that, with the position, decides every continuation of the round
-// under `object` while the round goes on (0..63); equal summaries give equal results.
+// under `object` while the round goes on (0..7); equal summaries give equal results. Objects 9
+// and 10 look back one capture, and of it need only its colour or its rank.
 constexpr std::uint8_t history_summary(Object object, const CaptureHistory& h) {
+    if (h.captures == 0) {
+        return 0;
+    }
     switch (object) {
         case Object::king_captured_by_even:
             return h.king_captured_by_even ? 1 : 0;
         case Object::last_two_landings_same_colour:
-            return h.captures == 0 ? 0
-                                   : static_cast<std::uint8_t>(1 + (is_red(h.last_square) ? 1 : 0));
+            return static_cast<std::uint8_t>(1 + (is_red(h.last_square) ? 1 : 0));
         case Object::last_two_captured_same_colour:
+            return static_cast<std::uint8_t>(1 + colour_index(colour_of(h.last)));
         case Object::last_captured_outranks_previous:
-            return h.last;
+            return static_cast<std::uint8_t>(kind_of(h.last));
         default:
             return 0;
     }

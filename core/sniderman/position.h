@@ -48,7 +48,7 @@ inline bool for_each_attacker(const Position& p, F&& f) {
         while (pieces != 0) {
             const Square from = std::countr_zero(pieces);
             pieces &= pieces - 1;
-            const unsigned targets = attacks(kind_of(p.at(from)), from, occupied) & victims;
+            const unsigned targets = attack_table(kind_of(p.at(from)), from, occupied) & victims;
             if (targets != 0 && f(from, targets)) {
                 return true;
             }

@@ -38,7 +38,7 @@ Puzzle make_puzzle(std::uint64_t seed, Solver& solver) {
         if (!make_candidate(rng, puzzle)) {
             continue;
         }
-        const Solution solution = solver.solve(puzzle.position, puzzle.history, puzzle.object);
+        const Solution solution = solver.solve(puzzle.position, puzzle.history, puzzle.object, 2);
         if (solution.winning_moves.size() == 1) {
             puzzle.answer = solution.winning_moves.front();
             return puzzle;
@@ -47,7 +47,7 @@ Puzzle make_puzzle(std::uint64_t seed, Solver& solver) {
 }
 
 Puzzle make_puzzle(std::uint64_t seed) {
-    Solver solver(18);
+    Solver solver(15);
     return make_puzzle(seed, solver);
 }
 

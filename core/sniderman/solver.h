@@ -1,13 +1,18 @@
 #pragma once
 // The exact solver: who wins a round from a position with best play under an object, and which
-// first moves win. A transposition table memoises positions together with the part of the capture
-// history the object still needs (history_summary); the side to move follows from the ply number.
-// Measured (Nov 2026): a full deal reaches 24-40+ M distinct positions (deal 2026/0: 24.2 M, peak
-// 6.5 M after 9 captures), so a retrograde pass over all of them cannot beat this per-object search
-// (1-7 M nodes per object); one search for all ten objects at once took 2x the nodes of ten
-// separate ones, and move ordering by fewest replies saves over 10x the nodes.
+// first moves win. A depth-first search over the capture tree with
+//  - a transposition table keyed on the position and the part of the capture history the object
+//    still needs (history_summary), shared by every search of one solve() call;
+//  - enhanced transposition cutoffs (a child the table already knows as lost for its mover wins
+//    at once, one it knows as won is not searched again);
+//  - captures that end the round in the mover's favour taken first, then the other children by
+//    how many replies they leave (fewest first);
+//  - object 4 decided as soon as it cannot change (EVEN has taken a king, or no king is left).
+// What it costs and why a full deal takes seconds: docs/sniderman-solver.md.
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/sniderman/objects.h"
@@ -26,42 +31,50 @@ bool notation_less(Move a, Move b);
 
 class Solver {
 public:
-    // A table of 2^table_bits entries (16 bytes each), allocated once.
-    explicit Solver(int table_bits = 20);
+    // A table of 2^bucket_bits buckets of five entries (64 bytes a bucket), allocated once. 19
+    // bits (32 MB) was the fastest for full deals: larger tables save positions but lose more
+    // time to cache misses than they save.
+    explicit Solver(int bucket_bits = 19);
 
     // Whether ODD wins from p (the round's captures so far in h) with best play.
     bool odd_wins(const Position& p, const CaptureHistory& h, Object object);
-    // The result and every winning first move of the side to move.
-    Solution solve(const Position& p, const CaptureHistory& h, Object object);
+    // The result and every winning first move of the side to move. With stop_after, the search
+    // stops once that many winning moves are found (winning_moves then holds only those).
+    Solution solve(const Position& p, const CaptureHistory& h, Object object,
+                   std::size_t stop_after = std::numeric_limits<std::size_t>::max());
 
     // Positions searched since construction (for benchmarks).
     std::uint64_t nodes() const { return nodes_; }
 
 private:
+    static constexpr int ways = 5;  // entries per 64-byte bucket
+    struct alignas(64) Bucket {
+        std::array<std::uint64_t, ways> cells{};
+        std::array<std::uint32_t, ways>
+            tags{};  // generation, piece count, summary, result; 0 empty
+    };
     struct Child {
         Position position;
         CaptureHistory history;
-        int replies = 0;
+        std::uint8_t replies = 0;
+        std::uint8_t summary = 0;
+        Bucket* bucket = nullptr;
     };
-    struct Entry {
-        std::uint64_t cells = 0;
-        std::uint32_t tag = 0;  // generation << 8 | summary << 1 | ply parity; 0 = empty
-        std::uint8_t odd_wins = 0;
-    };
+    // A child's state before it is searched: already decided for its mover, or still open.
+    enum class Known : std::uint8_t { mover_wins, mover_loses, open };
 
     void start(Object object);
-    std::uint32_t tag_of(const Position& p, const CaptureHistory& h) const;
-    Entry& slot(std::uint64_t cells, std::uint32_t tag);
-    const Entry* probe(const Position& p, const CaptureHistory& h);
-    bool search(const Position& p, const CaptureHistory& h);
-    // Plain minimax with cutoffs for positions under table_min_pieces: there, ordering and the
-    // table cost more than the positions they save (measured on random deals).
-    bool search_small(const Position& p, const CaptureHistory& h, const MoveList& moves);
+    std::uint32_t key_of(const Position& p, std::uint8_t summary) const;
+    Bucket& bucket_of(std::uint64_t cells, std::uint8_t summary);
+    Known lookup(const Bucket& b, std::uint64_t cells, std::uint32_t key) const;
+    void store(Bucket& b, std::uint64_t cells, std::uint32_t key, bool mover_wins);
+    // Fills c for the capture m from p and says whether the round is decided there.
+    Known expand(const Position& p, const CaptureHistory& h, Move m, Child& c);
+    // Whether the side to move in p wins; p has a capture and the round is still open.
+    bool search(const Position& p, const CaptureHistory& h, std::uint8_t summary);
 
-    static constexpr int table_min_pieces = 7;
-
-    std::vector<Entry> table_;
-    std::uint64_t mask_;
+    std::vector<Bucket> table_;
+    std::uint64_t bucket_mask_;
     std::uint32_t generation_ = 0;
     Object object_ = Object::last_captured_white;
     std::uint64_t nodes_ = 0;

@@ -136,6 +136,22 @@ TEST(SnidermanObjects, HistorySummaryKeepsOnlyWhatTheObjectNeeds) {
               history_summary(Object::last_two_captured_same_colour, b));
     EXPECT_EQ(history_summary(Object::last_two_landings_same_colour, a),
               history_summary(Object::last_two_landings_same_colour, b));  // b1 and a2 both red
+    // Object 10 needs the rank of the last piece taken, not its colour.
+    EXPECT_EQ(history_summary(Object::last_captured_outranks_previous, a),
+              history_summary(Object::last_captured_outranks_previous, b));
+    // Object 9 needs its colour, not its rank.
+    CaptureHistory c;
+    c.record(Move{0, 1}, make_piece(Colour::black, Kind::knight), 1);
+    EXPECT_EQ(history_summary(Object::last_two_captured_same_colour, a),
+              history_summary(Object::last_two_captured_same_colour, c));
+    EXPECT_NE(history_summary(Object::last_captured_outranks_previous, a),
+              history_summary(Object::last_captured_outranks_previous, c));
+    // Before any capture the summary differs from every summary after one.
+    for (int n = 8; n <= 10; ++n) {
+        EXPECT_NE(history_summary(*to_object(n), CaptureHistory{}),
+                  history_summary(*to_object(n), a))
+            << n;
+    }
 }
 
 }  // namespace
