@@ -1,6 +1,7 @@
 #include "core/sniderman/solver.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace core::sniderman {
 
@@ -25,6 +26,16 @@ int count_captures(const Position& p) {
 // Whether a king of either colour is on the board (a nibble whose kind bits are 001).
 bool king_on_board(std::uint64_t cells) {
     return (cells & ~(cells >> 1) & ~(cells >> 2) & nibble_ones) != 0;
+}
+
+// ODD's result when the object can no longer change whatever is captured next (object 4 once
+// EVEN has taken a king or no king is left); nothing otherwise.
+std::optional<bool> settled_odd_wins(Object object, const Position& p, const CaptureHistory& h) {
+    if (object == Object::king_captured_by_even &&
+        (h.king_captured_by_even || !king_on_board(p.cells))) {
+        return h.king_captured_by_even;
+    }
+    return std::nullopt;
 }
 
 void prefetch(const void* address) {
@@ -109,12 +120,9 @@ Solver::Known Solver::expand(const Position& p, const CaptureHistory& h, Move m,
     c.history = h;
     c.history.record(m, p.at(m.to), p.ply);
     const bool odd_moves_next = c.position.odd_to_move();
-    if (object_ == Object::king_captured_by_even &&
-        (c.history.king_captured_by_even || !king_on_board(c.position.cells))) {
-        // Nothing that happens later can change the result.
+    if (const auto settled = settled_odd_wins(object_, c.position, c.history)) {
         c.replies = 0;
-        return c.history.king_captured_by_even == odd_moves_next ? Known::mover_wins
-                                                                 : Known::mover_loses;
+        return *settled == odd_moves_next ? Known::mover_wins : Known::mover_loses;
     }
     c.replies = c.position.piece_count() >= order_min_pieces
                     ? static_cast<std::uint8_t>(count_captures(c.position))
@@ -210,10 +218,9 @@ Solution Solver::solve(const Position& p, const CaptureHistory& h, Object object
         return solution;
     }
     const bool odd_moves = p.odd_to_move();
-    if (object == Object::king_captured_by_even &&
-        (h.king_captured_by_even || !king_on_board(p.cells))) {
+    if (const auto settled = settled_odd_wins(object, p, h)) {
         // Decided already: every move keeps the result.
-        solution.odd_wins = h.king_captured_by_even;
+        solution.odd_wins = *settled;
         if (solution.odd_wins == odd_moves) {
             solution.winning_moves.assign(moves.begin(), moves.end());
         }
