@@ -162,8 +162,8 @@ TEST(SnidermanSolver, ObjectFourIsSettledOnceItCannotChange) {
     const Solution settled_even = solver.solve(kings_gone, {}, Object::king_captured_by_even);
     EXPECT_FALSE(settled_even.odd_wins);
     EXPECT_TRUE(settled_even.winning_moves.empty());
-    // A king still on the board: EVEN (to move second) can be stopped from taking it or not, and
-    // the solver agrees with brute force either way.
+    // With a king still on the board nothing is settled: the solver searches, and agrees with
+    // brute force.
     const Position king_left = *parse_position("qR2/Nn2/4/Kb2 1");
     EXPECT_EQ(solver.odd_wins(king_left, {}, Object::king_captured_by_even),
               brute_force_odd_wins(king_left, {}, Object::king_captured_by_even));
