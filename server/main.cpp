@@ -7,9 +7,9 @@
 
 #include "server/config.h"
 #include "server/log.h"
-#include "server/memory_store.h"
+#include "server/store/memory_store.h"
 #include "server/server.h"
-#include "server/sqlite_store.h"
+#include "server/store/sqlite_store.h"
 
 namespace {
 

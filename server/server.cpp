@@ -15,9 +15,9 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "server/http_session.h"
+#include "server/net/http_session.h"
 #include "server/log.h"
-#include "server/server_state.h"
+#include "server/game/server_state.h"
 
 namespace server {
 

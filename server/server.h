@@ -8,7 +8,7 @@
 
 #include "core/expected.h"
 #include "server/limits.h"
-#include "server/store.h"
+#include "server/store/store.h"
 
 namespace server {
 

@@ -1,5 +1,6 @@
-// Dependencies point one way: core <- protocol <- server. This test reads every source file of
-// core/ and protocol/ and fails on an include that crosses the line.
+// Dependencies point one way: core <- protocol <- server, and inside server/ store <- records <-
+// game <- net <- the program (server.cpp, config, main). This test reads every source file and
+// fails on an include that crosses a line.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -22,7 +24,8 @@ struct Include {
 std::vector<Include> includes_under(const std::string& folder) {
     std::vector<Include> found;
     const std::regex include_line(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
-    for (const auto& entry : fs::recursive_directory_iterator(fs::path(CHESSENCE_SOURCE_DIR) / folder)) {
+    for (const auto& entry :
+         fs::recursive_directory_iterator(fs::path(CHESSENCE_SOURCE_DIR) / folder)) {
         const auto ext = entry.path().extension().string();
         if (!entry.is_regular_file() || (ext != ".h" && ext != ".cpp" && ext != ".hpp")) {
             continue;
@@ -42,13 +45,18 @@ std::vector<Include> includes_under(const std::string& folder) {
 // The headers of the C++20 standard library (and the C headers it wraps).
 const std::set<std::string>& standard_headers() {
     static const std::set<std::string> names = {
-        "algorithm", "any", "array", "atomic", "bit", "bitset", "cassert", "cctype", "cerrno",
-        "charconv", "chrono", "cinttypes", "climits", "cmath", "compare", "concepts", "cstddef",
-        "cstdint", "cstdio", "cstdlib", "cstring", "deque", "exception", "functional", "initializer_list",
-        "iomanip", "ios", "iosfwd", "iostream", "istream", "iterator", "limits", "list", "map", "memory",
-        "numeric", "optional", "ostream", "queue", "random", "ranges", "set", "span", "sstream", "stack",
-        "stdexcept", "string", "string_view", "system_error", "tuple", "type_traits", "unordered_map",
-        "unordered_set", "utility", "variant", "vector", "version"};
+        "algorithm",   "any",           "array",         "atomic",       "bit",
+        "bitset",      "cassert",       "cctype",        "cerrno",       "charconv",
+        "chrono",      "cinttypes",     "climits",       "cmath",        "compare",
+        "concepts",    "cstddef",       "cstdint",       "cstdio",       "cstdlib",
+        "cstring",     "deque",         "exception",     "functional",   "initializer_list",
+        "iomanip",     "ios",           "iosfwd",        "iostream",     "istream",
+        "iterator",    "limits",        "list",          "map",          "memory",
+        "numeric",     "optional",      "ostream",       "queue",        "random",
+        "ranges",      "set",           "span",          "sstream",      "stack",
+        "stdexcept",   "string",        "string_view",   "system_error", "tuple",
+        "type_traits", "unordered_map", "unordered_set", "utility",      "variant",
+        "vector",      "version"};
     return names;
 }
 
@@ -57,9 +65,11 @@ TEST(Layout, CoreIncludesOnlyTheStandardLibraryAndItself) {
     ASSERT_FALSE(found.empty());
     for (const auto& inc : found) {
         if (inc.angled) {
-            EXPECT_TRUE(standard_headers().count(inc.target)) << inc.file << " includes <" << inc.target << ">";
+            EXPECT_TRUE(standard_headers().count(inc.target))
+                << inc.file << " includes <" << inc.target << ">";
         } else {
-            EXPECT_EQ(inc.target.rfind("core/", 0), 0u) << inc.file << " includes \"" << inc.target << "\"";
+            EXPECT_EQ(inc.target.rfind("core/", 0), 0u)
+                << inc.file << " includes \"" << inc.target << "\"";
         }
     }
 }
@@ -68,8 +78,38 @@ TEST(Layout, ProtocolNeverIncludesServer) {
     for (const auto& inc : includes_under("protocol")) {
         EXPECT_NE(inc.target.rfind("server/", 0), 0u) << inc.file << " includes " << inc.target;
         if (inc.angled) {
-            EXPECT_EQ(inc.target.find("boost/"), std::string::npos) << inc.file << " includes " << inc.target;
-            EXPECT_EQ(inc.target.find("spdlog/"), std::string::npos) << inc.file << " includes " << inc.target;
+            EXPECT_EQ(inc.target.find("boost/"), std::string::npos)
+                << inc.file << " includes " << inc.target;
+            EXPECT_EQ(inc.target.find("spdlog/"), std::string::npos)
+                << inc.file << " includes " << inc.target;
+        }
+    }
+}
+
+// Inside server/: each folder may include itself, the folders below it, and the shared leaves
+// server/log.h and server/limits.h; nothing includes the program level (server.h, config.h).
+TEST(Layout, ServerFoldersIncludeOnlyDownwards) {
+    const std::vector<std::pair<std::string, std::set<std::string>>> allowed = {
+        {"store", {"store"}},
+        {"records", {"records", "store"}},
+        {"game", {"game", "records", "store"}},
+        {"net", {"net", "game", "records", "store"}},
+    };
+    for (const auto& [folder, may] : allowed) {
+        const auto found = includes_under("server/" + folder);
+        ASSERT_FALSE(found.empty()) << "server/" << folder;
+        for (const auto& inc : found) {
+            if (inc.angled || inc.target.rfind("server/", 0) != 0) {
+                continue;
+            }
+            const std::string rest = inc.target.substr(7);
+            if (rest == "log.h" || rest == "limits.h") {
+                continue;
+            }
+            const auto slash = rest.find('/');
+            const std::string target_folder =
+                slash == std::string::npos ? "" : rest.substr(0, slash);
+            EXPECT_TRUE(may.count(target_folder)) << inc.file << " includes " << inc.target;
         }
     }
 }

@@ -1,4 +1,4 @@
-#include "game_table.h"
+#include "server/game_table.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/game.h"
-#include "test_support.h"
+#include "server/test_support.h"
 
 namespace test {
 

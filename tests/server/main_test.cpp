@@ -10,7 +10,7 @@
 #include <regex>
 #include <string>
 
-#include "test_support.h"
+#include "server/test_support.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "test_support.h"
+#include "server/test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <boost/beast/websocket.hpp>
 
 #include "protocol/schema_validator.h"
-#include "server/memory_store.h"
+#include "server/store/memory_store.h"
 
 namespace test {
 

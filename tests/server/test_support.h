@@ -15,7 +15,7 @@
 
 #include "server/limits.h"
 #include "server/server.h"
-#include "server/store.h"
+#include "server/store/store.h"
 
 namespace test {
 

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <string>
 
-#include "server/sqlite_store.h"
+#include "server/store/sqlite_store.h"
 
 int main(int argc, char** argv) {
     const std::string path =
@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
         return 1;
     };
     for (const char* id : {"p_a", "p_b"}) {
-        if (auto status = (*store)->save_player({id, id, std::string("hash_") + id, 0}); !status) {
+        if (auto status = (*store)->insert_player({id, id, std::string("hash_") + id, 0}); !status) {
             return fail(status);
         }
     }

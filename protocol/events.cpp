@@ -1,0 +1,324 @@
+#include "protocol/events.h"
+
+#include <type_traits>
+
+namespace protocol::events {
+
+using nlohmann::json;
+
+namespace {
+
+template <class T>
+constexpr std::string_view kind_of();
+template <>
+constexpr std::string_view kind_of<Move>() {
+    return "move";
+}
+template <>
+constexpr std::string_view kind_of<GameOver>() {
+    return "game_over";
+}
+template <>
+constexpr std::string_view kind_of<DrawOffered>() {
+    return "draw_offered";
+}
+template <>
+constexpr std::string_view kind_of<DrawDeclined>() {
+    return "draw_declined";
+}
+template <>
+constexpr std::string_view kind_of<RematchOffered>() {
+    return "rematch_offered";
+}
+template <>
+constexpr std::string_view kind_of<RematchStarted>() {
+    return "rematch_started";
+}
+template <>
+constexpr std::string_view kind_of<Chat>() {
+    return "chat";
+}
+template <>
+constexpr std::string_view kind_of<RoundStarted>() {
+    return "round_started";
+}
+template <>
+constexpr std::string_view kind_of<ObjectNamed>() {
+    return "object_named";
+}
+template <>
+constexpr std::string_view kind_of<SideChosen>() {
+    return "side_chosen";
+}
+template <>
+constexpr std::string_view kind_of<RoundOver>() {
+    return "round_over";
+}
+
+json optional_string(const std::optional<std::string>& value) {
+    return value ? json(*value) : json(nullptr);
+}
+
+// The fields of one event, in its stored form (without `kind`).
+json fields(const Move& e) {
+    json j = {{"move", e.move}, {"by", e.by}, {"ply", e.ply}};
+    if (e.player) {
+        j["player"] = *e.player;
+    }
+    return j;
+}
+json fields(const GameOver& e) {
+    return {{"result", result_json(e.result)}};
+}
+json fields(const DrawOffered& e) {
+    return {{"by", e.by}};
+}
+json fields(const DrawDeclined& e) {
+    return {{"by", e.by}};
+}
+json fields(const RematchOffered& e) {
+    return {{"by", e.by}};
+}
+json fields(const RematchStarted& e) {
+    return {{"new_game_id", e.new_game_id}};
+}
+json fields(const Chat& e) {
+    return {{"from", e.from},
+            {"player_id", e.player_id},
+            {"seat", optional_string(e.seat)},
+            {"text", e.text},
+            {"at", e.at}};
+}
+json fields(const RoundStarted& e) {
+    return {{"round", e.round}, {"fen", e.fen}, {"namer", e.namer}};
+}
+json fields(const ObjectNamed& e) {
+    return {{"by", e.by}, {"object", e.object}};
+}
+json fields(const SideChosen& e) {
+    return {{"by", e.by}, {"odd", e.odd}, {"even", e.even}};
+}
+json fields(const RoundOver& e) {
+    return {{"round", e.round},
+            {"winner", e.winner},
+            {"winner_player", e.winner_player},
+            {"score", e.score}};
+}
+
+// Reads fields of a stored event; the first problem is kept, later reads return defaults.
+class Reader {
+public:
+    explicit Reader(const json& object) : object_(object) {}
+
+    std::string string(const char* key) {
+        const json* value = find(key);
+        if (value && value->is_string()) {
+            return value->get<std::string>();
+        }
+        fail(key, "a string");
+        return {};
+    }
+
+    std::optional<std::string> nullable_string(const char* key) {
+        const json* value = find(key);
+        if (value && value->is_string()) {
+            return value->get<std::string>();
+        }
+        if (!value || !value->is_null()) {
+            fail(key, "a string or null");
+        }
+        return std::nullopt;
+    }
+
+    // Absent is fine; present must be a string.
+    std::optional<std::string> optional_string(const char* key) {
+        if (!object_.contains(key)) {
+            return std::nullopt;
+        }
+        return string(key);
+    }
+
+    int integer(const char* key) {
+        const json* value = find(key);
+        if (value && value->is_number_integer()) {
+            const auto n = value->get<std::int64_t>();
+            if (n >= -1000000000 && n <= 1000000000) {
+                return static_cast<int>(n);
+            }
+        }
+        fail(key, "a whole number");
+        return 0;
+    }
+
+    const json* object(const char* key) {
+        const json* value = find(key);
+        if (value && value->is_object()) {
+            return value;
+        }
+        fail(key, "an object");
+        return nullptr;
+    }
+
+    std::array<int, 2> pair(const char* key) {
+        const json* value = find(key);
+        if (value && value->is_array() && value->size() == 2 && (*value)[0].is_number_integer() &&
+            (*value)[1].is_number_integer()) {
+            return {(*value)[0].get<int>(), (*value)[1].get<int>()};
+        }
+        fail(key, "two whole numbers");
+        return {0, 0};
+    }
+
+    void fail_with(std::string message) {
+        if (!error_) {
+            error_ = std::move(message);
+        }
+    }
+
+    const std::optional<std::string>& error() const { return error_; }
+
+private:
+    const json* find(const char* key) const {
+        const auto it = object_.find(key);
+        return it == object_.end() ? nullptr : &*it;
+    }
+
+    void fail(const char* key, const char* what) {
+        fail_with(std::string("`") + key + "` must be " + what);
+    }
+
+    const json& object_;
+    std::optional<std::string> error_;
+};
+
+Move read_move(Reader& r) {
+    Move e;
+    e.move = r.string("move");
+    e.by = r.string("by");
+    e.player = r.optional_string("player");
+    e.ply = r.integer("ply");
+    return e;
+}
+
+Chat read_chat(Reader& r) {
+    Chat e;
+    e.from = r.string("from");
+    e.player_id = r.optional_string("player_id").value_or("");
+    e.seat = r.nullable_string("seat");
+    e.text = r.string("text");
+    e.at = r.string("at");
+    return e;
+}
+
+RoundOver read_round_over(Reader& r) {
+    RoundOver e;
+    e.round = r.integer("round");
+    e.winner = r.string("winner");
+    e.winner_player = r.string("winner_player");
+    e.score = r.pair("score");
+    return e;
+}
+
+}  // namespace
+
+std::string_view kind_name(const RoomEvent& event) {
+    return std::visit([](const auto& e) { return kind_of<std::decay_t<decltype(e)>>(); }, event);
+}
+
+json encode_event(const RoomEvent& event) {
+    json out = {{"kind", kind_name(event)}};
+    out.update(std::visit([](const auto& e) { return fields(e); }, event));
+    return out;
+}
+
+std::string encode_event_text(const RoomEvent& event) {
+    return encode_event(event).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+json result_json(const Result& result) {
+    return {{"winner", optional_string(result.winner)}, {"reason", result.reason}};
+}
+
+core::Expected<Result> result_from_json(const json& object) {
+    if (!object.is_object()) {
+        return core::make_error("a result must be an object");
+    }
+    Reader r(object);
+    Result result;
+    result.winner = r.nullable_string("winner");
+    result.reason = r.string("reason");
+    if (r.error()) {
+        return core::make_error("result: " + *r.error());
+    }
+    return result;
+}
+
+core::Expected<RoomEvent> decode_event(const json& object) {
+    if (!object.is_object()) {
+        return core::make_error("an event must be a JSON object");
+    }
+    const auto kind_it = object.find("kind");
+    if (kind_it == object.end() || !kind_it->is_string()) {
+        return core::make_error("an event needs a `kind`");
+    }
+    const auto kind = kind_it->get<std::string>();
+    Reader r(object);
+    std::optional<RoomEvent> event;
+    if (kind == "move") {
+        event = read_move(r);
+    } else if (kind == "game_over") {
+        if (const json* result = r.object("result")) {
+            auto read = result_from_json(*result);
+            if (read) {
+                event = GameOver{std::move(*read)};
+            } else {
+                r.fail_with(read.error());
+            }
+        }
+    } else if (kind == "draw_offered") {
+        event = DrawOffered{r.string("by")};
+    } else if (kind == "draw_declined") {
+        event = DrawDeclined{r.string("by")};
+    } else if (kind == "rematch_offered") {
+        event = RematchOffered{r.string("by")};
+    } else if (kind == "rematch_started") {
+        event = RematchStarted{r.string("new_game_id")};
+    } else if (kind == "chat") {
+        event = read_chat(r);
+    } else if (kind == "round_started") {
+        RoundStarted e;
+        e.round = r.integer("round");
+        e.fen = r.string("fen");
+        e.namer = r.string("namer");
+        event = std::move(e);
+    } else if (kind == "object_named") {
+        ObjectNamed e;
+        e.by = r.string("by");
+        e.object = r.integer("object");
+        event = e;
+    } else if (kind == "side_chosen") {
+        SideChosen e;
+        e.by = r.string("by");
+        e.odd = r.string("odd");
+        e.even = r.string("even");
+        event = std::move(e);
+    } else if (kind == "round_over") {
+        event = read_round_over(r);
+    } else {
+        return core::make_error("unknown event kind `" + kind + "`");
+    }
+    if (r.error()) {
+        return core::make_error(kind + " event: " + *r.error());
+    }
+    return std::move(*event);
+}
+
+core::Expected<RoomEvent> decode_event_text(std::string_view text) {
+    const json object = json::parse(text, nullptr, false);
+    if (object.is_discarded()) {
+        return core::make_error("an event must be JSON");
+    }
+    return decode_event(object);
+}
+
+}  // namespace protocol::events

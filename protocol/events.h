@@ -1,0 +1,107 @@
+#pragma once
+// Every room event, as a type: what a game is made of (docs/protocol.md, "Events"). A room writes
+// its events through these types, the store keeps them in their stored form (encode_event), and the
+// room's restore, the records, the HTTP API and the schema generator read them back through
+// decode_event. The stored form is minimal: only what happened, never what can be derived from it
+// (positions, legal moves, texts). The live broadcast adds the derived position (see
+// broadcast_event in protocol/messages.h).
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "core/expected.h"
+
+namespace protocol::events {
+
+// A move (a capture in Sniderman). `by` is the side that moved ("white"/"black", "odd"/"even");
+// `player` the seat that played it in Sniderman ("player0"/"player1"), where sides change hands.
+struct Move {
+    std::string move;  // canonical notation
+    std::string by;
+    std::optional<std::string> player;
+    int ply = 0;  // plies played in the game (the Sniderman round) including this one
+};
+
+// {winner, reason}: winner a side ("white", …), in Sniderman a seat, or nothing for a draw.
+struct Result {
+    std::optional<std::string> winner;
+    std::string reason;
+};
+
+struct GameOver {
+    Result result;
+};
+
+struct DrawOffered {
+    std::string by;  // seat
+};
+
+struct DrawDeclined {
+    std::string by;
+};
+
+struct RematchOffered {
+    std::string by;
+};
+
+struct RematchStarted {
+    std::string new_game_id;
+};
+
+struct Chat {
+    std::string from;                 // display name when written
+    std::string player_id;            // the writer
+    std::optional<std::string> seat;  // the writer's seat; nothing for a spectator
+    std::string text;
+    std::string at;  // UTC, ISO 8601
+};
+
+// Sniderman: a round is dealt (the first at the match's start, the next after each round_over).
+struct RoundStarted {
+    int round = 1;      // 1-based
+    std::string fen;    // the deal
+    std::string namer;  // the seat that names this round's object
+};
+
+struct ObjectNamed {
+    std::string by;  // seat
+    int object = 0;  // 1..10
+};
+
+struct SideChosen {
+    std::string by;    // the chooser's seat
+    std::string odd;   // seat
+    std::string even;  // seat
+};
+
+struct RoundOver {
+    int round = 1;
+    std::string winner;              // "odd" | "even"
+    std::string winner_player;       // seat
+    std::array<int, 2> score{0, 0};  // rounds won by player0, player1
+};
+
+using RoomEvent =
+    std::variant<Move, GameOver, DrawOffered, DrawDeclined, RematchOffered, RematchStarted, Chat,
+                 RoundStarted, ObjectNamed, SideChosen, RoundOver>;
+
+// The wire name of the event's kind ("move", "game_over", …).
+std::string_view kind_name(const RoomEvent& event);
+
+// The stored form: {"kind": …, the event's own fields}.
+nlohmann::json encode_event(const RoomEvent& event);
+std::string encode_event_text(const RoomEvent& event);
+
+// Reads an event in its stored form. Fields it does not know are ignored (so an older, fatter
+// form reads too); a missing or mistyped field is an error naming it.
+core::Expected<RoomEvent> decode_event(const nlohmann::json& object);
+core::Expected<RoomEvent> decode_event_text(std::string_view text);
+
+nlohmann::json result_json(const Result& result);
+core::Expected<Result> result_from_json(const nlohmann::json& object);
+
+}  // namespace protocol::events

@@ -1,0 +1,37 @@
+#include "server/game/identity.h"
+
+#include <chrono>
+
+#include "server/game/random_id.h"
+#include "server/game/sha256.h"
+
+namespace server {
+
+std::int64_t unix_now() {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+core::Expected<IssuedIdentity> Identities::create_guest(const std::optional<std::string>& name) {
+    IssuedIdentity issued;
+    issued.token = random_hex(24);
+    issued.record.id = random_id("p_");
+    issued.record.name = name ? *name : "Guest " + std::to_string(1000 + random_u64() % 9000);
+    issued.record.token_hash = sha256_hex(issued.token);
+    issued.record.created_at = unix_now();
+    if (auto saved = store_.insert_player(issued.record); !saved) {
+        return core::make_error("could not save the new player: " + saved.error());
+    }
+    return issued;
+}
+
+std::optional<PlayerRecord> Identities::restore(std::string_view token) {
+    return store_.player_by_token_hash(sha256_hex(token));
+}
+
+core::Status Identities::rename(std::string_view player_id, const std::string& name) {
+    return store_.rename_player(player_id, name);
+}
+
+}  // namespace server

@@ -1,0 +1,254 @@
+#include "server/game/lobby.h"
+
+#include <algorithm>
+#include <random>
+
+#include <boost/asio/post.hpp>
+
+#include "protocol/messages.h"
+#include "server/game/identity.h"
+#include "server/log.h"
+#include "server/game/random_id.h"
+#include "server/game/room.h"
+#include "server/game/server_state.h"
+
+namespace server {
+
+using nlohmann::json;
+using protocol::ErrorCode;
+using protocol::RequestType;
+
+namespace {
+
+// Open seeks one client may hold at a time.
+constexpr std::size_t max_seeks_per_client = 5;
+
+}  // namespace
+
+Lobby::Lobby(ServerState& state, boost::asio::io_context& io)
+    : state_(state), strand_(boost::asio::make_strand(io)) {}
+
+void Lobby::post_request(Actor actor, protocol::Request request) {
+    boost::asio::post(strand_, [self = shared_from_this(), actor = std::move(actor),
+                                request = std::move(request)] { self->handle(actor, request); });
+}
+
+void Lobby::post_client_gone(std::uint64_t client_id) {
+    boost::asio::post(strand_, [self = shared_from_this(), client_id] {
+        self->subscribers_.erase(client_id);
+        std::vector<std::string> withdrawn;
+        for (const auto& seek : self->seeks_) {
+            if (seek.creator.client_id == client_id) {
+                withdrawn.push_back(seek.id);
+            }
+        }
+        for (const auto& id : withdrawn) {
+            self->remove_seek(id);
+        }
+        if (!withdrawn.empty()) {
+            self->push();
+        }
+    });
+}
+
+void Lobby::post_game_summary(std::string game_id, json summary) {
+    boost::asio::post(strand_, [self = shared_from_this(), game_id = std::move(game_id),
+                                summary = std::move(summary)]() mutable {
+        if (summary.is_null()) {
+            if (self->games_.erase(game_id) == 0) {
+                return;
+            }
+        } else {
+            auto& slot = self->games_[game_id];
+            if (slot == summary) {
+                return;
+            }
+            slot = std::move(summary);
+        }
+        self->push();
+    });
+}
+
+void Lobby::handle(const Actor& actor, const protocol::Request& request) {
+    switch (request.type) {
+        case RequestType::lobby_subscribe:
+            subscribers_[actor.client_id] = actor.client;
+            actor.send(lobby_frame(request.id));
+            break;
+        case RequestType::lobby_unsubscribe:
+            subscribers_.erase(actor.client_id);
+            break;
+        case RequestType::seek_create:
+            create_seek(actor, request);
+            break;
+        case RequestType::seek_cancel:
+            cancel_seek(actor, request);
+            break;
+        case RequestType::seek_accept:
+            accept_seek(actor, request.seek_id, request.id);
+            break;
+        case RequestType::quick_pair:
+            quick_pair(actor, request);
+            break;
+        default:
+            actor.send(make_frame(protocol::error_message(ErrorCode::internal_error,
+                                                          "not a lobby request", request.id)));
+            break;
+    }
+}
+
+void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
+    const auto mine = std::count_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
+        return s.creator.client_id == actor.client_id;
+    });
+    if (static_cast<std::size_t>(mine) >= max_seeks_per_client) {
+        actor.send(make_frame(protocol::error_message(
+            ErrorCode::rate_limited, "at most 5 open seeks per connection", request.id)));
+        return;
+    }
+    Seek seek;
+    seek.id = random_id("s_");
+    seek.variant = request.variant;
+    seek.rules = request.rules;
+    const bool sniderman = request.variant == core::VariantId::sniderman;
+    // In Sniderman the players are not sides: the coin toss and each round's choice decide.
+    seek.side = sniderman ? std::nullopt : request.side;
+    seek.rounds = request.rounds;
+    seek.is_private = request.is_private;
+    seek.creator = actor;
+    seek.created_at = unix_now();
+    seek.json = {{"seek_id", seek.id},
+                 {"variant", core::variant_name(seek.variant)},
+                 {"rules", core::rule_set_name(seek.rules)},
+                 {"side", seek.side ? json(core::side_name(seek.variant, *seek.side)) : "random"},
+                 {"private", seek.is_private},
+                 {"creator", {{"id", actor.player_id}, {"name", actor.name}}},
+                 {"created_at", seek.created_at}};
+    if (sniderman) {
+        seek.json["rounds"] = seek.rounds;
+    }
+    state_.store().save_seek({seek.id, protocol::to_text(seek.json)});
+    actor.send(make_frame(protocol::seek_created_message(seek.json, request.id)));
+    component_logger("lobby")->info(
+        "client {} player {}: seek {} {}{}", actor.client_id, actor.player_id, seek.id,
+        protocol::to_text(seek.json["variant"]), seek.is_private ? " (private)" : "");
+    const bool listed = !seek.is_private;
+    seeks_.push_back(std::move(seek));
+    if (listed) {
+        push();
+    }
+}
+
+void Lobby::cancel_seek(const Actor& actor, const protocol::Request& request) {
+    auto it = std::find_if(seeks_.begin(), seeks_.end(),
+                           [&](const Seek& s) { return s.id == request.seek_id; });
+    if (it == seeks_.end() || it->creator.player_id != actor.player_id) {
+        actor.send(make_frame(protocol::error_message(
+            ErrorCode::no_such_seek, "you have no open seek with this id", request.id)));
+        return;
+    }
+    const bool listed = !it->is_private;
+    remove_seek(request.seek_id);
+    actor.send(make_frame(protocol::seek_cancelled_message(request.seek_id, request.id)));
+    if (listed) {
+        push();
+    }
+}
+
+void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const json& id) {
+    auto it =
+        std::find_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) { return s.id == seek_id; });
+    if (it == seeks_.end()) {
+        actor.send(make_frame(
+            protocol::error_message(ErrorCode::no_such_seek, "this seek is no longer open", id)));
+        return;
+    }
+    if (it->creator.player_id == actor.player_id) {
+        actor.send(make_frame(
+            protocol::error_message(ErrorCode::own_seek, "you cannot accept your own seek", id)));
+        return;
+    }
+    const Seek seek = *it;
+    GameSpec spec;
+    spec.variant = seek.variant;
+    spec.rules = seek.rules;
+    spec.rounds = seek.rounds;
+    spec.is_private = seek.is_private;
+    bool creator_first = true;
+    if (seek.variant != core::VariantId::sniderman) {
+        creator_first = seek.side ? *seek.side == core::Side::first : (random_u64() & 1) == 0;
+    }
+    spec.seats = creator_first ? std::vector{seek.creator.player_id, actor.player_id}
+                               : std::vector{actor.player_id, seek.creator.player_id};
+    auto room = state_.create_game(spec);
+    if (!room) {
+        component_logger("lobby")->error("seek {}: {}", seek.id, room.error());
+        actor.send(
+            make_frame(protocol::error_message(ErrorCode::internal_error, room.error(), id)));
+        return;
+    }
+    remove_seek(seek.id);
+    component_logger("lobby")->info("seek {} accepted by player {}: game {}", seek.id,
+                                    actor.player_id, (*room)->id());
+    std::vector<Actor> players =
+        creator_first ? std::vector{seek.creator, actor} : std::vector{actor, seek.creator};
+    (*room)->post_seated(std::move(players));
+    if (!seek.is_private) {
+        push();
+    }
+}
+
+void Lobby::quick_pair(const Actor& actor, const protocol::Request& request) {
+    for (const auto& seek : seeks_) {
+        const bool rounds_match =
+            seek.variant != core::VariantId::sniderman || seek.rounds == request.rounds;
+        if (!seek.is_private && seek.variant == request.variant && seek.rules == request.rules &&
+            rounds_match && seek.creator.player_id != actor.player_id) {
+            accept_seek(actor, seek.id, request.id);
+            return;
+        }
+    }
+    protocol::Request create = request;
+    create.type = RequestType::seek_create;
+    create.side.reset();
+    create.is_private = false;
+    create_seek(actor, create);
+}
+
+void Lobby::remove_seek(const std::string& seek_id) {
+    seeks_.erase(std::remove_if(seeks_.begin(), seeks_.end(),
+                                [&](const Seek& s) { return s.id == seek_id; }),
+                 seeks_.end());
+    state_.store().delete_seek(seek_id);
+}
+
+Frame Lobby::lobby_frame(const json& id) const {
+    json seeks = json::array();
+    for (const auto& seek : seeks_) {
+        if (!seek.is_private) {
+            seeks.push_back(seek.json);
+        }
+    }
+    json games = json::array();
+    for (const auto& [game_id, summary] : games_) {
+        games.push_back(summary);
+    }
+    return make_frame(protocol::lobby_message(seeks, games, id));
+}
+
+void Lobby::push() {
+    if (subscribers_.empty()) {
+        return;
+    }
+    const auto frame = lobby_frame(nullptr);
+    for (auto it = subscribers_.begin(); it != subscribers_.end();) {
+        if (auto client = it->second.lock()) {
+            client->send(frame);
+            ++it;
+        } else {
+            it = subscribers_.erase(it);
+        }
+    }
+}
+
+}  // namespace server

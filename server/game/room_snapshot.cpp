@@ -1,0 +1,54 @@
+// The whole room as one `snapshot` message (docs/protocol.md, "Snapshot").
+#include "protocol/messages.h"
+#include "server/game/room.h"
+
+namespace server {
+
+using nlohmann::json;
+
+const core::Game& Room::current_game() const {
+    return match_ ? match_->round() : *game_;
+}
+
+json Room::snapshot_json() const {
+    const auto& game = current_game();
+    json players = json::array();
+    for (int seat = 0; seat < 2; ++seat) {
+        const auto& player_id = record_.seats[static_cast<std::size_t>(seat)];
+        players.push_back({{"seat", seat_name(seat)},
+                           {"id", player_id},
+                           {"name", seat_names_[static_cast<std::size_t>(seat)]},
+                           {"online", online(player_id)}});
+    }
+    const auto seat_or_null = [&](std::optional<int> seat) {
+        return seat ? json(seat_name(*seat)) : json(nullptr);
+    };
+    json snapshot = {{"game_id", id()},
+                     {"version", log_.size()},
+                     {"variant", record_.variant},
+                     {"rules", record_.rules},
+                     {"private", record_.is_private},
+                     {"players", players},
+                     {"start_fen", game.start_fen()},
+                     {"moves", game.moves()}};
+    snapshot.update(protocol::position_json(game));
+    snapshot["result"] = result_ ? *result_ : json(nullptr);
+    if (result_) {
+        // Over by resignation or agreement too, not only by the rules: nobody is to move.
+        snapshot["to_move"] = nullptr;
+        snapshot["legal"] = json::array();
+    }
+    snapshot["draw_offer"] = seat_or_null(draw_offer_);
+    snapshot["rematch_offer"] = seat_or_null(rematch_offer_);
+    snapshot["rematch_game_id"] = rematch_game_ ? json(*rematch_game_) : json(nullptr);
+    snapshot["spectators"] = spectator_count();
+    json chat = json::array();
+    for (const auto& line : chat_) {
+        chat.push_back(line);
+    }
+    snapshot["chat"] = std::move(chat);
+    snapshot["match"] = match_ ? match_json() : json(nullptr);
+    return snapshot;
+}
+
+}  // namespace server

@@ -1,0 +1,172 @@
+#include "server/game/server_state.h"
+
+#include "core/game.h"
+#include "server/game/lobby.h"
+#include "server/log.h"
+#include "server/game/random_id.h"
+#include "server/game/room.h"
+
+namespace server {
+
+namespace {
+
+std::vector<std::string> seat_names(Store& store, const std::vector<std::string>& seats) {
+    std::vector<std::string> names;
+    for (const auto& id : seats) {
+        auto player = store.player(id);
+        names.push_back(player ? player->name : "Unknown");
+    }
+    return names;
+}
+
+}  // namespace
+
+ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limits,
+                         std::string web_root)
+    : io_(io),
+      store_(store),
+      limits_(limits),
+      web_root_(std::move(web_root)),
+      identities_(store),
+      lobby_(std::make_shared<Lobby>(*this, io)) {}
+
+ServerState::~ServerState() = default;
+
+core::Status ServerState::restore_games() {
+    auto log = component_logger("server");
+    for (const auto& seek : store_.seeks()) {
+        // Seeks belong to a live connection; none survives a restart.
+        store_.delete_seek(seek.id);
+    }
+    int restored = 0;
+    for (auto& record : store_.unfinished_games()) {
+        auto names = seat_names(store_, record.seats);
+        const auto events = store_.events(record.id);
+        auto room = std::make_shared<Room>(*this, record, std::move(names));
+        if (auto status = room->restore(events); !status) {
+            log->error("game {}: cannot be restored: {}", record.id, status.error());
+            continue;
+        }
+        std::lock_guard lock(rooms_mutex_);
+        rooms_[record.id] = std::move(room);
+        ++restored;
+    }
+    log->info("restored {} unfinished game(s)", restored);
+    return core::ok_status();
+}
+
+core::Expected<std::shared_ptr<Room>> ServerState::create_game(const GameSpec& spec) {
+    GameRecord record;
+    record.id = random_id("g_");
+    record.variant = std::string(core::variant_name(spec.variant));
+    record.rules = std::string(core::rule_set_name(spec.rules));
+    record.seats = spec.seats;
+    record.is_private = spec.is_private;
+    record.created_at = unix_now();
+    if (spec.variant == core::VariantId::sniderman) {
+        record.seed = random_u64() >> 1;  // stays positive in a signed 64-bit column
+        record.rounds = spec.rounds;
+    } else {
+        core::GameOptions options;
+        options.rules = spec.rules;
+        auto game = core::make_game(spec.variant, options);
+        if (!game) {
+            return core::make_error("cannot start a " + record.variant + " game: " + game.error());
+        }
+        record.start_fen = (*game)->start_fen();
+    }
+    auto room = std::make_shared<Room>(*this, record, seat_names(store_, record.seats));
+    if (auto stored = store_.create_game(record); !stored) {
+        return core::make_error("cannot store the new game: " + stored.error());
+    }
+    if (auto started = room->start_fresh(); !started) {
+        store_.finish_game(record.id, R"({"winner":null,"reason":"aborted"})", unix_now());
+        return core::make_error("cannot start the game: " + started.error());
+    }
+    std::lock_guard lock(rooms_mutex_);
+    rooms_[record.id] = room;
+    return room;
+}
+
+std::shared_ptr<Room> ServerState::room(std::string_view game_id) {
+    std::lock_guard lock(rooms_mutex_);
+    if (auto it = rooms_.find(game_id); it != rooms_.end()) {
+        return it->second;
+    }
+    // A finished game from before the last restart: rebuilt from its events on first use.
+    auto record = store_.game(game_id);
+    if (!record) {
+        return nullptr;
+    }
+    auto room = std::make_shared<Room>(*this, *record, seat_names(store_, record->seats));
+    if (auto status = room->restore(store_.events(record->id)); !status) {
+        component_logger("server")->error("game {}: cannot be loaded: {}", record->id,
+                                          status.error());
+        return nullptr;
+    }
+    rooms_[record->id] = room;
+    return room;
+}
+
+void ServerState::release_room(std::string_view game_id) {
+    std::lock_guard lock(rooms_mutex_);
+    auto it = rooms_.find(game_id);
+    if (it != rooms_.end() && it->second->finished()) {
+        rooms_.erase(it);
+    }
+}
+
+std::vector<std::string> ServerState::unfinished_games_of(std::string_view player_id) {
+    std::vector<std::string> games;
+    std::lock_guard lock(rooms_mutex_);
+    for (const auto& [id, room] : rooms_) {
+        if (room->finished()) {
+            continue;
+        }
+        for (const auto& seat : room->seats()) {
+            if (seat == player_id) {
+                games.push_back(id);
+                break;
+            }
+        }
+    }
+    return games;
+}
+
+std::size_t ServerState::room_count() {
+    std::lock_guard lock(rooms_mutex_);
+    return rooms_.size();
+}
+
+void ServerState::join(const std::shared_ptr<Client>& client) {
+    std::lock_guard lock(sessions_mutex_);
+    sessions_[client->client_id()] = client;
+}
+
+void ServerState::leave(std::uint64_t client_id) {
+    std::lock_guard lock(sessions_mutex_);
+    sessions_.erase(client_id);
+}
+
+void ServerState::close_all() {
+    stopping_ = true;
+    std::vector<std::shared_ptr<Client>> open;
+    {
+        std::lock_guard lock(sessions_mutex_);
+        for (auto& [id, weak] : sessions_) {
+            if (auto client = weak.lock()) {
+                open.push_back(std::move(client));
+            }
+        }
+    }
+    for (auto& client : open) {
+        client->close_going_away();
+    }
+}
+
+std::size_t ServerState::session_count() {
+    std::lock_guard lock(sessions_mutex_);
+    return sessions_.size();
+}
+
+}  // namespace server

@@ -1,0 +1,85 @@
+#pragma once
+// What every session shares (the Beast chat example's shared_state): the store, the limits, the
+// lobby, the room registry, and the open sessions for shutdown. The registry is a map behind a
+// small mutex used only to find or add a room; each room's state lives on the room's own strand.
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "core/expected.h"
+#include "core/variant.h"
+#include "server/game/client.h"
+#include "server/game/identity.h"
+#include "server/limits.h"
+#include "server/store/store.h"
+
+namespace server {
+
+class Lobby;
+class Room;
+
+// A game about to be created: who sits where, and its options.
+struct GameSpec {
+    core::VariantId variant = core::VariantId::chessence;
+    core::RuleSet rules = core::RuleSet::house;
+    int rounds = 3;  // Sniderman
+    bool is_private = false;
+    std::vector<std::string> seats;  // player ids: white/black or player0/player1
+};
+
+class ServerState {
+public:
+    ServerState(boost::asio::io_context& io, Store& store, Limits limits, std::string web_root);
+    ~ServerState();
+
+    boost::asio::io_context& io() { return io_; }
+    Store& store() { return store_; }
+    const Limits& limits() const { return limits_; }
+    const std::string& web_root() const { return web_root_; }
+    Lobby& lobby() { return *lobby_; }
+    Identities& identities() { return identities_; }
+
+    // Rebuilds every unfinished game of the store by replaying its events; drops stale seeks.
+    core::Status restore_games();
+    // Creates, stores and registers a new game; its room has appended its opening events.
+    core::Expected<std::shared_ptr<Room>> create_game(const GameSpec& spec);
+    std::shared_ptr<Room> room(std::string_view game_id);
+    // Drops a finished room from memory (it is loaded again from the store when needed).
+    void release_room(std::string_view game_id);
+    // Unfinished games in which the player holds a seat.
+    std::vector<std::string> unfinished_games_of(std::string_view player_id);
+    std::size_t room_count();
+
+    // Sessions register so shutdown can close them.
+    void join(const std::shared_ptr<Client>& client);
+    void leave(std::uint64_t client_id);
+    // Stops taking new sessions and closes every open one with 1001.
+    void close_all();
+    bool stopping() const { return stopping_.load(); }
+    std::size_t session_count();
+    std::uint64_t next_client_id() { return ++last_client_id_; }
+
+private:
+    boost::asio::io_context& io_;
+    Store& store_;
+    Limits limits_;
+    std::string web_root_;
+    Identities identities_;
+    std::shared_ptr<Lobby> lobby_;
+
+    std::mutex rooms_mutex_;
+    std::map<std::string, std::shared_ptr<Room>, std::less<>> rooms_;
+
+    std::mutex sessions_mutex_;
+    std::map<std::uint64_t, std::weak_ptr<Client>> sessions_;
+    std::atomic<bool> stopping_{false};
+    std::atomic<std::uint64_t> last_client_id_{0};
+};
+
+}  // namespace server

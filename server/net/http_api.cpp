@@ -1,0 +1,161 @@
+#include "server/net/http_api.h"
+
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/messages.h"
+#include "server/limits.h"
+#include "server/records/record_export.h"
+#include "server/net/static_files.h"
+
+namespace server {
+
+using nlohmann::json;
+
+namespace {
+
+std::string seat_name(const GameRecord& game, std::size_t seat) {
+    if (game.variant == "sniderman") {
+        return seat == 0 ? "player0" : "player1";
+    }
+    return seat == 0 ? "white" : "black";
+}
+
+json players_json(Store& store, const GameRecord& game) {
+    json players = json::array();
+    for (std::size_t seat = 0; seat < game.seats.size(); ++seat) {
+        auto player = store.player(game.seats[seat]);
+        players.push_back({{"seat", seat_name(game, seat)},
+                           {"id", game.seats[seat]},
+                           {"name", player ? player->name : "Unknown"}});
+    }
+    return players;
+}
+
+json result_json(const GameRecord& game) {
+    if (game.result_json.empty()) {
+        return nullptr;
+    }
+    auto result = json::parse(game.result_json, nullptr, false);
+    return result.is_discarded() ? json(nullptr) : result;
+}
+
+HttpReply game_reply(Store& store, std::string_view game_id) {
+    auto game = store.game(game_id);
+    if (!game) {
+        return not_found_reply();
+    }
+    json moves = json::array();
+    const auto events = store.events(game_id);
+    for (const auto& stored : events) {
+        auto event = json::parse(stored.json, nullptr, false);
+        const bool is_move = event.is_object() && event.contains("kind") &&
+                             event["kind"] == "move" && event.contains("move") &&
+                             event["move"].is_string();
+        if (is_move) {
+            moves.push_back(event["move"]);
+        }
+    }
+    json body = {{"game_id", game->id},
+                 {"variant", game->variant},
+                 {"rules", game->rules},
+                 {"status", game->status},
+                 {"private", game->is_private},
+                 {"players", players_json(store, *game)},
+                 {"start_fen", game->start_fen},
+                 {"moves", moves},
+                 {"result", result_json(*game)},
+                 {"version", events.size()},
+                 {"created_at", game->created_at},
+                 {"finished_at", game->finished_at == 0 ? json(nullptr) : json(game->finished_at)}};
+    if (game->variant == "sniderman") {
+        body["rounds"] = game->rounds;
+    }
+    return json_reply(200, protocol::to_text(body));
+}
+
+HttpReply pgn_reply(Store& store, std::string_view game_id) {
+    auto text = export_game_pgn(store, game_id, "Chessence Server");
+    if (!text) {
+        return not_found_reply();
+    }
+    return HttpReply{200, "application/x-chess-pgn; charset=utf-8", std::move(*text)};
+}
+
+HttpReply player_games_reply(Store& store, std::string_view player_id, std::string_view query) {
+    int page = 1;
+    if (const auto at = query.find("page="); at != std::string_view::npos) {
+        const auto digits = query.substr(at + 5);
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), page);
+        if (ec != std::errc() || page < 1 || page > 1000000 ||
+            (end != digits.data() + digits.size() && *end != '&')) {
+            return json_reply(400, R"({"error":"page must be a number from 1"})");
+        }
+    }
+    auto player = store.player(player_id);
+    if (!player) {
+        return not_found_reply();
+    }
+    auto games =
+        store.finished_games_of(player_id, (page - 1) * games_page_size, games_page_size + 1);
+    const bool has_more = games.size() > static_cast<std::size_t>(games_page_size);
+    if (has_more) {
+        games.pop_back();
+    }
+    json list = json::array();
+    for (const auto& game : games) {
+        list.push_back({{"game_id", game.id},
+                        {"variant", game.variant},
+                        {"rules", game.rules},
+                        {"players", players_json(store, game)},
+                        {"result", result_json(game)},
+                        {"created_at", game.created_at},
+                        {"finished_at", game.finished_at}});
+    }
+    json body = {{"player", {{"id", player->id}, {"name", player->name}}},
+                 {"page", page},
+                 {"page_size", games_page_size},
+                 {"games", list},
+                 {"has_more", has_more}};
+    return json_reply(200, protocol::to_text(body));
+}
+
+}  // namespace
+
+std::optional<HttpReply> serve_api(Store& store, std::string_view target) {
+    const auto query_at = target.find('?');
+    const std::string_view path = target.substr(0, query_at);
+    const std::string_view query =
+        query_at == std::string_view::npos ? std::string_view{} : target.substr(query_at + 1);
+    if (path == "/healthz") {
+        return json_reply(200, R"({"status":"ok"})");
+    }
+    constexpr std::string_view games_prefix = "/api/games/";
+    constexpr std::string_view players_prefix = "/api/players/";
+    if (path.substr(0, games_prefix.size()) == games_prefix) {
+        std::string_view id = path.substr(games_prefix.size());
+        constexpr std::string_view pgn = ".pgn";
+        if (id.size() > pgn.size() && id.substr(id.size() - pgn.size()) == pgn) {
+            return pgn_reply(store, id.substr(0, id.size() - pgn.size()));
+        }
+        if (id.empty() || id.find('/') != std::string_view::npos) {
+            return not_found_reply();
+        }
+        return game_reply(store, id);
+    }
+    if (path.substr(0, players_prefix.size()) == players_prefix) {
+        std::string_view rest = path.substr(players_prefix.size());
+        const auto slash = rest.find('/');
+        if (slash == std::string_view::npos || rest.substr(slash) != "/games") {
+            return not_found_reply();
+        }
+        return player_games_reply(store, rest.substr(0, slash), query);
+    }
+    if (path == "/api" || path.substr(0, 5) == "/api/") {
+        return not_found_reply();
+    }
+    return std::nullopt;
+}
+
+}  // namespace server

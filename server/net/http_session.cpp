@@ -1,0 +1,101 @@
+#include "server/net/http_session.h"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+
+#include "protocol/version.h"
+#include "server/net/http_api.h"
+#include "server/log.h"
+#include "server/game/server_state.h"
+#include "server/net/static_files.h"
+#include "server/net/websocket_session.h"
+
+namespace server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+http::response<http::string_body> make_response(const HttpReply& reply, unsigned version,
+                                                bool keep_alive, bool head) {
+    http::response<http::string_body> res{static_cast<http::status>(reply.status), version};
+    res.set(http::field::server, protocol::server_software());
+    res.set(http::field::content_type, reply.content_type);
+    res.set("X-Content-Type-Options", "nosniff");
+    res.set(http::field::cache_control, "no-cache");
+    res.keep_alive(keep_alive);
+    if (head) {
+        res.content_length(reply.body.size());
+    } else {
+        res.body() = reply.body;
+        res.prepare_payload();
+    }
+    return res;
+}
+
+HttpReply route(ServerState& state, const http::request<http::string_body>& req) {
+    if (req.method() != http::verb::get && req.method() != http::verb::head) {
+        return json_reply(405, R"({"error":"method not allowed"})");
+    }
+    const std::string_view target(req.target().data(), req.target().size());
+    if (target == "/ws" || target.substr(0, 4) == "/ws?") {
+        return json_reply(426, R"({"error":"use a WebSocket"})");
+    }
+    if (auto api = serve_api(state.store(), target)) {
+        return *api;
+    }
+    return serve_static(state.web_root(), target);
+}
+
+}  // namespace
+
+asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socket) {
+    auto log = component_logger("http");
+    beast::tcp_stream stream(std::move(socket));
+    beast::flat_buffer buffer;
+    for (;;) {
+        stream.expires_after(http_read_timeout);
+        http::request_parser<http::string_body> parser;
+        parser.body_limit(http_body_limit);
+        auto [ec, size] = co_await http::async_read(stream, buffer, parser, use_tuple);
+        if (ec) {
+            if (ec != http::error::end_of_stream && ec != beast::error::timeout &&
+                ec != asio::error::connection_reset && ec != asio::error::eof) {
+                log->debug("read: {}", ec.message());
+            }
+            break;
+        }
+        auto req = parser.release();
+        const std::string_view target(req.target().data(), req.target().size());
+        if (beast::websocket::is_upgrade(req)) {
+            if (target == "/ws" || target.substr(0, 4) == "/ws?") {
+                stream.expires_never();
+                std::make_shared<WebSocketSession>(state, std::move(stream))->start(std::move(req));
+                co_return;
+            }
+            auto res = make_response(not_found_reply(), req.version(), false, false);
+            co_await http::async_write(stream, res, use_tuple);
+            break;
+        }
+        const auto reply = route(state, req);
+        log->debug("{} {} -> {}", std::string(req.method_string()), std::string(target),
+                   reply.status);
+        auto res = make_response(reply, req.version(), req.keep_alive() && !state.stopping(),
+                                 req.method() == http::verb::head);
+        auto [write_error, written] = co_await http::async_write(stream, res, use_tuple);
+        if (write_error || !res.keep_alive()) {
+            break;
+        }
+    }
+    beast::error_code ignored;
+    stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+}
+
+}  // namespace server

@@ -1,0 +1,327 @@
+#include "server/net/websocket_session.h"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "protocol/version.h"
+#include "server/game/lobby.h"
+#include "server/log.h"
+#include "server/game/room.h"
+#include "server/game/server_state.h"
+
+namespace server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using protocol::ErrorCode;
+using protocol::RequestType;
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+bool is_lobby_request(RequestType type) {
+    return type == RequestType::lobby_subscribe || type == RequestType::lobby_unsubscribe ||
+           type == RequestType::seek_create || type == RequestType::seek_cancel ||
+           type == RequestType::seek_accept || type == RequestType::quick_pair;
+}
+
+// Whether an error is just the other side (or we) closing.
+bool is_normal_close(const beast::error_code& ec) {
+    return ec == websocket::error::closed || ec == asio::error::operation_aborted ||
+           ec == asio::error::eof || ec == asio::error::connection_reset ||
+           ec == beast::error::timeout || ec == asio::error::broken_pipe;
+}
+
+}  // namespace
+
+WebSocketSession::WebSocketSession(ServerState& state, beast::tcp_stream&& stream)
+    : state_(state),
+      ws_(std::move(stream)),
+      wake_(ws_.get_executor()),
+      id_(state.next_client_id()),
+      tokens_(2.0 * state.limits().rate_per_second),
+      refilled_(std::chrono::steady_clock::now()) {}
+
+void WebSocketSession::start(Request request) {
+    asio::co_spawn(ws_.get_executor(), run(shared_from_this(), std::move(request)), asio::detached);
+}
+
+asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> self,
+                                            Request request) {
+    auto log = component_logger("ws");
+    const auto& limits = self->state_.limits();
+    beast::get_lowest_layer(self->ws_).expires_never();
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = std::chrono::seconds(30);
+    timeouts.idle_timeout = limits.idle_timeout;
+    timeouts.keep_alive_pings = true;
+    self->ws_.set_option(timeouts);
+    self->ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
+        res.set(beast::http::field::server, protocol::server_software());
+    }));
+    self->ws_.read_message_max(limits.max_frame_bytes * hard_frame_factor);
+    auto [accept_error] = co_await self->ws_.async_accept(request, use_tuple);
+    if (accept_error) {
+        log->debug("client {}: upgrade failed: {}", self->id_, accept_error.message());
+        co_return;
+    }
+    if (self->state_.stopping()) {
+        co_await self->ws_.async_close(websocket::close_code::going_away, use_tuple);
+        co_return;
+    }
+    self->state_.join(self);
+    beast::error_code endpoint_error;
+    const auto peer = beast::get_lowest_layer(self->ws_).socket().remote_endpoint(endpoint_error);
+    log->info("client {}: connected from {}", self->id_,
+              endpoint_error ? std::string("?") : peer.address().to_string());
+    asio::co_spawn(self->ws_.get_executor(), write_loop(self), asio::detached);
+
+    beast::flat_buffer buffer;
+    while (!self->close_code_) {
+        buffer.clear();
+        auto [ec, size] = co_await self->ws_.async_read(buffer, use_tuple);
+        if (ec) {
+            if (!is_normal_close(ec)) {
+                log->info("client {}: read ended: {}", self->id_, ec.message());
+            }
+            break;
+        }
+        if (size > limits.max_frame_bytes) {
+            self->reply(protocol::error_message(
+                ErrorCode::frame_too_large,
+                "frames may have at most " + std::to_string(limits.max_frame_bytes) + " bytes",
+                nullptr));
+            self->request_close(websocket::close_code::too_big);
+            break;
+        }
+        if (!self->ws_.got_text()) {
+            self->reply(protocol::error_message(ErrorCode::bad_json, "send text frames", nullptr));
+            continue;
+        }
+        self->on_text(beast::buffers_to_string(buffer.data()));
+    }
+    self->leave_everything();
+    log->info("client {}: disconnected", self->id_);
+}
+
+asio::awaitable<void> WebSocketSession::write_loop(std::shared_ptr<WebSocketSession> self) {
+    auto log = component_logger("ws");
+    for (;;) {
+        if (!self->queue_.empty()) {
+            // The frame in flight leaves the queue first: abort() may clear the queue meanwhile.
+            const Frame frame = std::move(self->queue_.front());
+            self->queue_.pop_front();
+            self->ws_.text(true);
+            auto [ec, written] = co_await self->ws_.async_write(asio::buffer(*frame), use_tuple);
+            if (ec || self->closed_) {
+                self->abort();
+                break;
+            }
+            continue;
+        }
+        if (self->close_code_) {
+            auto [ec] = co_await self->ws_.async_close(*self->close_code_, use_tuple);
+            if (ec && !is_normal_close(ec)) {
+                log->debug("client {}: close: {}", self->id_, ec.message());
+            }
+            break;
+        }
+        if (self->closed_) {
+            break;
+        }
+        self->wake_.expires_at(std::chrono::steady_clock::time_point::max());
+        co_await self->wake_.async_wait(use_tuple);
+    }
+    self->closed_ = true;
+    self->queue_.clear();
+}
+
+void WebSocketSession::send(Frame frame) {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
+        self->enqueue(std::move(frame));
+    });
+}
+
+void WebSocketSession::enqueue(Frame frame) {
+    if (closed_ || close_code_) {
+        return;
+    }
+    if (queue_.size() >= state_.limits().max_queue) {
+        component_logger("ws")->warn("client {}: {} frames behind, disconnecting", id_,
+                                     queue_.size());
+        abort();
+        return;
+    }
+    queue_.push_back(std::move(frame));
+    wake_.cancel();
+}
+
+void WebSocketSession::watching(std::string game_id, bool on) {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), game_id = std::move(game_id), on] {
+        if (on && self->left_) {
+            // The room added us after we had said goodbye to every room: say it again.
+            if (auto room = self->state_.room(game_id)) {
+                room->post_client_gone(self->id_);
+            }
+        } else if (on) {
+            self->watching_.insert(game_id);
+        } else {
+            self->watching_.erase(game_id);
+        }
+    });
+}
+
+void WebSocketSession::close_going_away() {
+    asio::post(ws_.get_executor(), [self = shared_from_this()] {
+        self->request_close(websocket::close_code::going_away);
+    });
+}
+
+void WebSocketSession::request_close(websocket::close_code code) {
+    if (!close_code_ && !closed_) {
+        close_code_ = code;
+        wake_.cancel();
+    }
+}
+
+// Drops the connection without a closing handshake (a client that cannot keep up, a dead socket).
+void WebSocketSession::abort() {
+    closed_ = true;
+    queue_.clear();
+    wake_.cancel();
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+}
+
+void WebSocketSession::leave_everything() {
+    left_ = true;
+    request_close(websocket::close_code::normal);
+    state_.leave(id_);
+    state_.lobby().post_client_gone(id_);
+    for (const auto& game_id : watching_) {
+        if (auto room = state_.room(game_id)) {
+            room->post_client_gone(id_);
+        }
+    }
+    watching_.clear();
+}
+
+Actor WebSocketSession::actor() {
+    return Actor{weak_from_this(), id_, player_->id, player_->name};
+}
+
+// A token bucket: rate_per_second refill, two seconds' worth of burst.
+bool WebSocketSession::take_token() {
+    const auto rate = static_cast<double>(state_.limits().rate_per_second);
+    const auto now = std::chrono::steady_clock::now();
+    const std::chrono::duration<double> elapsed = now - refilled_;
+    refilled_ = now;
+    tokens_ = std::min(2.0 * rate, tokens_ + elapsed.count() * rate);
+    if (tokens_ < 1.0) {
+        return false;
+    }
+    tokens_ -= 1.0;
+    return true;
+}
+
+void WebSocketSession::on_text(const std::string& text) {
+    if (!take_token()) {
+        reply(protocol::error_message(ErrorCode::rate_limited, "too many messages; slow down",
+                                      nullptr));
+        return;
+    }
+    auto parsed = protocol::parse_request(text);
+    if (auto* error = std::get_if<protocol::RequestError>(&parsed)) {
+        component_logger("ws")->debug("client {}: {} ({})", id_,
+                                      protocol::error_code_name(error->error.code),
+                                      error->error.message);
+        reply(protocol::error_message(error->error, error->id));
+        return;
+    }
+    on_request(std::get<protocol::Request>(std::move(parsed)));
+}
+
+void WebSocketSession::on_request(protocol::Request request) {
+    if (request.type == RequestType::hello) {
+        hello(request);
+        return;
+    }
+    if (!player_) {
+        reply(protocol::error_message(ErrorCode::hello_required, "send hello first", request.id));
+        return;
+    }
+    if (request.type == RequestType::ping) {
+        reply(protocol::pong_message(request.id));
+    } else if (request.type == RequestType::set_name) {
+        set_name(request);
+    } else if (is_lobby_request(request.type)) {
+        state_.lobby().post_request(actor(), std::move(request));
+    } else if (auto room = state_.room(request.game_id)) {
+        room->post_request(actor(), std::move(request));
+    } else {
+        reply(protocol::error_message(ErrorCode::no_such_game, "there is no such game", request.id,
+                                      request.game_id));
+    }
+}
+
+void WebSocketSession::hello(const protocol::Request& request) {
+    auto log = component_logger("ws");
+    if (request.protocol != protocol::protocol_version) {
+        reply(protocol::error_message(ErrorCode::unsupported_protocol,
+                                      "this server speaks protocol 1", request.id));
+        request_close(websocket::close_code::policy_error);
+        return;
+    }
+    if (player_) {
+        reply(protocol::error_message(ErrorCode::bad_field, "hello was sent already", request.id));
+        return;
+    }
+    std::string token;
+    if (request.token) {
+        if (auto record = state_.identities().restore(*request.token)) {
+            player_ = protocol::PlayerInfo{record->id, record->name};
+            token = *request.token;
+        } else {
+            reply(protocol::error_message(ErrorCode::bad_token,
+                                          "unknown token; you are a new guest", request.id));
+        }
+    }
+    if (!player_) {
+        auto issued = state_.identities().create_guest(request.name);
+        if (!issued) {
+            log->error("client {}: {}", id_, issued.error());
+            reply(protocol::error_message(ErrorCode::internal_error, "cannot create a player",
+                                          request.id));
+            return;
+        }
+        player_ = protocol::PlayerInfo{issued->record.id, issued->record.name};
+        token = issued->token;
+    } else if (request.name && *request.name != player_->name) {
+        if (state_.identities().rename(player_->id, *request.name)) {
+            player_->name = *request.name;
+        }
+    }
+    log->info("client {}: player {} \"{}\"", id_, player_->id, player_->name);
+    reply(protocol::welcome_message(*player_, token, state_.unfinished_games_of(player_->id),
+                                    request.id));
+}
+
+void WebSocketSession::set_name(const protocol::Request& request) {
+    if (auto renamed = state_.identities().rename(player_->id, *request.name); !renamed) {
+        reply(protocol::error_message(ErrorCode::internal_error, renamed.error(), request.id));
+        return;
+    }
+    player_->name = *request.name;
+    reply(protocol::player_message(*player_, request.id));
+}
+
+}  // namespace server

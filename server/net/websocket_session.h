@@ -1,0 +1,73 @@
+#pragma once
+// One browser connection on /ws, on its own strand: a reader coroutine that parses, rate-limits and
+// routes requests (identity here, lobby and rooms on their strands), and a single writer coroutine
+// draining a bounded queue of shared frames.
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/websocket/stream.hpp>
+
+#include "protocol/messages.h"
+#include "protocol/requests.h"
+#include "server/game/client.h"
+
+namespace server {
+
+class ServerState;
+
+class WebSocketSession final : public Client,
+                               public std::enable_shared_from_this<WebSocketSession> {
+public:
+    using Request = boost::beast::http::request<boost::beast::http::string_body>;
+
+    WebSocketSession(ServerState& state, boost::beast::tcp_stream&& stream);
+
+    // Completes the upgrade and serves the connection until it closes.
+    void start(Request request);
+
+    std::uint64_t client_id() const override { return id_; }
+    void send(Frame frame) override;
+    void watching(std::string game_id, bool on) override;
+    void close_going_away() override;
+
+private:
+    static boost::asio::awaitable<void> run(std::shared_ptr<WebSocketSession> self,
+                                            Request request);
+    static boost::asio::awaitable<void> write_loop(std::shared_ptr<WebSocketSession> self);
+
+    void on_text(const std::string& text);
+    void on_request(protocol::Request request);
+    void hello(const protocol::Request& request);
+    void set_name(const protocol::Request& request);
+    bool take_token();
+    void reply(std::string text) { enqueue(make_frame(std::move(text))); }
+    void enqueue(Frame frame);
+    void request_close(boost::beast::websocket::close_code code);
+    void abort();
+    void leave_everything();
+    Actor actor();
+
+    ServerState& state_;
+    boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+    boost::asio::steady_timer wake_;
+    std::uint64_t id_;
+    std::deque<Frame> queue_;
+    std::optional<boost::beast::websocket::close_code> close_code_;
+    bool closed_ = false;  // no more frames are queued
+    bool left_ = false;    // the lobby and the rooms have been told that this client is gone
+    std::optional<protocol::PlayerInfo> player_;
+    std::set<std::string> watching_;
+    double tokens_;
+    std::chrono::steady_clock::time_point refilled_;
+};
+
+}  // namespace server

@@ -1,0 +1,178 @@
+#include "server/records/record_export.h"
+
+#include <charconv>
+#include <ctime>
+#include <sstream>
+
+#include "core/game.h"
+#include "server/records/record_export_detail.h"
+
+namespace server {
+
+namespace record_detail {
+
+using nlohmann::json;
+
+core::Record common_record(const GameRecord& game, std::string_view site, const char* event) {
+    std::string date = "????.??.??";
+    if (game.created_at > 0) {
+        const auto t = static_cast<std::time_t>(game.created_at);
+        std::tm tm{};
+        gmtime_r(&t, &tm);
+        char text[32];
+        std::snprintf(text, sizeof text, "%04d.%02d.%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+                      tm.tm_mday);
+        date = text;
+    }
+    core::Record r;
+    r.tags = {{"Event", event}, {"Site", std::string(site)}, {"Date", date}};
+    return r;
+}
+
+std::string string_field(const json& object, const char* name) {
+    if (!object.is_object()) {
+        return {};
+    }
+    const auto found = object.find(name);
+    return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+std::string result_token(std::string_view winner_side, bool decided) {
+    if (!decided) {
+        return "*";
+    }
+    if (winner_side.empty()) {
+        return "1/2-1/2";
+    }
+    if (winner_side == "white" || winner_side == "odd") {
+        return "1-0";
+    }
+    if (winner_side == "black" || winner_side == "even") {
+        return "0-1";
+    }
+    return "*";
+}
+
+void number_from_fen(core::Record& record, const std::string& variant, const std::string& fen) {
+    std::istringstream in(fen);
+    std::vector<std::string> fields;
+    for (std::string field; in >> field;) {
+        fields.push_back(field);
+    }
+    const auto number = [](const std::string& text) {
+        int value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        return ec == std::errc() && end == text.data() + text.size() && value >= 1 ? value : 0;
+    };
+    if (variant == "sniderman" && fields.size() >= 2 && number(fields.back()) > 0) {
+        const int ply = number(fields.back());
+        record.first_move_number = (ply + 1) / 2;
+        record.second_moves_first = ply % 2 == 0;
+    } else if (variant != "sniderman" && fields.size() >= 4 && number(fields.back()) > 0) {
+        record.first_move_number = number(fields.back());
+        record.second_moves_first = fields[1] == "b";
+    }
+}
+
+std::string name_of(const std::vector<std::string>& names, std::size_t seat) {
+    return seat < names.size() && !names[seat].empty() ? names[seat] : "?";
+}
+
+}  // namespace record_detail
+
+namespace {
+
+using nlohmann::json;
+using namespace record_detail;
+
+// Whether `fen` is other than the variant's start position (asked of the rules; when they cannot
+// tell, any non-empty string counts as a setup).
+bool is_setup(const std::string& variant_name, const std::string& rules, const std::string& fen) {
+    if (fen.empty()) {
+        return false;
+    }
+    const auto variant = core::parse_variant(variant_name);
+    if (!variant) {
+        return true;
+    }
+    core::GameOptions options;
+    options.rules = core::parse_rule_set(rules).value_or(core::RuleSet::house);
+    auto standard = core::make_game(*variant, options);
+    options.fen = fen;
+    auto given = core::make_game(*variant, options);
+    return !standard || !given || (*standard)->start_fen() != (*given)->start_fen();
+}
+
+std::vector<json> parsed_events(const std::vector<StoredEvent>& events) {
+    std::vector<json> out;
+    for (const auto& e : events) {
+        auto parsed = json::parse(e.json, nullptr, false);
+        if (!parsed.is_discarded() && parsed.is_object()) {
+            out.push_back(std::move(parsed));
+        }
+    }
+    return out;
+}
+
+// The record of a Chessence or Chesica game: its moves, and the result the game record holds (or
+// failing that, its game_over event).
+core::Record two_colour_record(const GameRecord& game, const std::vector<std::string>& names,
+                               const std::vector<json>& events, std::string_view site) {
+    core::Record r = common_record(game, site, "Casual game");
+    r.tags.push_back({"Variant", game.variant});
+    r.tags.push_back({"White", name_of(names, 0)});
+    r.tags.push_back({"Black", name_of(names, 1)});
+    json result = game.result_json.empty() ? json() : json::parse(game.result_json, nullptr, false);
+    for (const auto& e : events) {
+        const auto kind = string_field(e, "kind");
+        if (kind == "move" && !string_field(e, "move").empty()) {
+            r.moves.push_back(string_field(e, "move"));
+        } else if (kind == "game_over" && !result.is_object()) {
+            result = e.contains("result") ? e["result"] : json();
+        }
+    }
+    const bool decided = result.is_object() && result.contains("winner");
+    r.result = result_token(decided ? string_field(result, "winner") : "", decided);
+    r.tags.push_back({"Result", r.result});
+    r.tags.push_back({"RuleSet", game.rules});
+    if (is_setup(game.variant, game.rules, game.start_fen)) {
+        r.tags.push_back({"FEN", game.start_fen});
+    }
+    r.tags.push_back({"GameId", game.id});
+    if (!string_field(result, "reason").empty()) {
+        r.tags.push_back({"Termination", string_field(result, "reason")});
+    }
+    if (!r.moves.empty()) {
+        number_from_fen(r, game.variant, game.start_fen);
+    }
+    return r;
+}
+
+}  // namespace
+
+std::vector<core::Record> game_records(const GameRecord& game,
+                                       const std::vector<std::string>& names,
+                                       const std::vector<StoredEvent>& events,
+                                       std::string_view site) {
+    const auto parsed = parsed_events(events);
+    if (game.variant == "sniderman") {
+        return sniderman_records(game, names, parsed, site);
+    }
+    return {two_colour_record(game, names, parsed, site)};
+}
+
+std::optional<std::string> export_game_pgn(Store& store, std::string_view game_id,
+                                           std::string_view site) {
+    auto game = store.game(game_id);
+    if (!game) {
+        return std::nullopt;
+    }
+    std::vector<std::string> names;
+    for (const auto& id : game->seats) {
+        auto player = store.player(id);
+        names.push_back(player ? player->name : "");
+    }
+    return core::write_records(game_records(*game, names, store.events(game_id), site));
+}
+
+}  // namespace server

@@ -1,0 +1,121 @@
+// The records of a Sniderman match: one per round, rebuilt from the room's round_started,
+// object_named, side_chosen, move, round_over and game_over events (docs/records.md).
+#include <string>
+
+#include "server/records/record_export_detail.h"
+
+namespace server::record_detail {
+
+namespace {
+
+using nlohmann::json;
+
+struct Round {
+    int number = 0;
+    std::string deal;         // the round's start position string
+    int object = 0;           // 0 until named
+    std::string object_text;  // as object_named showed it
+    std::string odd;          // "player0" / "player1" once chosen
+    std::string even;
+    std::vector<std::string> moves;
+    std::string winner;  // "odd" / "even" once the round is over
+};
+
+int int_field(const json& e, const char* name) {
+    const auto found = e.find(name);
+    return found != e.end() && found->is_number_integer() ? found->get<int>() : 0;
+}
+
+std::string player_name(const std::vector<std::string>& names, const std::string& player) {
+    if (player == "player0") {
+        return name_of(names, 0);
+    }
+    if (player == "player1") {
+        return name_of(names, 1);
+    }
+    return "?";
+}
+
+// Walks the events once, collecting each round; `termination` gets the game_over reason.
+std::vector<Round> collect_rounds(const std::vector<json>& events, std::string& termination) {
+    std::vector<Round> rounds;
+    for (const auto& e : events) {
+        const auto kind = string_field(e, "kind");
+        if (kind == "round_started") {
+            Round round;
+            round.number = int_field(e, "round");
+            if (round.number <= 0) {
+                round.number = static_cast<int>(rounds.size()) + 1;
+            }
+            round.deal = string_field(e, "fen");
+            rounds.push_back(std::move(round));
+        } else if (kind == "game_over") {
+            termination = string_field(e.value("result", json::object()), "reason");
+        } else if (rounds.empty()) {
+            continue;  // nothing of a round happens before its round_started
+        } else if (kind == "object_named") {
+            rounds.back().object = int_field(e, "object");
+            rounds.back().object_text = string_field(e, "text");
+        } else if (kind == "side_chosen") {
+            rounds.back().odd = string_field(e, "odd");
+            rounds.back().even = string_field(e, "even");
+        } else if (kind == "move" && !string_field(e, "move").empty()) {
+            rounds.back().moves.push_back(string_field(e, "move"));
+        } else if (kind == "round_over") {
+            rounds.back().winner = string_field(e, "winner");
+        }
+    }
+    return rounds;
+}
+
+}  // namespace
+
+std::vector<core::Record> sniderman_records(const GameRecord& game,
+                                            const std::vector<std::string>& names,
+                                            const std::vector<json>& events,
+                                            std::string_view site) {
+    std::string termination;
+    auto rounds = collect_rounds(events, termination);
+    if (rounds.empty()) {
+        rounds.emplace_back().number = 1;  // a match not dealt yet: one empty record
+    }
+    std::vector<core::Record> records;
+    for (const auto& round : rounds) {
+        core::Record r = common_record(game, site, "Casual match");
+        r.tags.push_back({"Round", std::to_string(round.number)});
+        r.tags.push_back({"Variant", "sniderman"});
+        r.tags.push_back({"Odd", player_name(names, round.odd)});
+        r.tags.push_back({"Even", player_name(names, round.even)});
+        const bool decided = round.winner == "odd" || round.winner == "even";
+        r.result = result_token(round.winner, decided);
+        r.tags.push_back({"Result", r.result});
+        r.tags.push_back({"RuleSet", game.rules});
+        if (!round.deal.empty()) {
+            r.tags.push_back({"FEN", round.deal});
+        }
+        if (round.object > 0) {
+            r.tags.push_back({"Object", std::to_string(round.object)});
+            if (!round.object_text.empty()) {
+                r.tags.push_back({"ObjectText", round.object_text});
+            }
+        }
+        if (decided) {
+            r.tags.push_back({"Winner", round.winner});
+        }
+        if (game.rounds > 0) {
+            r.tags.push_back({"Rounds", std::to_string(game.rounds)});
+        }
+        r.tags.push_back({"GameId", game.id});
+        r.moves = round.moves;
+        if (!r.moves.empty()) {
+            number_from_fen(r, "sniderman", round.deal);
+        }
+        records.push_back(std::move(r));
+    }
+    if (!records.empty() && !termination.empty()) {
+        records.back().tags.push_back({"Termination", termination});
+    }
+    return records;
+}
+
+}  // namespace server::record_detail

@@ -1,0 +1,195 @@
+#include "server/store/memory_store.h"
+
+#include <algorithm>
+
+namespace server {
+
+// Applies one write, or says why it cannot; `undo` gets what reverts it.
+core::Status MemoryStore::apply(const WriteOp& op, std::vector<std::function<void()>>& undo) {
+    return std::visit(
+        [&](const auto& w) -> core::Status {
+            using W = std::decay_t<decltype(w)>;
+            if constexpr (std::is_same_v<W, InsertPlayer>) {
+                if (players_.count(w.player.id)) {
+                    return core::make_error("player " + w.player.id + " exists already");
+                }
+                players_[w.player.id] = w.player;
+                undo.push_back([this, id = w.player.id] { players_.erase(id); });
+            } else if constexpr (std::is_same_v<W, RenamePlayer>) {
+                auto it = players_.find(w.id);
+                if (it == players_.end()) {
+                    return core::make_error("no player " + w.id);
+                }
+                undo.push_back(
+                    [&record = it->second, old = it->second.name] { record.name = old; });
+                it->second.name = w.name;
+            } else if constexpr (std::is_same_v<W, CreateGame>) {
+                if (games_.count(w.game.id)) {
+                    return core::make_error("game " + w.game.id + " exists already");
+                }
+                for (const auto& seat : w.game.seats) {
+                    if (!players_.count(seat)) {
+                        return core::make_error("a seat names unknown player " + seat);
+                    }
+                }
+                games_[w.game.id] = StoredGame{w.game, {}, next_order_++};
+                undo.push_back([this, id = w.game.id] { games_.erase(id); });
+            } else if constexpr (std::is_same_v<W, AppendEvents>) {
+                auto it = games_.find(w.game_id);
+                if (it == games_.end()) {
+                    return core::make_error("no game " + w.game_id);
+                }
+                auto& events = it->second.events;
+                const std::int64_t last = events.empty() ? 0 : events.back().version;
+                if (w.first_version != last + 1) {
+                    return core::make_error("event version " + std::to_string(w.first_version) +
+                                            " after " + std::to_string(last));
+                }
+                for (std::size_t i = 0; i < w.events.size(); ++i) {
+                    events.push_back({w.first_version + static_cast<std::int64_t>(i), w.events[i]});
+                }
+                undo.push_back(
+                    [&events, size = events.size() - w.events.size()] { events.resize(size); });
+            } else if constexpr (std::is_same_v<W, FinishGame>) {
+                auto it = games_.find(w.game_id);
+                if (it == games_.end()) {
+                    return core::make_error("no game " + w.game_id);
+                }
+                auto& record = it->second.record;
+                undo.push_back([&record, old = record] { record = old; });
+                record.status = "finished";
+                record.result_json = w.result_json;
+                record.finished_at = w.finished_at;
+            } else if constexpr (std::is_same_v<W, SaveSeek>) {
+                auto it = seeks_.find(w.seek.id);
+                if (it == seeks_.end()) {
+                    undo.push_back([this, id = w.seek.id] { seeks_.erase(id); });
+                } else {
+                    undo.push_back([this, old = it->second] { seeks_[old.id] = old; });
+                }
+                seeks_[w.seek.id] = w.seek;
+            } else if constexpr (std::is_same_v<W, DeleteSeek>) {
+                auto it = seeks_.find(w.id);
+                if (it != seeks_.end()) {
+                    undo.push_back([this, old = it->second] { seeks_[old.id] = old; });
+                    seeks_.erase(it);
+                }
+            }
+            return core::ok_status();
+        },
+        op);
+}
+
+void MemoryStore::commit(WriteBatch batch, CommitHandler done) {
+    core::Status status = core::ok_status();
+    {
+        std::lock_guard lock(mutex_);
+        std::vector<std::function<void()>> undo;
+        for (const auto& op : batch) {
+            status = apply(op, undo);
+            if (!status) {
+                break;
+            }
+        }
+        if (!status) {
+            for (auto it = undo.rbegin(); it != undo.rend(); ++it) {
+                (*it)();
+            }
+        }
+    }
+    done(std::move(status));
+}
+
+std::optional<PlayerRecord> MemoryStore::player(std::string_view id) {
+    std::lock_guard lock(mutex_);
+    auto it = players_.find(id);
+    if (it == players_.end()) {
+        return std::nullopt;
+    }
+    return it->second;
+}
+
+std::optional<PlayerRecord> MemoryStore::player_by_token_hash(std::string_view token_hash) {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, record] : players_) {
+        if (record.token_hash == token_hash) {
+            return record;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<GameRecord> MemoryStore::game(std::string_view id) {
+    std::lock_guard lock(mutex_);
+    auto it = games_.find(id);
+    if (it == games_.end()) {
+        return std::nullopt;
+    }
+    return it->second.record;
+}
+
+std::vector<GameRecord> MemoryStore::unfinished_games() {
+    std::lock_guard lock(mutex_);
+    std::vector<GameRecord> found;
+    for (const auto& [id, game] : games_) {
+        if (game.record.status != "finished") {
+            found.push_back(game.record);
+        }
+    }
+    return found;
+}
+
+std::vector<StoredEvent> MemoryStore::events(std::string_view game_id, std::int64_t after_version) {
+    std::lock_guard lock(mutex_);
+    std::vector<StoredEvent> found;
+    auto it = games_.find(game_id);
+    if (it == games_.end()) {
+        return found;
+    }
+    for (const auto& event : it->second.events) {
+        if (event.version > after_version) {
+            found.push_back(event);
+        }
+    }
+    return found;
+}
+
+std::vector<GameRecord> MemoryStore::finished_games_of(std::string_view player_id, int offset,
+                                                       int limit) {
+    std::lock_guard lock(mutex_);
+    std::vector<const StoredGame*> mine;
+    for (const auto& [id, game] : games_) {
+        const auto& seats = game.record.seats;
+        if (game.record.status == "finished" &&
+            std::find(seats.begin(), seats.end(), player_id) != seats.end()) {
+            mine.push_back(&game);
+        }
+    }
+    std::sort(mine.begin(), mine.end(), [](const StoredGame* a, const StoredGame* b) {
+        if (a->record.finished_at != b->record.finished_at) {
+            return a->record.finished_at > b->record.finished_at;
+        }
+        return a->order > b->order;
+    });
+    std::vector<GameRecord> page;
+    for (int i = std::max(offset, 0); i < static_cast<int>(mine.size()) && limit > 0;
+         ++i, --limit) {
+        page.push_back(mine[static_cast<std::size_t>(i)]->record);
+    }
+    return page;
+}
+
+std::vector<SeekRecord> MemoryStore::seeks() {
+    std::lock_guard lock(mutex_);
+    std::vector<SeekRecord> all;
+    for (const auto& [id, seek] : seeks_) {
+        all.push_back(seek);
+    }
+    return all;
+}
+
+std::unique_ptr<Store> make_memory_store() {
+    return std::make_unique<MemoryStore>();
+}
+
+}  // namespace server

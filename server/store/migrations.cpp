@@ -1,0 +1,110 @@
+#include "server/store/migrations.h"
+
+#include <array>
+#include <string_view>
+
+namespace server {
+
+namespace {
+
+// Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
+constexpr std::array<std::string_view, 2> steps = {
+    // 1: identities, games with their seats, and the gapless event log of every room.
+    R"sql(
+CREATE TABLE players (
+    id          TEXT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    token_hash  TEXT NOT NULL UNIQUE,
+    created_at  INTEGER NOT NULL
+);
+CREATE TABLE games (
+    id           TEXT PRIMARY KEY,
+    variant      TEXT NOT NULL CHECK (variant IN ('chessence', 'chesica', 'sniderman')),
+    rules        TEXT NOT NULL CHECK (rules IN ('house', 'strict')),
+    start_fen    TEXT NOT NULL,
+    seed         INTEGER NOT NULL,  -- the uint64 Sniderman seed, bit for bit as int64
+    rounds       INTEGER NOT NULL,
+    private      INTEGER NOT NULL CHECK (private IN (0, 1)),
+    status       TEXT NOT NULL CHECK (status IN ('active', 'finished')),
+    result_json  TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    finished_at  INTEGER NOT NULL
+);
+CREATE TABLE game_seats (
+    game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat       INTEGER NOT NULL CHECK (seat >= 0),
+    player_id  TEXT NOT NULL REFERENCES players (id),
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE events (
+    game_id  TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    version  INTEGER NOT NULL CHECK (version >= 1),
+    json     TEXT NOT NULL,
+    PRIMARY KEY (game_id, version)
+) WITHOUT ROWID;
+-- The primary key forbids duplicates; this forbids gaps, whoever writes to the file.
+CREATE TRIGGER events_gapless BEFORE INSERT ON events
+WHEN NEW.version <> 1 + (SELECT COALESCE(MAX(version), 0) FROM events WHERE game_id = NEW.game_id)
+BEGIN
+    SELECT RAISE(ABORT, 'event version is not the last one + 1');
+END;
+)sql",
+    // 2: open seeks survive a restart; indexes for the lobby and for a player's finished games.
+    R"sql(
+CREATE TABLE seeks (
+    id    TEXT PRIMARY KEY,
+    json  TEXT NOT NULL
+);
+CREATE INDEX game_seats_by_player ON game_seats (player_id, game_id);
+CREATE INDEX games_by_status ON games (status, finished_at);
+)sql",
+};
+
+}  // namespace
+
+int current_schema_version() {
+    return static_cast<int>(steps.size());
+}
+
+core::Status migrate(sqlite::Connection& db, const std::string& path, int target) {
+    if (target < 0) {
+        target = current_schema_version();
+    }
+    const auto where = "database '" + path + "': ";
+    auto version_text = db.query_text("PRAGMA user_version");
+    if (!version_text) {
+        return core::make_error(where + "cannot read the schema version: " + version_text.error());
+    }
+    const int version = std::stoi(*version_text);
+    if (version > current_schema_version()) {
+        return core::make_error(where + "schema version " + std::to_string(version) +
+                                " is newer than this program's " +
+                                std::to_string(current_schema_version()) +
+                                "; refusing to open it (use a newer chessence-server)");
+    }
+    for (int next = version + 1; next <= target; ++next) {
+        const auto applied = sqlite::in_transaction(db, [&]() -> core::Status {
+            // Another process may have migrated since the version was read; the write lock is ours
+            // now.
+            auto now = db.query_text("PRAGMA user_version");
+            if (!now) {
+                return core::make_error(now.error());
+            }
+            if (std::stoi(*now) >= next) {
+                return core::ok_status();
+            }
+            if (auto created = db.exec(std::string(steps[static_cast<std::size_t>(next - 1)]));
+                !created) {
+                return created;
+            }
+            return db.exec("PRAGMA user_version = " + std::to_string(next));
+        });
+        if (!applied) {
+            return core::make_error(where + "migration to schema version " + std::to_string(next) +
+                                    " failed: " + applied.error());
+        }
+    }
+    return core::ok_status();
+}
+
+}  // namespace server

@@ -1,0 +1,45 @@
+#include "server/store/store.h"
+
+#include <future>
+
+namespace server {
+
+core::Status Store::commit_sync(WriteBatch batch) {
+    std::promise<core::Status> outcome;
+    auto done = outcome.get_future();
+    commit(std::move(batch),
+           [&outcome](core::Status status) { outcome.set_value(std::move(status)); });
+    return done.get();
+}
+
+core::Status Store::insert_player(const PlayerRecord& player) {
+    return commit_sync({InsertPlayer{player}});
+}
+
+core::Status Store::rename_player(std::string_view id, std::string_view name) {
+    return commit_sync({RenamePlayer{std::string(id), std::string(name)}});
+}
+
+core::Status Store::create_game(const GameRecord& game) {
+    return commit_sync({CreateGame{game}});
+}
+
+core::Status Store::append_event(std::string_view game_id, std::int64_t version,
+                                 std::string_view event_json) {
+    return commit_sync({AppendEvents{std::string(game_id), version, {std::string(event_json)}}});
+}
+
+core::Status Store::finish_game(std::string_view game_id, std::string_view result_json,
+                                std::int64_t finished_at) {
+    return commit_sync({FinishGame{std::string(game_id), std::string(result_json), finished_at}});
+}
+
+core::Status Store::save_seek(const SeekRecord& seek) {
+    return commit_sync({SaveSeek{seek}});
+}
+
+core::Status Store::delete_seek(std::string_view seek_id) {
+    return commit_sync({DeleteSeek{std::string(seek_id)}});
+}
+
+}  // namespace server

@@ -1,0 +1,132 @@
+#pragma once
+// Where the server keeps what must survive a restart. Rooms are event-sourced: a game's state is
+// its record (GameRecord) plus its ordered room events in their stored form (protocol/events.h);
+// replaying the events rebuilds the room after a restart.
+//
+// Every write goes through commit(): a batch of writes that belong together (a game's last move,
+// its game_over event and its "finished" mark; a new game and its first event) is made durable in
+// one transaction, all or nothing. A room acts on a change (applies, broadcasts, acknowledges) only
+// in the handler that commit() calls once the batch is on disk. Reads never wait for a write's
+// fsync. Implementations are thread-safe.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/expected.h"
+
+namespace server {
+
+struct PlayerRecord {
+    std::string id;          // "p_…", public
+    std::string name;        // display name
+    std::string token_hash;  // SHA-256 (hex) of the secret token; the token itself is never stored
+    std::int64_t created_at = 0;  // unix seconds
+};
+
+struct GameRecord {
+    std::string id;                  // "g_…"
+    std::string variant;             // "chessence" | "chesica" | "sniderman"
+    std::string rules;               // "house" | "strict"
+    std::string start_fen;           // empty for Sniderman (each round is dealt from the seed)
+    std::vector<std::string> seats;  // player ids by seat: white/black, or player0/player1
+    std::uint64_t seed = 0;          // Sniderman: the match seed
+    int rounds = 0;                  // Sniderman: rounds in the match
+    bool is_private = false;
+    std::string status = "active";  // "active" | "finished"
+    std::string result_json;        // "" while active, else {"winner":…,"reason":…}
+    std::int64_t created_at = 0;    // unix seconds
+    std::int64_t finished_at = 0;
+};
+
+struct StoredEvent {
+    std::int64_t version = 0;  // 1, 2, 3, … per game, gapless
+    std::string json;          // the event object in its stored form (protocol/events.h)
+};
+
+struct SeekRecord {
+    std::string id;    // "s_…"
+    std::string json;  // the seek as the protocol shows it
+};
+
+// --- The writes a batch may hold, applied in order.
+
+// A new player; fails (and with it the batch) if the id exists already.
+struct InsertPlayer {
+    PlayerRecord player;
+};
+// Changes a player's display name; fails if there is no such player.
+struct RenamePlayer {
+    std::string id;
+    std::string name;
+};
+// A new game with its seats; fails if the id exists or a seat names an unknown player.
+struct CreateGame {
+    GameRecord game;
+};
+// Appends events first_version, first_version + 1, … to a game; fails unless first_version is
+// the last stored version + 1 (no gap, no overwrite).
+struct AppendEvents {
+    std::string game_id;
+    std::int64_t first_version = 1;
+    std::vector<std::string> events;  // stored-form JSON texts
+};
+// Marks a game finished with its result.
+struct FinishGame {
+    std::string game_id;
+    std::string result_json;
+    std::int64_t finished_at = 0;
+};
+struct SaveSeek {
+    SeekRecord seek;
+};
+struct DeleteSeek {
+    std::string id;
+};
+
+using WriteOp = std::variant<InsertPlayer, RenamePlayer, CreateGame, AppendEvents, FinishGame,
+                             SaveSeek, DeleteSeek>;
+// Writes that belong together: committed in one transaction, all or nothing.
+using WriteBatch = std::vector<WriteOp>;
+// Called once per batch with ok (durable) or the error (nothing of the batch was written). It may
+// run on the store's own thread: keep it short (post to a strand) and never call commit_sync in it.
+using CommitHandler = std::function<void(core::Status)>;
+
+class Store {
+public:
+    virtual ~Store() = default;
+
+    // Queues `batch`; `done` is called once it is durable or has been rolled back.
+    virtual void commit(WriteBatch batch, CommitHandler done) = 0;
+    // commit() and wait for the outcome. For start-up, tools and tests; never on an I/O thread.
+    core::Status commit_sync(WriteBatch batch);
+
+    // One-write conveniences over commit_sync.
+    core::Status insert_player(const PlayerRecord& player);
+    core::Status rename_player(std::string_view id, std::string_view name);
+    core::Status create_game(const GameRecord& game);
+    core::Status append_event(std::string_view game_id, std::int64_t version,
+                              std::string_view event_json);
+    core::Status finish_game(std::string_view game_id, std::string_view result_json,
+                             std::int64_t finished_at);
+    core::Status save_seek(const SeekRecord& seek);
+    core::Status delete_seek(std::string_view seek_id);
+
+    // --- Reads: what the last committed batches wrote.
+    virtual std::optional<PlayerRecord> player(std::string_view id) = 0;
+    virtual std::optional<PlayerRecord> player_by_token_hash(std::string_view token_hash) = 0;
+    virtual std::optional<GameRecord> game(std::string_view id) = 0;
+    virtual std::vector<GameRecord> unfinished_games() = 0;
+    // Events with version > after_version, in order.
+    virtual std::vector<StoredEvent> events(std::string_view game_id,
+                                            std::int64_t after_version = 0) = 0;
+    // A player's finished games, newest first.
+    virtual std::vector<GameRecord> finished_games_of(std::string_view player_id, int offset,
+                                                      int limit) = 0;
+    virtual std::vector<SeekRecord> seeks() = 0;
+};
+
+}  // namespace server

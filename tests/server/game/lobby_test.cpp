@@ -1,0 +1,148 @@
+// The lobby on a real server: live pushes, seeks public and private, quick pairing.
+#include "server/game/lobby.h"
+
+#include <gtest/gtest.h>
+
+#include "server/test_support.h"
+
+namespace {
+
+using test::json;
+using test::WsClient;
+
+class LobbyTest : public ::testing::Test {
+protected:
+    // The next lobby push whose seeks satisfy `pred`.
+    static json lobby_where(WsClient& client, const std::function<bool(const json&)>& pred) {
+        return client.wait_for(
+            [&](const json& m) { return m.value("type", "") == "lobby" && pred(m["seeks"]); });
+    }
+    static bool lists(const json& seeks, const std::string& seek_id) {
+        for (const auto& seek : seeks) {
+            if (seek["seek_id"] == seek_id) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    test::TestServer server_{test::fast_limits()};
+};
+
+TEST_F(LobbyTest, SubscribersSeeSeeksComeAndGo) {
+    WsClient watcher(server_.port());
+    WsClient ann(server_.port());
+    watcher.hello();
+    ann.hello(std::nullopt, std::string("Ann"));
+    watcher.send({{"type", "lobby_subscribe"}, {"id", "sub"}});
+    const auto first = watcher.wait_type("lobby");
+    EXPECT_EQ(first["id"], "sub");
+    EXPECT_TRUE(first["seeks"].empty());
+    ann.send({{"type", "seek_create"}, {"variant", "chesica"}, {"side", "black"}, {"id", 1}});
+    const auto created = ann.wait_type("seek_created");
+    EXPECT_EQ(created["id"], 1);
+    const std::string seek_id = created["seek"]["seek_id"];
+    EXPECT_EQ(created["seek"]["side"], "black");
+    EXPECT_EQ(created["seek"]["creator"]["name"], "Ann");
+    const auto pushed = lobby_where(watcher, [&](const json& s) { return lists(s, seek_id); });
+    EXPECT_EQ(pushed["seeks"][0], created["seek"]);
+    ann.send({{"type", "seek_cancel"}, {"seek_id", seek_id}, {"id", 2}});
+    EXPECT_EQ(ann.wait_type("seek_cancelled")["seek_id"], seek_id);
+    lobby_where(watcher, [&](const json& s) { return !lists(s, seek_id); });
+    EXPECT_EQ(server_.store().seeks().size(), 0u);
+}
+
+TEST_F(LobbyTest, SeekErrors) {
+    WsClient ann(server_.port());
+    WsClient bob(server_.port());
+    ann.hello();
+    bob.hello();
+    ann.send({{"type", "seek_create"}, {"variant", "chessence"}, {"id", "s"}});
+    const std::string seek_id = ann.wait_type("seek_created")["seek"]["seek_id"];
+    ann.send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", "own"}});
+    EXPECT_EQ(ann.wait_error("own")["code"], "own_seek");
+    bob.send({{"type", "seek_cancel"}, {"seek_id", seek_id}, {"id", "theirs"}});
+    EXPECT_EQ(bob.wait_error("theirs")["code"], "no_such_seek");
+    bob.send({{"type", "seek_accept"}, {"seek_id", "s_nothing"}, {"id", "none"}});
+    EXPECT_EQ(bob.wait_error("none")["code"], "no_such_seek");
+    for (int i = 0; i < 5; ++i) {
+        ann.send(
+            {{"type", "seek_create"}, {"variant", "chesica"}, {"id", "more" + std::to_string(i)}});
+    }
+    EXPECT_EQ(ann.wait_error("more4")["code"], "rate_limited");
+}
+
+TEST_F(LobbyTest, PrivateSeekIsReachableOnlyByItsId) {
+    WsClient watcher(server_.port());
+    WsClient ann(server_.port());
+    WsClient bob(server_.port());
+    watcher.hello();
+    ann.hello();
+    bob.hello();
+    ann.send({{"type", "seek_create"}, {"variant", "chesica"}, {"private", true}, {"id", "p"}});
+    const auto created = ann.wait_type("seek_created");
+    EXPECT_TRUE(created["seek"]["private"].get<bool>());
+    const std::string seek_id = created["seek"]["seek_id"];
+    watcher.send({{"type", "lobby_subscribe"}, {"id", "sub"}});
+    EXPECT_FALSE(lists(watcher.wait_type("lobby")["seeks"], seek_id));
+    // Quick pairing never picks a private seek.
+    bob.send({{"type", "quick_pair"}, {"variant", "chesica"}, {"id", "q"}});
+    const auto own = bob.wait_type("seek_created");
+    EXPECT_NE(own["seek"]["seek_id"], seek_id);
+    WsClient carol(server_.port());
+    carol.hello();
+    carol.send({{"type", "seek_accept"}, {"seek_id", seek_id}});
+    const auto started = carol.wait_type("game_started");
+    EXPECT_EQ(ann.wait_type("game_started")["game_id"], started["game_id"]);
+    // A private game is not listed among the games in progress.
+    watcher.send({{"type", "lobby_subscribe"}, {"id", "again"}});
+    const auto lobby =
+        watcher.wait_for([](const json& m) { return m.value("id", json()) == "again"; });
+    for (const auto& game : lobby["games"]) {
+        EXPECT_NE(game["game_id"], started["game_id"]);
+    }
+}
+
+TEST_F(LobbyTest, QuickPairJoinsTheOldestCompatibleSeek) {
+    WsClient ann(server_.port());
+    WsClient bob(server_.port());
+    WsClient watcher(server_.port());
+    ann.hello();
+    bob.hello();
+    watcher.hello();
+    ann.send({{"type", "quick_pair"}, {"variant", "chessence"}, {"id", "a"}});
+    const std::string seek_id = ann.wait_type("seek_created")["seek"]["seek_id"];
+    watcher.send({{"type", "lobby_subscribe"}});
+    bob.send({{"type", "quick_pair"}, {"variant", "chesica"}, {"id", "other"}});
+    const std::string bob_seek = bob.wait_type("seek_created")["seek"]["seek_id"];
+    EXPECT_NE(bob_seek, seek_id);
+    bob.send({{"type", "quick_pair"}, {"variant", "chessence"}, {"id", "b"}});
+    const auto started = bob.wait_type("game_started");
+    EXPECT_EQ(ann.wait_type("game_started")["game_id"], started["game_id"]);
+    const auto lobby = watcher.wait_for([&](const json& m) {
+        return m.value("type", "") == "lobby" && !lists(m["seeks"], seek_id) && !m["games"].empty();
+    });
+    EXPECT_EQ(lobby["games"][0]["game_id"], started["game_id"]);
+    EXPECT_EQ(lobby["games"][0]["variant"], "chessence");
+    EXPECT_TRUE(lists(lobby["seeks"], bob_seek));
+}
+
+TEST_F(LobbyTest, SeeksLeaveWithTheirCreator) {
+    WsClient watcher(server_.port());
+    watcher.hello();
+    watcher.send({{"type", "lobby_subscribe"}});
+    std::string seek_id;
+    {
+        WsClient ann(server_.port());
+        ann.hello();
+        ann.send({{"type", "seek_create"}, {"variant", "sniderman"}, {"rounds", 5}});
+        const auto seek = ann.wait_type("seek_created")["seek"];
+        seek_id = seek["seek_id"];
+        EXPECT_EQ(seek["rounds"], 5);
+        EXPECT_EQ(seek["side"], "random");
+        lobby_where(watcher, [&](const json& s) { return lists(s, seek_id); });
+    }
+    lobby_where(watcher, [&](const json& s) { return !lists(s, seek_id); });
+}
+
+}  // namespace

@@ -1,0 +1,178 @@
+// Durability and failure: a restart rebuilds unfinished games from their events; a store that
+// fails leaves the game as it was.
+#include "server/game/server_state.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "server/game_table.h"
+#include "server/store/memory_store.h"
+
+namespace {
+
+using test::json;
+
+// A memory store whose event appends can be made to fail.
+class FlakyStore final : public server::MemoryStore {
+public:
+    void commit(server::WriteBatch batch, server::CommitHandler done) override {
+        const bool appends = std::any_of(batch.begin(), batch.end(), [](const auto& op) {
+            return std::holds_alternative<server::AppendEvents>(op);
+        });
+        if (fail_appends && appends) {
+            done(core::make_error("disk full"));
+            return;
+        }
+        MemoryStore::commit(std::move(batch), std::move(done));
+    }
+    std::atomic<bool> fail_appends{false};
+};
+
+TEST(Durability, ReconnectGetsExactlyTheMissedEvents) {
+    test::TestServer server(test::fast_limits());
+    test::Table table(server.port(), "chesica");
+    ASSERT_FALSE(table.game_id.empty());
+    const auto played = test::play_chess(table, test::capture_first, 2);
+    ASSERT_EQ(played.moves.size(), 2u);
+    const std::string token = table.bob->token();
+    table.snapshot(*table.bob);
+    const auto seen_before = test::events_of(*table.bob, table.game_id);
+    ASSERT_EQ(seen_before.back()["version"], 2);
+    table.bob->close();
+    table.ann->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "still there?"}});
+    table.event(3);
+    table.ann->send({{"type", "draw_offer"}, {"game_id", table.game_id}});
+    table.event(4);
+
+    test::WsClient bob(server.port());
+    const auto welcome = bob.hello(token);
+    EXPECT_EQ(welcome["games"], json::array({table.game_id}));
+    bob.send({{"type", "watch"}, {"game_id", table.game_id}, {"since", 2}});
+    bob.wait_for([](const json& m) { return m.value("version", 0) == 4; });
+    table.snapshot(bob);  // everything the room sent before the snapshot has arrived
+    const auto missed = test::events_of(bob, table.game_id);
+    ASSERT_EQ(missed.size(), 2u);
+    EXPECT_EQ(missed[0]["version"], 3);
+    EXPECT_EQ(missed[0]["event"]["kind"], "chat");
+    EXPECT_EQ(missed[1]["version"], 4);
+    EXPECT_EQ(missed[1]["event"]["kind"], "draw_offered");
+
+    // From the start, and as a snapshot on request.
+    test::WsClient again(server.port());
+    again.hello(token);
+    again.send({{"type", "watch"}, {"game_id", table.game_id}, {"since", 0}});
+    again.wait_for([](const json& m) { return m.value("version", 0) == 4; });
+    const auto all = test::events_of(again, table.game_id);
+    ASSERT_EQ(all.size(), 4u);
+    EXPECT_EQ(all[0]["event"]["move"], played.moves[0]);
+    again.send(
+        {{"type", "watch"}, {"game_id", table.game_id}, {"since", 1}, {"full", true}, {"id", "f"}});
+    const auto snapshot =
+        again.wait_for([](const json& m) { return m.value("id", json()) == "f"; });
+    EXPECT_EQ(snapshot["type"], "snapshot");
+    EXPECT_EQ(snapshot["version"], 4);
+    EXPECT_EQ(snapshot["draw_offer"], "white");
+    EXPECT_TRUE(snapshot["players"][1]["online"].get<bool>());
+}
+
+TEST(Durability, RestartRestoresUnfinishedGamesFromTheirEvents) {
+    test::TestServer server(test::fast_limits());
+    std::string game_id;
+    std::string ann_token;
+    std::string bob_token;
+    json before;
+    {
+        test::Table table(server.port(), "chesica");
+        ASSERT_FALSE(table.game_id.empty());
+        const auto played = test::play_chess(table, test::capture_first, 3);
+        ASSERT_EQ(played.moves.size(), 3u);
+        before = table.snapshot(*table.sam);
+        game_id = table.game_id;
+        ann_token = table.ann->token();
+        bob_token = table.bob->token();
+    }
+    server.restart();
+    test::WsClient bob(server.port());
+    EXPECT_EQ(bob.hello(bob_token)["games"], json::array({game_id}));
+    bob.send({{"type", "watch"}, {"game_id", game_id}, {"id", "w"}});
+    const auto after = bob.wait_type("snapshot");
+    for (const char* key : {"version", "fen", "moves", "to_move", "legal", "board", "result"}) {
+        EXPECT_EQ(after[key], before[key]) << key;
+    }
+    // Play goes on with the next version.
+    bob.send({{"type", "move"}, {"game_id", game_id}, {"move", after["legal"][0]}});
+    const auto event = bob.wait_type("event");
+    EXPECT_EQ(event["version"], 4);
+    EXPECT_EQ(event["event"]["by"], "black");
+}
+
+TEST(Durability, SnidermanMatchIsRestoredMidMatch) {
+    test::TestServer server(test::fast_limits());
+    std::string game_id;
+    std::string next_namer_token;
+    json before;
+    {
+        test::Table table(server.port(), "sniderman", 3);
+        ASSERT_FALSE(table.game_id.empty());
+        test::Played played;
+        const auto next = test::play_round(table, table.start["match"]["namer"], 5, played);
+        ASSERT_EQ(next.value("kind", ""), "round_started");
+        before = table.snapshot(*table.sam);
+        game_id = table.game_id;
+        next_namer_token = table.seat_named(next["namer"]).token();
+    }
+    server.restart();
+    test::WsClient namer(server.port());
+    namer.hello(next_namer_token);
+    namer.send({{"type", "watch"}, {"game_id", game_id}, {"id", "w"}});
+    const auto after = namer.wait_type("snapshot");
+    EXPECT_EQ(after["match"], before["match"]);
+    EXPECT_EQ(after["version"], before["version"]);
+    EXPECT_EQ(after["fen"], before["fen"]);
+    namer.send({{"type", "name_object"}, {"game_id", game_id}, {"object", 5}, {"id", "used"}});
+    EXPECT_EQ(namer.wait_error("used")["code"], "object_used");
+    namer.send({{"type", "name_object"}, {"game_id", game_id}, {"object", 6}});
+    const auto named = namer.wait_type("event");
+    EXPECT_EQ(named["version"], before["version"].get<int>() + 1);
+    EXPECT_EQ(named["event"]["kind"], "object_named");
+}
+
+TEST(Durability, FinishedGamesCanBeWatchedAfterARestart) {
+    test::TestServer server(test::fast_limits());
+    std::string game_id;
+    {
+        test::Table table(server.port(), "chesica");
+        ASSERT_FALSE(table.game_id.empty());
+        game_id = table.game_id;
+        table.bob->send({{"type", "resign"}, {"game_id", game_id}});
+        EXPECT_EQ(table.event(1)["kind"], "game_over");
+    }
+    server.restart();
+    test::WsClient viewer(server.port());
+    EXPECT_TRUE(viewer.hello()["games"].empty());
+    viewer.send({{"type", "watch"}, {"game_id", game_id}, {"id", "w"}});
+    const auto snapshot = viewer.wait_type("snapshot");
+    EXPECT_EQ(snapshot["version"], 1);
+    EXPECT_EQ(snapshot["result"], (json{{"winner", "white"}, {"reason", "resignation"}}));
+    EXPECT_TRUE(snapshot["to_move"].is_null());
+    EXPECT_TRUE(snapshot["legal"].empty());
+}
+
+TEST(Durability, FailedStorageIsAnInternalErrorAndChangesNothing) {
+    auto store = std::make_unique<FlakyStore>();
+    auto* flaky = store.get();
+    test::TestServer server(test::fast_limits(), std::move(store));
+    test::Table table(server.port(), "chessence");
+    ASSERT_FALSE(table.game_id.empty());
+    const auto before = table.snapshot(*table.sam);
+    flaky->fail_appends = true;
+    table.ann->send(
+        {{"type", "move"}, {"game_id", table.game_id}, {"move", before["legal"][0]}, {"id", "m"}});
+    EXPECT_EQ(table.ann->wait_error("m")["code"], "internal_error");
+    flaky->fail_appends = false;
+    EXPECT_EQ(table.snapshot(*table.sam), before);
+}
+
+}  // namespace

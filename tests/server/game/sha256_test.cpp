@@ -1,0 +1,30 @@
+#include "server/game/sha256.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+// FIPS 180-4 / NIST example digests.
+TEST(Sha256, KnownDigests) {
+    EXPECT_EQ(server::sha256_hex(""),
+              "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    EXPECT_EQ(server::sha256_hex("abc"),
+              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(server::sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+              "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    EXPECT_EQ(server::sha256_hex(std::string(1000000, 'a')),
+              "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST(Sha256, BlockBoundaries) {
+    // 55, 56 and 64 bytes straddle the padding boundary; digests differ and are 64 hex digits.
+    const auto a = server::sha256_hex(std::string(55, 'x'));
+    const auto b = server::sha256_hex(std::string(56, 'x'));
+    const auto c = server::sha256_hex(std::string(64, 'x'));
+    EXPECT_EQ(a.size(), 64u);
+    EXPECT_NE(a, b);
+    EXPECT_NE(b, c);
+    EXPECT_EQ(server::sha256_hex(std::string(64, 'x')), c);
+}
+
+}  // namespace
