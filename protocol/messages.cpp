@@ -83,12 +83,42 @@ std::string snapshot_message(json room, const json& id) {
 }
 
 std::string event_message(std::string_view game_id, std::int64_t version,
-                          std::string_view event_json) {
+                          std::string_view event_json, const json& derived) {
     std::string out = to_text(json{{"type", "event"}, {"game_id", game_id}, {"version", version}});
     out.pop_back();  // the closing brace; the event object goes in verbatim
     out += ",\"event\":";
-    out += event_json;
+    if (derived.is_object() && !derived.empty() && event_json.size() > 2) {
+        out += event_json.substr(0, event_json.size() - 1);  // without its closing brace
+        out += ',';
+        const std::string extra = to_text(derived);
+        out.append(extra, 1, std::string::npos);  // without its opening brace
+    } else {
+        out += event_json;
+    }
     out += '}';
+    return out;
+}
+
+std::string events_message(std::string_view game_id, std::int64_t version,
+                           const std::vector<VersionedEvent>& events, const json& position,
+                           const json& id) {
+    json head = {
+        {"type", "events"}, {"game_id", game_id}, {"version", version}, {"position", position}};
+    if (!id.is_null()) {
+        head["id"] = id;
+    }
+    std::string out = to_text(head);
+    out.pop_back();
+    out += ",\"events\":[";
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (i > 0) {
+            out += ',';
+        }
+        out += "{\"version\":" + std::to_string(events[i].version) + ",\"event\":";
+        out += events[i].json;
+        out += '}';
+    }
+    out += "]}";
     return out;
 }
 

@@ -40,9 +40,21 @@ std::string game_started_message(std::string_view game_id, core::VariantId varia
                                  std::string_view you, const nlohmann::json& id);
 // `room` holds every snapshot field but `type` and `id`.
 std::string snapshot_message(nlohmann::json room, const nlohmann::json& id);
-// `event_json` is the stored event object, embedded as is.
+// A live room event: the stored event object (`event_json`, embedded as is) with the fields its
+// broadcast adds (`derived`, an object; empty adds nothing) merged in.
 std::string event_message(std::string_view game_id, std::int64_t version,
-                          std::string_view event_json);
+                          std::string_view event_json,
+                          const nlohmann::json& derived = nlohmann::json::object());
+
+struct VersionedEvent {
+    std::int64_t version = 0;
+    std::string json;  // the event object, embedded as is
+};
+// What a watcher missed, in one frame: the events in order, the room's version after them, and
+// the position it is in.
+std::string events_message(std::string_view game_id, std::int64_t version,
+                           const std::vector<VersionedEvent>& events,
+                           const nlohmann::json& position, const nlohmann::json& id);
 std::string spectators_message(std::string_view game_id, int count);
 // Whether each seated player has a connection watching the room: {"<seat>": true|false, …}.
 std::string presence_message(std::string_view game_id, const nlohmann::json& online);

@@ -20,6 +20,9 @@ inline constexpr int chat_burst = 5;
 inline constexpr std::chrono::seconds chat_window{10};
 // Chat lines kept in a snapshot.
 inline constexpr std::size_t snapshot_chat_lines = 50;
+// A `watch` with `since` that missed at most this many events gets them in one `events` frame;
+// a larger gap gets a snapshot instead.
+inline constexpr std::size_t catch_up_max_events = 200;
 // A WebSocket with no traffic for this long is closed; pings go out at half of it.
 inline constexpr std::chrono::seconds default_idle_timeout{60};
 // HTTP: time to read a request; largest request body accepted.

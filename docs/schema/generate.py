@@ -68,7 +68,7 @@ legal = arr(s(1, 64))
 position_props = {'fen': s(1, 200), 'board': ref('board.json'),
                   'to_move': nullable(ref('side.json')), 'legal': legal, 'in_check': B}
 position_req = ['fen', 'board', 'to_move', 'legal', 'in_check']
-chat_line = obj({'from': s(0, 20), 'seat': nullable(ref('../defs/seat.json')), 'text': s(1, 2000), 'at': s(1, 40)},
+chat_line = obj({'from': s(0, 20), 'player_id': s(0, 64), 'seat': nullable(ref('../defs/seat.json')), 'text': s(1, 2000), 'at': s(1, 40)},
                 ['from', 'seat', 'text', 'at'])
 write('defs/match.json', obj({
     'rounds': enum(1, 3, 5, 7, 9), 'round': {'type': 'integer', 'minimum': 1},
@@ -87,39 +87,45 @@ write('defs/match.json', obj({
     ['rounds', 'round', 'phase', 'namer', 'chooser', 'odd', 'even', 'objects', 'object', 'score', 'records', 'winner'],
     title='Sniderman match'))
 
-# --- events (docs/schema/events/<kind>.json) and the union
+# --- room events. events/<kind>.json: the stored form (protocol/events.h), what the store keeps and
+# what a catch-up sends; events/wire/<kind>.json: the same with the fields a live broadcast adds (the
+# position after a move, an object's text), optional because a catch-up carries only `fen` of a move.
+seat_ref = ref('../defs/seat.json')
+objects_range = {'type': 'integer', 'minimum': 1, 'maximum': 10}
+round_no = {'type': 'integer', 'minimum': 1}
 events = {
-    'move': ({'move': s(1, 64), 'by': ref('../defs/side.json'), 'player': ref('../defs/seat.json'),
-              'ply': {'type': 'integer', 'minimum': 1},
-              **{k: (v if k != 'board' else ref('../defs/board.json')) for k, v in position_props.items() if k != 'to_move'},
-              'to_move': nullable(ref('../defs/side.json'))},
-             ['move', 'by', 'ply'] + position_req),
+    'move': ({'move': s(1, 64), 'by': ref('../defs/side.json'), 'player': seat_ref,
+              'ply': {'type': 'integer', 'minimum': 1}}, ['move', 'by', 'ply']),
     'game_over': ({'result': ref('../defs/result.json')}, ['result']),
-    'draw_offered': ({'by': ref('../defs/seat.json')}, ['by']),
-    'draw_declined': ({'by': ref('../defs/seat.json')}, ['by']),
-    'rematch_offered': ({'by': ref('../defs/seat.json')}, ['by']),
+    'draw_offered': ({'by': seat_ref}, ['by']),
+    'draw_declined': ({'by': seat_ref}, ['by']),
+    'rematch_offered': ({'by': seat_ref}, ['by']),
     'rematch_started': ({'new_game_id': ref('../defs/ref.json')}, ['new_game_id']),
-    'chat': ({'from': s(0, 20), 'player_id': s(1, 64), 'seat': nullable(ref('../defs/seat.json')),
+    'chat': ({'from': s(0, 20), 'player_id': s(0, 64), 'seat': nullable(seat_ref),
               'text': s(1, 2000), 'at': s(1, 40)},
              ['from', 'player_id', 'seat', 'text', 'at']),
-    'round_started': ({'round': {'type': 'integer', 'minimum': 1}, 'fen': s(1, 200),
-                       'board': ref('../defs/board.json'), 'namer': ref('../defs/seat.json'),
-                       'available_objects': arr({'type': 'integer', 'minimum': 1, 'maximum': 10})},
-                      ['round', 'fen', 'board', 'namer', 'available_objects']),
-    'object_named': ({'by': ref('../defs/seat.json'), 'object': {'type': 'integer', 'minimum': 1, 'maximum': 10},
-                      'text': s(1, 200)}, ['by', 'object', 'text']),
-    'side_chosen': ({'by': ref('../defs/seat.json'), 'odd': ref('../defs/seat.json'), 'even': ref('../defs/seat.json'),
-                     'fen': s(1, 200), 'board': ref('../defs/board.json'),
-                     'to_move': nullable(ref('../defs/side.json')), 'legal': legal, 'in_check': B},
-                    ['by', 'odd', 'even'] + position_req),
-    'round_over': ({'round': {'type': 'integer', 'minimum': 1}, 'winner': enum('odd', 'even'),
-                    'winner_player': ref('../defs/seat.json'),
+    'round_started': ({'round': round_no, 'fen': s(1, 200), 'namer': seat_ref}, ['round', 'fen', 'namer']),
+    'object_named': ({'by': seat_ref, 'object': objects_range}, ['by', 'object']),
+    'side_chosen': ({'by': seat_ref, 'odd': seat_ref, 'even': seat_ref}, ['by', 'odd', 'even']),
+    'round_over': ({'round': round_no, 'winner': enum('odd', 'even'), 'winner_player': seat_ref,
                     'score': arr({'type': 'integer', 'minimum': 0}, minItems=2, maxItems=2)},
                    ['round', 'winner', 'winner_player', 'score']),
 }
+live_position = {'fen': s(1, 200), 'board': ref('../defs/board.json'),
+                 'to_move': nullable(ref('../defs/side.json')), 'legal': legal, 'in_check': B}
+derived = {
+    'move': live_position,
+    'side_chosen': live_position,
+    'round_started': {'board': ref('../defs/board.json'), 'available_objects': arr(objects_range)},
+    'object_named': {'text': s(1, 200)},
+}
 for kind, (props, req) in events.items():
     write(f'events/{kind}.json', obj({'kind': const(kind), **props}, ['kind'] + req, title=f'event {kind}'))
-write('events/event.json', {D: SCHEMA, 'title': 'room event', 'oneOf': [ref(f'{k}.json') for k in events]})
+    wire = obj({'kind': const(kind), **props, **derived.get(kind, {})}, ['kind'] + req,
+               title=f'event {kind} as sent')
+    write(f'events/wire/{kind}.json', json.loads(json.dumps(wire).replace('"../defs/', '"../../defs/')))
+write('events/event.json', {D: SCHEMA, 'title': 'room event (stored form)', 'oneOf': [ref(f'{k}.json') for k in events]})
+write('events/wire/event.json', {D: SCHEMA, 'title': 'room event as sent', 'oneOf': [ref(f'{k}.json') for k in events]})
 
 # --- client messages
 gid = {'game_id': ref('../defs/ref.json')}
@@ -162,7 +168,7 @@ snapshot_props = {
     'rules': ref('../defs/rules.json'), 'private': B,
     'players': arr(obj({'seat': ref('../defs/seat.json'), 'id': s(1, 64), 'name': s(0, 20), 'online': B},
                        ['seat', 'id', 'name', 'online']), minItems=2, maxItems=2),
-    'start_fen': s(1, 200), 'moves': legal,
+    'start_fen': s(1, 200), 'moves': legal, 'positions': arr(s(1, 200), minItems=1),
     'fen': s(1, 200), 'board': ref('../defs/board.json'), 'to_move': nullable(ref('../defs/side.json')),
     'legal': legal, 'in_check': B,
     'result': nullable(ref('../defs/result.json')),
@@ -185,8 +191,13 @@ server = {
     'game_started': ({**gid, 'variant': ref('../defs/variant.json'), 'you': ref('../defs/seat.json')},
                      ['game_id', 'variant', 'you']),
     'snapshot': (snapshot_props, list(snapshot_props.keys())),
-    'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/event.json')},
+    'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/wire/event.json')},
               ['game_id', 'version', 'event']),
+    'events': ({**gid, 'version': {'type': 'integer', 'minimum': 0},
+                'events': arr(obj({'version': {'type': 'integer', 'minimum': 1},
+                                   'event': ref('../events/wire/event.json')}, ['version', 'event'])),
+                'position': obj(live_position, list(live_position.keys()))},
+               ['game_id', 'version', 'events', 'position']),
     'spectators': ({**gid, 'count': {'type': 'integer', 'minimum': 0}}, ['game_id', 'count']),
     'presence': ({**gid, 'online': {'type': 'object', 'additionalProperties': B}}, ['game_id', 'online']),
     'pong': ({}, []),

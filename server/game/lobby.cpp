@@ -7,10 +7,10 @@
 
 #include "protocol/messages.h"
 #include "server/game/identity.h"
-#include "server/log.h"
 #include "server/game/random_id.h"
 #include "server/game/room.h"
 #include "server/game/server_state.h"
+#include "server/log.h"
 
 namespace server {
 
@@ -127,7 +127,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     if (sniderman) {
         seek.json["rounds"] = seek.rounds;
     }
-    state_.store().save_seek({seek.id, protocol::to_text(seek.json)});
+    store_async(SaveSeek{{seek.id, protocol::to_text(seek.json)}});
     actor.send(make_frame(protocol::seek_created_message(seek.json, request.id)));
     component_logger("lobby")->info(
         "client {} player {}: seek {} {}{}", actor.client_id, actor.player_id, seek.id,
@@ -180,19 +180,42 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     }
     spec.seats = creator_first ? std::vector{seek.creator.player_id, actor.player_id}
                                : std::vector{actor.player_id, seek.creator.player_id};
-    auto room = state_.create_game(spec);
-    if (!room) {
-        component_logger("lobby")->error("seek {}: {}", seek.id, room.error());
+    auto prepared = state_.prepare_game(spec);
+    if (!prepared) {
+        component_logger("lobby")->error("seek {}: {}", seek.id, prepared.error());
         actor.send(
-            make_frame(protocol::error_message(ErrorCode::internal_error, room.error(), id)));
+            make_frame(protocol::error_message(ErrorCode::internal_error, prepared.error(), id)));
         return;
     }
-    remove_seek(seek.id);
-    component_logger("lobby")->info("seek {} accepted by player {}: game {}", seek.id,
-                                    actor.player_id, (*room)->id());
+    // The seek leaves the list now, so nobody else accepts it while the game is being stored.
+    seeks_.erase(it);
+    auto writes = std::move(prepared->writes);
+    writes.push_back(DeleteSeek{seek.id});
     std::vector<Actor> players =
         creator_first ? std::vector{seek.creator, actor} : std::vector{actor, seek.creator};
-    (*room)->post_seated(std::move(players));
+    state_.store().commit(
+        std::move(writes), [self = shared_from_this(), room = prepared->room, seek, actor, id,
+                            players = std::move(players)](core::Status stored) {
+            boost::asio::post(self->strand_,
+                              [=] { self->game_stored(stored, room, seek, actor, id, players); });
+        });
+}
+
+void Lobby::game_stored(const core::Status& stored, const std::shared_ptr<Room>& room,
+                        const Seek& seek, const Actor& actor, const json& id,
+                        const std::vector<Actor>& players) {
+    if (!stored) {
+        component_logger("lobby")->error("seek {}: cannot store the game: {}", seek.id,
+                                         stored.error());
+        seeks_.push_back(seek);  // still open
+        actor.send(make_frame(protocol::error_message(
+            ErrorCode::internal_error, "the game could not be stored; try again", id)));
+        return;
+    }
+    state_.add_room(room);
+    component_logger("lobby")->info("seek {} accepted by player {}: game {}", seek.id,
+                                    actor.player_id, room->id());
+    room->post_seated(players, actor.client_id, id);
     if (!seek.is_private) {
         push();
     }
@@ -219,7 +242,16 @@ void Lobby::remove_seek(const std::string& seek_id) {
     seeks_.erase(std::remove_if(seeks_.begin(), seeks_.end(),
                                 [&](const Seek& s) { return s.id == seek_id; }),
                  seeks_.end());
-    state_.store().delete_seek(seek_id);
+    store_async(DeleteSeek{seek_id});
+}
+
+// Seeks are kept for operators to see; nothing waits for these writes.
+void Lobby::store_async(WriteOp write) {
+    state_.store().commit({std::move(write)}, [](const core::Status& stored) {
+        if (!stored) {
+            component_logger("lobby")->warn("seek not stored: {}", stored.error());
+        }
+    });
 }
 
 Frame Lobby::lobby_frame(const json& id) const {

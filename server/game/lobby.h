@@ -13,9 +13,11 @@
 
 #include "protocol/requests.h"
 #include "server/game/client.h"
+#include "server/store/store.h"
 
 namespace server {
 
+class Room;
 class ServerState;
 
 class Lobby : public std::enable_shared_from_this<Lobby> {
@@ -46,7 +48,12 @@ private:
     void create_seek(const Actor& actor, const protocol::Request& request);
     void cancel_seek(const Actor& actor, const protocol::Request& request);
     void accept_seek(const Actor& actor, const std::string& seek_id, const nlohmann::json& id);
+    // Runs on the lobby strand once the game of an accepted seek is stored (or could not be).
+    void game_stored(const core::Status& stored, const std::shared_ptr<Room>& room,
+                     const Seek& seek, const Actor& actor, const nlohmann::json& id,
+                     const std::vector<Actor>& players);
     void quick_pair(const Actor& actor, const protocol::Request& request);
+    void store_async(WriteOp write);
     void remove_seek(const std::string& seek_id);
     void push();
     Frame lobby_frame(const nlohmann::json& id) const;

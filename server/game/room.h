@@ -1,11 +1,15 @@
 #pragma once
-// One game room on its own strand. Rooms are event-sourced: every change is a versioned event
-// (1, 2, 3, … gapless) appended to the Store BEFORE it is applied and broadcast, and a room is
-// rebuilt after a restart by applying its stored events in order. An error changes nothing.
+// One game room on its own strand. Rooms are event-sourced: every change is a typed room event
+// (protocol/events.h) with the room's next version (1, 2, 3, … gapless). A request is validated and
+// applied once, on the room's own game; the events it produced are committed to the Store in one
+// batch, and only when that batch is durable does the room broadcast and acknowledge them (a store
+// failure rebuilds the room from its committed events). Requests that arrive while a batch is in
+// flight wait their turn. After a restart a room is rebuilt by applying its stored events in order.
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +23,7 @@
 #include "core/game.h"
 #include "core/sniderman/match.h"
 #include "protocol/errors.h"
+#include "protocol/events.h"
 #include "protocol/requests.h"
 #include "server/game/client.h"
 #include "server/store/store.h"
@@ -31,17 +36,22 @@ class Room : public std::enable_shared_from_this<Room> {
 public:
     Room(ServerState& state, GameRecord record, std::vector<std::string> seat_names);
 
-    // A new game: builds the rules state and appends the opening events. Called once, before the
-    // room is shared.
-    core::Status start_fresh();
+    // A new game: builds the rules state and returns the writes that create it (the game record
+    // and its opening events), already applied to this room. Called once, before the room is
+    // shared; the room may be shared only after those writes are committed.
+    core::Expected<WriteBatch> start_fresh();
     // A stored game: replays its events. Called once, before the room is shared.
     core::Status restore(const std::vector<StoredEvent>& events);
 
     // Runs a game request on the room strand.
     void post_request(Actor actor, protocol::Request request);
     // The players of a just-created game: each gets `game_started` and a snapshot, and watches.
-    void post_seated(std::vector<Actor> players);
+    // `request_id` is echoed to the player `answer_client` (the one whose request created it).
+    void post_seated(std::vector<Actor> players, std::uint64_t answer_client = 0,
+                     nlohmann::json request_id = nullptr);
     void post_client_gone(std::uint64_t client_id);
+    // Tells the lobby about the room (a restored game in progress appears in the list).
+    void post_summary();
 
     const std::string& id() const { return record_.id; }
     // Player ids by seat; fixed for the room's life, so readable from any thread.
@@ -50,23 +60,52 @@ public:
 
 private:
     using Json = nlohmann::json;
+    using RoomEvent = protocol::events::RoomEvent;
     struct Watcher {
         std::weak_ptr<Client> client;
         std::string player_id;
     };
+    // Events applied to the room but not yet committed, with what their broadcast adds.
+    struct Staged {
+        std::vector<std::string> stored;  // stored-form texts
+        std::vector<Json> derived;        // per event: fields the live broadcast adds ({} if none)
+        std::optional<protocol::events::Result> finish;
+        WriteBatch extra;             // writes that commit with the events (a rematch's new game)
+        std::function<void()> after;  // runs once the batch is durable
+        Actor requester;
+        Json request_id;
+    };
 
-    // room.cpp: dispatch, watchers, broadcast, event log
+    // room.cpp: dispatch and the reducer
     void handle(const Actor& actor, const protocol::Request& request);
+    void dispatch(const Actor& actor, const protocol::Request& request);
+    // Applies one event to the room's state (the reducer, for live events and for restore). A
+    // Move's notation becomes canonical. With `derived`, also fills in what the event's live
+    // broadcast adds (the position after a move, an object's text). An error changes nothing.
+    core::Status apply(RoomEvent& event, Json* derived = nullptr);
+    core::Status apply_sniderman(RoomEvent& event, Json* derived);
+    void reset_state();
+    // Rebuilds the room from its committed events (after a failed commit or a handler that threw).
+    void rebuild();
+    void fail(const Actor& actor, const protocol::Request& request, protocol::ErrorCode code,
+              std::string message);
+
+    // room_commit.cpp: the path of every change
+    // Applies `event` and stages it for the next commit.
+    core::Status emit(RoomEvent event);
+    // Commits what is staged in one batch; the room acts on it once it is durable.
+    void commit(const Actor& actor, const protocol::Request& request,
+                std::function<void()> after = {});
+    void committed(core::Status status, Staged staged);
+    void broadcast(const Frame& frame);
+    // The fields a move or side_chosen broadcast adds: the position after it.
+    Json derived_position(const core::Game& game) const;
+
+    // room_watchers.cpp: who looks at the room
     void watch(const Actor& actor, const protocol::Request& request);
     void unwatch(std::uint64_t client_id);
     void release_if_idle();
     void add_watcher(const Actor& actor);
-    void fail(const Actor& actor, const protocol::Request& request, protocol::ErrorCode code,
-              std::string message);
-    // Appends `event` as the next version, applies it, and broadcasts it; false if storing failed.
-    bool commit(Json event);
-    core::Status apply(const Json& event);
-    void broadcast(const Frame& frame);
     void push_spectators();
     // Pushes `presence` when a seated player's connection state changed since the last push.
     void push_presence();
@@ -81,21 +120,23 @@ private:
 
     // room_actions.cpp: the player actions common to every variant
     void play_move(const Actor& actor, const protocol::Request& request, int seat);
-    void resign(int seat);
+    void resign(const Actor& actor, const protocol::Request& request, int seat);
     void draw_request(const Actor& actor, const protocol::Request& request, int seat);
     void rematch_request(const Actor& actor, const protocol::Request& request, int seat);
     void start_rematch(const Actor& actor, const protocol::Request& request);
     // Players and the spectators watching the room may chat; anyone else gets not_a_player.
     void chat(const Actor& actor, const protocol::Request& request, std::optional<int> seat);
-    void end_game(Json result);
-    Json move_event(const core::Game& after, const std::string& move, int seat) const;
+    // Stages game_over with `result` and the game's finished mark.
+    void end_game(protocol::events::Result result);
 
     // room_sniderman.cpp: the match phases
     void name_object(const Actor& actor, const protocol::Request& request, int seat);
     void choose_side(const Actor& actor, const protocol::Request& request, int seat);
     void play_round_move(const Actor& actor, const protocol::Request& request, int seat);
-    Json round_started_event() const;
-    core::Status apply_sniderman(const std::string& kind, const Json& event);
+    protocol::events::RoundStarted round_started_event() const;
+    Json round_started_derived() const;
+    // The position a Sniderman round ended in (the match has dealt the next round already).
+    Json final_round_position(const core::sniderman::RoundRecord& record) const;
     Json match_json() const;
 
     // room_snapshot.cpp
@@ -108,14 +149,24 @@ private:
     core::VariantId variant_;
     core::RuleSet rules_;
     std::vector<std::string> seat_names_;
+
+    // The game as its committed (and, while busy_, staged) events made it.
     std::unique_ptr<core::Game> game_;             // Chessence, Chesica
     std::optional<core::sniderman::Match> match_;  // Sniderman
-    std::vector<std::string> log_;                 // event JSON by version - 1
-    std::optional<Json> result_;
+    std::vector<std::string> fens_;  // the position after each ply of the game (Sniderman: round)
+    std::optional<protocol::events::Result> result_;
     std::optional<int> draw_offer_;     // seat that offered
     std::optional<int> rematch_offer_;  // seat that offered
     std::optional<std::string> rematch_game_;
     std::deque<Json> chat_;
+    std::int64_t round_version_ = 0;  // Sniderman: version of the current round's round_started
+
+    // Committed events in stored form, by version - 1.
+    std::vector<std::string> log_;
+    Staged staged_;
+    bool busy_ = false;  // a batch is in flight; requests wait in waiting_
+    std::deque<std::pair<Actor, protocol::Request>> waiting_;
+
     std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
     std::map<std::uint64_t, Watcher> watchers_;
     int last_spectators_ = 0;

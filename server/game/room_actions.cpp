@@ -3,16 +3,16 @@
 #include <ctime>
 
 #include "protocol/messages.h"
-#include "server/game/identity.h"
-#include "server/log.h"
 #include "server/game/room.h"
 #include "server/game/server_state.h"
+#include "server/log.h"
 
 namespace server {
 
 using nlohmann::json;
 using protocol::ErrorCode;
 using protocol::RequestType;
+namespace events = protocol::events;
 
 namespace {
 
@@ -27,13 +27,6 @@ std::string iso_time_now() {
 
 }  // namespace
 
-json Room::move_event(const core::Game& after, const std::string& move, int seat) const {
-    json event = {
-        {"kind", "move"}, {"move", move}, {"by", seat_name(seat)}, {"ply", after.moves().size()}};
-    event.update(protocol::position_json(after));
-    return event;
-}
-
 void Room::play_move(const Actor& actor, const protocol::Request& request, int seat) {
     if (result_) {
         fail(actor, request, ErrorCode::game_over, "the game is over");
@@ -44,40 +37,38 @@ void Room::play_move(const Actor& actor, const protocol::Request& request, int s
         fail(actor, request, ErrorCode::not_your_turn, "it is not your turn");
         return;
     }
-    auto trial = game_->clone();
-    auto played = trial->play(request.move);
-    if (!played) {
+    events::Move move{request.move, seat_name(seat), std::nullopt,
+                      static_cast<int>(game_->moves().size()) + 1};
+    if (auto played = emit(std::move(move)); !played) {
         fail(actor, request, ErrorCode::illegal_move, played.error());
         return;
     }
-    if (!commit(move_event(*trial, *played, seat))) {
-        fail(actor, request, ErrorCode::internal_error, "the move could not be stored");
-        return;
-    }
     if (auto outcome = game_->outcome()) {
-        end_game(protocol::outcome_json(variant_, *outcome));
+        end_game({outcome->winner
+                      ? std::optional<std::string>(core::side_name(variant_, *outcome->winner))
+                      : std::nullopt,
+                  outcome->reason});
     }
-    publish_summary();
+    commit(actor, request);
 }
 
-void Room::resign(int seat) {
-    end_game({{"winner", seat_name(1 - seat)}, {"reason", "resignation"}});
-}
-
-void Room::end_game(json result) {
-    if (!commit({{"kind", "game_over"}, {"result", result}})) {
+void Room::resign(const Actor& actor, const protocol::Request& request, int seat) {
+    if (result_) {
+        fail(actor, request, ErrorCode::game_over, "the game is over");
         return;
     }
-    if (auto done = state_.store().finish_game(id(), protocol::to_text(result), unix_now());
-        !done) {
-        component_logger("room")->error("game {}: cannot mark finished: {}", id(), done.error());
+    end_game({seat_name(1 - seat), "resignation"});
+    commit(actor, request);
+}
+
+void Room::end_game(events::Result result) {
+    if (auto over = emit(events::GameOver{std::move(result)}); !over) {
+        component_logger("room")->error("game {}: cannot end: {}", id(), over.error());
     }
-    component_logger("room")->info("game {}: over, {}", id(), protocol::to_text(result));
-    publish_summary();
 }
 
 void Room::draw_request(const Actor& actor, const protocol::Request& request, int seat) {
-    if (variant_ == core::VariantId::sniderman) {
+    if (match_) {
         fail(actor, request, ErrorCode::not_supported, "Sniderman has no draws");
         return;
     }
@@ -88,10 +79,11 @@ void Room::draw_request(const Actor& actor, const protocol::Request& request, in
     const bool opponent_offered = draw_offer_ == 1 - seat;
     if (request.type == RequestType::draw_offer) {
         if (opponent_offered) {
-            end_game({{"winner", nullptr}, {"reason", "agreement"}});
+            end_game({std::nullopt, "agreement"});
         } else if (draw_offer_ != seat) {
-            commit({{"kind", "draw_offered"}, {"by", seat_name(seat)}});
+            emit(events::DrawOffered{seat_name(seat)});
         }
+        commit(actor, request);
         return;
     }
     if (!opponent_offered) {
@@ -99,10 +91,11 @@ void Room::draw_request(const Actor& actor, const protocol::Request& request, in
         return;
     }
     if (request.type == RequestType::draw_accept) {
-        end_game({{"winner", nullptr}, {"reason", "agreement"}});
+        end_game({std::nullopt, "agreement"});
     } else {
-        commit({{"kind", "draw_declined"}, {"by", seat_name(seat)}});
+        emit(events::DrawDeclined{seat_name(seat)});
     }
+    commit(actor, request);
 }
 
 void Room::rematch_request(const Actor& actor, const protocol::Request& request, int seat) {
@@ -120,7 +113,8 @@ void Room::rematch_request(const Actor& actor, const protocol::Request& request,
         if (opponent_offered) {
             start_rematch(actor, request);
         } else if (rematch_offer_ != seat) {
-            commit({{"kind", "rematch_offered"}, {"by", seat_name(seat)}});
+            emit(events::RematchOffered{seat_name(seat)});
+            commit(actor, request);
         }
         return;
     }
@@ -132,6 +126,7 @@ void Room::rematch_request(const Actor& actor, const protocol::Request& request,
     start_rematch(actor, request);
 }
 
+// The new game and this room's rematch_started commit together: either both exist or neither.
 void Room::start_rematch(const Actor& actor, const protocol::Request& request) {
     GameSpec spec;
     spec.variant = variant_;
@@ -139,23 +134,28 @@ void Room::start_rematch(const Actor& actor, const protocol::Request& request) {
     spec.rounds = record_.rounds > 0 ? record_.rounds : 3;
     spec.is_private = record_.is_private;
     spec.seats = {record_.seats[1], record_.seats[0]};  // colours (or seats) change hands
-    auto created = state_.create_game(spec);
-    if (!created) {
-        fail(actor, request, ErrorCode::internal_error, created.error());
+    auto prepared = state_.prepare_game(spec);
+    if (!prepared) {
+        fail(actor, request, ErrorCode::internal_error, prepared.error());
         return;
     }
-    auto room = *created;
-    if (!commit({{"kind", "rematch_started"}, {"new_game_id", room->id()}})) {
+    auto room = prepared->room;
+    if (auto started = emit(events::RematchStarted{room->id()}); !started) {
+        fail(actor, request, ErrorCode::internal_error, started.error());
         return;
     }
-    std::vector<Actor> players;
-    for (const auto& [client_id, watcher] : watchers_) {
-        if (auto seat = seat_of(watcher.player_id)) {
-            players.push_back(Actor{watcher.client, client_id, watcher.player_id,
-                                    seat_names_[static_cast<std::size_t>(*seat)]});
+    staged_.extra = std::move(prepared->writes);
+    commit(actor, request, [this, room, actor] {
+        state_.add_room(room);
+        std::vector<Actor> players;
+        for (const auto& [client_id, watcher] : watchers_) {
+            if (auto seat = seat_of(watcher.player_id)) {
+                players.push_back(Actor{watcher.client, client_id, watcher.player_id,
+                                        seat_names_[static_cast<std::size_t>(*seat)]});
+            }
         }
-    }
-    room->post_seated(std::move(players));
+        room->post_seated(std::move(players));
+    });
 }
 
 void Room::chat(const Actor& actor, const protocol::Request& request, std::optional<int> seat) {
@@ -173,16 +173,16 @@ void Room::chat(const Actor& actor, const protocol::Request& request, std::optio
         return;
     }
     times.push_back(now);
-    Json seat_json = nullptr;
+    events::Chat line;
+    line.from = seat ? seat_names_[static_cast<std::size_t>(*seat)] : actor.name;
+    line.player_id = actor.player_id;
     if (seat) {
-        seat_json = seat_name(*seat);
+        line.seat = seat_name(*seat);
     }
-    commit({{"kind", "chat"},
-            {"from", seat ? seat_names_[static_cast<std::size_t>(*seat)] : actor.name},
-            {"player_id", actor.player_id},
-            {"seat", seat_json},
-            {"text", request.text},
-            {"at", iso_time_now()}});
+    line.text = request.text;
+    line.at = iso_time_now();
+    emit(std::move(line));
+    commit(actor, request);
 }
 
 }  // namespace server

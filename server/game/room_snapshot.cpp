@@ -30,9 +30,10 @@ json Room::snapshot_json() const {
                      {"private", record_.is_private},
                      {"players", players},
                      {"start_fen", game.start_fen()},
-                     {"moves", game.moves()}};
+                     {"moves", game.moves()},
+                     {"positions", fens_}};
     snapshot.update(protocol::position_json(game));
-    snapshot["result"] = result_ ? *result_ : json(nullptr);
+    snapshot["result"] = result_ ? protocol::events::result_json(*result_) : json(nullptr);
     if (result_) {
         // Over by resignation or agreement too, not only by the rules: nobody is to move.
         snapshot["to_move"] = nullptr;

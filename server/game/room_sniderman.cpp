@@ -10,6 +10,7 @@ namespace server {
 using core::sniderman::MatchPhase;
 using nlohmann::json;
 using protocol::ErrorCode;
+namespace events = protocol::events;
 
 namespace {
 
@@ -29,39 +30,94 @@ const char* phase_name(MatchPhase phase) {
 
 }  // namespace
 
-json Room::round_started_event() const {
-    const auto& round = match_->round();
-    return {{"kind", "round_started"},
-            {"round", match_->records().size()},
-            {"fen", round.fen()},
-            {"board", protocol::board_json(round.board())},
-            {"namer", seat_name(match_->namer())},
+events::RoundStarted Room::round_started_event() const {
+    return {static_cast<int>(match_->records().size()), match_->round().fen(),
+            seat_name(match_->namer())};
+}
+
+json Room::round_started_derived() const {
+    return {{"board", protocol::board_json(match_->round().board())},
             {"available_objects", match_->available_objects()}};
 }
 
-core::Status Room::apply_sniderman(const std::string& kind, const json& event) {
-    const auto by = seat_from_name(event.value("by", ""));
-    if (kind == "round_started" || kind == "round_over") {
-        return core::ok_status();  // consequences of the events before them
+json Room::final_round_position(const core::sniderman::RoundRecord& record) const {
+    core::GameOptions options;
+    options.rules = rules_;
+    options.fen = record.start;
+    options.object = record.object;
+    auto round = core::make_game(core::VariantId::sniderman, options);
+    if (!round) {
+        return json::object();
     }
-    if (kind == "object_named" && by) {
-        return match_->name_object(*by, event.value("object", 0));
+    for (const auto& move : record.moves) {
+        (*round)->play(move);
     }
-    if (kind == "side_chosen" && by) {
-        return match_->choose_side(*by, event.value("odd", "") == seat_name(*by));
-    }
-    if (kind == "move") {
-        const auto player = seat_from_name(event.value("player", ""));
-        if (!player) {
-            return core::make_error("move without a player");
-        }
-        auto played = match_->play(*player, event.value("move", ""));
-        if (!played) {
-            return core::make_error(played.error());
-        }
-        return core::ok_status();
-    }
-    return core::make_error("unknown Sniderman event kind `" + kind + "`");
+    return derived_position(**round);
+}
+
+core::Status Room::apply_sniderman(RoomEvent& event, json* derived) {
+    return std::visit(
+        [&](auto& e) -> core::Status {
+            using E = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<E, events::Move>) {
+                const auto player = seat_from_name(e.player.value_or(""));
+                if (!player) {
+                    return core::make_error("a move without its player");
+                }
+                const auto rounds_before = match_->records().size();
+                auto played = match_->play(*player, e.move);
+                if (!played) {
+                    return core::make_error(played.error());
+                }
+                e.move = std::move(*played);
+                const bool round_over = match_->records().size() != rounds_before ||
+                                        match_->phase() == MatchPhase::finished;
+                if (!round_over) {
+                    fens_.push_back(match_->round().fen());
+                }
+                if (derived) {
+                    *derived = round_over
+                                   ? final_round_position(match_->records()[rounds_before - 1])
+                                   : derived_position(match_->round());
+                }
+            } else if constexpr (std::is_same_v<E, events::ObjectNamed>) {
+                const auto by = seat_from_name(e.by);
+                if (!by) {
+                    return core::make_error("object_named by an unknown seat");
+                }
+                if (auto named = match_->name_object(*by, e.object); !named) {
+                    return named;
+                }
+                if (derived) {
+                    *derived = {{"text", core::sniderman::object_text(e.object)}};
+                }
+            } else if constexpr (std::is_same_v<E, events::SideChosen>) {
+                const auto by = seat_from_name(e.by);
+                if (!by) {
+                    return core::make_error("side_chosen by an unknown seat");
+                }
+                if (auto chosen = match_->choose_side(*by, e.odd == e.by); !chosen) {
+                    return chosen;
+                }
+                if (derived) {
+                    *derived = derived_position(match_->round());
+                }
+            } else if constexpr (std::is_same_v<E, events::RoundStarted>) {
+                // The consequence of the round before it (or of the match's start).
+                round_version_ = static_cast<std::int64_t>(log_.size() + staged_.stored.size()) + 1;
+                fens_ = {match_->round().fen()};
+                if (derived) {
+                    *derived = round_started_derived();
+                }
+            } else if constexpr (std::is_same_v<E, events::RoundOver>) {
+                return core::ok_status();  // the consequence of the move before it
+            } else {
+                return core::make_error("a " + std::string(events::kind_name(e)) +
+                                        " event in a sniderman game");
+            }
+            return core::ok_status();
+        },
+        event);
 }
 
 void Room::name_object(const Actor& actor, const protocol::Request& request, int seat) {
@@ -86,15 +142,11 @@ void Room::name_object(const Actor& actor, const protocol::Request& request, int
         fail(actor, request, ErrorCode::object_used, "this object was used in an earlier round");
         return;
     }
-    auto trial = *match_;
-    if (auto named = trial.name_object(seat, request.object); !named) {
+    if (auto named = emit(events::ObjectNamed{seat_name(seat), request.object}); !named) {
         fail(actor, request, ErrorCode::bad_field, named.error());
         return;
     }
-    commit({{"kind", "object_named"},
-            {"by", seat_name(seat)},
-            {"object", request.object},
-            {"text", core::sniderman::object_text(request.object)}});
+    commit(actor, request);
 }
 
 void Room::choose_side(const Actor& actor, const protocol::Request& request, int seat) {
@@ -115,19 +167,17 @@ void Room::choose_side(const Actor& actor, const protocol::Request& request, int
         return;
     }
     const bool odd = request.side == core::Side::first;
-    auto trial = *match_;
-    if (auto chosen = trial.choose_side(seat, odd); !chosen) {
-        fail(actor, request, ErrorCode::bad_field, chosen.error());
+    events::SideChosen chosen{seat_name(seat), seat_name(odd ? seat : 1 - seat),
+                              seat_name(odd ? 1 - seat : seat)};
+    if (auto status = emit(std::move(chosen)); !status) {
+        fail(actor, request, ErrorCode::bad_field, status.error());
         return;
     }
-    json event = {{"kind", "side_chosen"},
-                  {"by", seat_name(seat)},
-                  {"odd", seat_name(odd ? seat : 1 - seat)},
-                  {"even", seat_name(odd ? 1 - seat : seat)}};
-    event.update(protocol::position_json(trial.round()));
-    commit(std::move(event));
+    commit(actor, request);
 }
 
+// A capture; the round's last one also ends the round and deals the next or ends the match, all in
+// one commit.
 void Room::play_round_move(const Actor& actor, const protocol::Request& request, int seat) {
     if (result_) {
         fail(actor, request, ErrorCode::game_over, "the match is over");
@@ -141,39 +191,27 @@ void Room::play_round_move(const Actor& actor, const protocol::Request& request,
         fail(actor, request, ErrorCode::not_your_turn, "it is not your turn");
         return;
     }
-    auto trial = *match_;
-    auto played = trial.play(seat, request.move);
-    if (!played) {
-        fail(actor, request, ErrorCode::illegal_move, played.error());
-        return;
-    }
     const std::size_t round_index = match_->records().size() - 1;
     const auto odd_player = match_->records()[round_index].odd_player;
-    // The round's own position after the capture (the match may have dealt the next round).
-    auto after = match_->round().clone();
-    after->play(*played);
-    json event = move_event(*after, *played, seat);
-    event["by"] = odd_player == seat ? "odd" : "even";
-    event["player"] = seat_name(seat);
-    if (!commit(std::move(event))) {
-        fail(actor, request, ErrorCode::internal_error, "the move could not be stored");
+    events::Move move{request.move, odd_player == seat ? "odd" : "even", seat_name(seat),
+                      static_cast<int>(match_->round().moves().size()) + 1};
+    if (auto played = emit(std::move(move)); !played) {
+        fail(actor, request, ErrorCode::illegal_move, played.error());
         return;
     }
     const auto& record = match_->records()[round_index];
     if (record.winner) {
         const int winner = *record.winner;
-        commit({{"kind", "round_over"},
-                {"round", round_index + 1},
-                {"winner", record.odd_player == winner ? "odd" : "even"},
-                {"winner_player", seat_name(winner)},
-                {"score", match_->score()}});
+        emit(events::RoundOver{static_cast<int>(round_index) + 1,
+                               record.odd_player == winner ? "odd" : "even", seat_name(winner),
+                               match_->score()});
         if (match_->phase() == MatchPhase::finished && match_->winner()) {
-            end_game({{"winner", seat_name(*match_->winner())}, {"reason", "match_won"}});
+            end_game({seat_name(*match_->winner()), "match_won"});
         } else {
-            commit(round_started_event());
+            emit(round_started_event());
         }
     }
-    publish_summary();
+    commit(actor, request);
 }
 
 json Room::match_json() const {

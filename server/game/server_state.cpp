@@ -2,9 +2,9 @@
 
 #include "core/game.h"
 #include "server/game/lobby.h"
-#include "server/log.h"
 #include "server/game/random_id.h"
 #include "server/game/room.h"
+#include "server/log.h"
 
 namespace server {
 
@@ -47,6 +47,7 @@ core::Status ServerState::restore_games() {
             log->error("game {}: cannot be restored: {}", record.id, status.error());
             continue;
         }
+        room->post_summary();
         std::lock_guard lock(rooms_mutex_);
         rooms_[record.id] = std::move(room);
         ++restored;
@@ -55,7 +56,7 @@ core::Status ServerState::restore_games() {
     return core::ok_status();
 }
 
-core::Expected<std::shared_ptr<Room>> ServerState::create_game(const GameSpec& spec) {
+core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {
     GameRecord record;
     record.id = random_id("g_");
     record.variant = std::string(core::variant_name(spec.variant));
@@ -76,16 +77,16 @@ core::Expected<std::shared_ptr<Room>> ServerState::create_game(const GameSpec& s
         record.start_fen = (*game)->start_fen();
     }
     auto room = std::make_shared<Room>(*this, record, seat_names(store_, record.seats));
-    if (auto stored = store_.create_game(record); !stored) {
-        return core::make_error("cannot store the new game: " + stored.error());
+    auto writes = room->start_fresh();
+    if (!writes) {
+        return core::make_error("cannot start the game: " + writes.error());
     }
-    if (auto started = room->start_fresh(); !started) {
-        store_.finish_game(record.id, R"({"winner":null,"reason":"aborted"})", unix_now());
-        return core::make_error("cannot start the game: " + started.error());
-    }
+    return PreparedGame{std::move(room), std::move(*writes)};
+}
+
+void ServerState::add_room(const std::shared_ptr<Room>& room) {
     std::lock_guard lock(rooms_mutex_);
-    rooms_[record.id] = room;
-    return room;
+    rooms_[room->id()] = room;
 }
 
 std::shared_ptr<Room> ServerState::room(std::string_view game_id) {

@@ -24,6 +24,12 @@ namespace server {
 class Lobby;
 class Room;
 
+// A game ready to be created: its room (not registered yet) and the writes that create it.
+struct PreparedGame {
+    std::shared_ptr<Room> room;
+    WriteBatch writes;
+};
+
 // A game about to be created: who sits where, and its options.
 struct GameSpec {
     core::VariantId variant = core::VariantId::chessence;
@@ -47,8 +53,11 @@ public:
 
     // Rebuilds every unfinished game of the store by replaying its events; drops stale seeks.
     core::Status restore_games();
-    // Creates, stores and registers a new game; its room has appended its opening events.
-    core::Expected<std::shared_ptr<Room>> create_game(const GameSpec& spec);
+    // A new game's room and the writes that create it (its record and opening events). The caller
+    // commits the writes (alone or with its own) and, once they are durable, calls add_room.
+    core::Expected<PreparedGame> prepare_game(const GameSpec& spec);
+    // Registers a room whose game is stored.
+    void add_room(const std::shared_ptr<Room>& room);
     std::shared_ptr<Room> room(std::string_view game_id);
     // Drops a finished room from memory (it is loaded again from the store when needed).
     void release_room(std::string_view game_id);

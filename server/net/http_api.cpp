@@ -4,10 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/events.h"
 #include "protocol/messages.h"
 #include "server/limits.h"
-#include "server/records/record_export.h"
 #include "server/net/static_files.h"
+#include "server/records/record_export.h"
 
 namespace server {
 
@@ -49,12 +50,9 @@ HttpReply game_reply(Store& store, std::string_view game_id) {
     json moves = json::array();
     const auto events = store.events(game_id);
     for (const auto& stored : events) {
-        auto event = json::parse(stored.json, nullptr, false);
-        const bool is_move = event.is_object() && event.contains("kind") &&
-                             event["kind"] == "move" && event.contains("move") &&
-                             event["move"].is_string();
-        if (is_move) {
-            moves.push_back(event["move"]);
+        auto event = protocol::events::decode_event_text(stored.json);
+        if (const auto* move = event ? std::get_if<protocol::events::Move>(&*event) : nullptr) {
+            moves.push_back(move->move);
         }
     }
     json body = {{"game_id", game->id},

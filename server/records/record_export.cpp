@@ -29,14 +29,6 @@ core::Record common_record(const GameRecord& game, std::string_view site, const 
     return r;
 }
 
-std::string string_field(const json& object, const char* name) {
-    if (!object.is_object()) {
-        return {};
-    }
-    const auto found = object.find(name);
-    return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
 std::string result_token(std::string_view winner_side, bool decided) {
     if (!decided) {
         return "*";
@@ -103,12 +95,12 @@ bool is_setup(const std::string& variant_name, const std::string& rules, const s
     return !standard || !given || (*standard)->start_fen() != (*given)->start_fen();
 }
 
-std::vector<json> parsed_events(const std::vector<StoredEvent>& events) {
-    std::vector<json> out;
+std::vector<protocol::events::RoomEvent> decoded_events(const std::vector<StoredEvent>& events) {
+    std::vector<protocol::events::RoomEvent> out;
+    out.reserve(events.size());
     for (const auto& e : events) {
-        auto parsed = json::parse(e.json, nullptr, false);
-        if (!parsed.is_discarded() && parsed.is_object()) {
-            out.push_back(std::move(parsed));
+        if (auto event = protocol::events::decode_event_text(e.json)) {
+            out.push_back(std::move(*event));
         }
     }
     return out;
@@ -117,30 +109,35 @@ std::vector<json> parsed_events(const std::vector<StoredEvent>& events) {
 // The record of a Chessence or Chesica game: its moves, and the result the game record holds (or
 // failing that, its game_over event).
 core::Record two_colour_record(const GameRecord& game, const std::vector<std::string>& names,
-                               const std::vector<json>& events, std::string_view site) {
+                               const std::vector<protocol::events::RoomEvent>& room_events,
+                               std::string_view site) {
+    namespace events = protocol::events;
     core::Record r = common_record(game, site, "Casual game");
     r.tags.push_back({"Variant", game.variant});
     r.tags.push_back({"White", name_of(names, 0)});
     r.tags.push_back({"Black", name_of(names, 1)});
-    json result = game.result_json.empty() ? json() : json::parse(game.result_json, nullptr, false);
-    for (const auto& e : events) {
-        const auto kind = string_field(e, "kind");
-        if (kind == "move" && !string_field(e, "move").empty()) {
-            r.moves.push_back(string_field(e, "move"));
-        } else if (kind == "game_over" && !result.is_object()) {
-            result = e.contains("result") ? e["result"] : json();
+    std::optional<events::Result> result;
+    if (!game.result_json.empty()) {
+        if (auto stored = events::result_from_json(json::parse(game.result_json, nullptr, false))) {
+            result = *stored;
         }
     }
-    const bool decided = result.is_object() && result.contains("winner");
-    r.result = result_token(decided ? string_field(result, "winner") : "", decided);
+    for (const auto& e : room_events) {
+        if (const auto* move = std::get_if<events::Move>(&e)) {
+            r.moves.push_back(move->move);
+        } else if (const auto* over = std::get_if<events::GameOver>(&e); over && !result) {
+            result = over->result;
+        }
+    }
+    r.result = result_token(result ? result->winner.value_or("") : "", result.has_value());
     r.tags.push_back({"Result", r.result});
     r.tags.push_back({"RuleSet", game.rules});
     if (is_setup(game.variant, game.rules, game.start_fen)) {
         r.tags.push_back({"FEN", game.start_fen});
     }
     r.tags.push_back({"GameId", game.id});
-    if (!string_field(result, "reason").empty()) {
-        r.tags.push_back({"Termination", string_field(result, "reason")});
+    if (result && !result->reason.empty()) {
+        r.tags.push_back({"Termination", result->reason});
     }
     if (!r.moves.empty()) {
         number_from_fen(r, game.variant, game.start_fen);
@@ -154,7 +151,7 @@ std::vector<core::Record> game_records(const GameRecord& game,
                                        const std::vector<std::string>& names,
                                        const std::vector<StoredEvent>& events,
                                        std::string_view site) {
-    const auto parsed = parsed_events(events);
+    const auto parsed = decoded_events(events);
     if (game.variant == "sniderman") {
         return sniderman_records(game, names, parsed, site);
     }

@@ -7,15 +7,13 @@
 #include <vector>
 
 #include "core/record.h"
+#include "protocol/events.h"
 #include "server/store/store.h"
 
 namespace server::record_detail {
 
 // Event, Site and Date tags (Date "YYYY.MM.DD" in UTC, "????.??.??" when unknown).
 core::Record common_record(const GameRecord& game, std::string_view site, const char* event);
-
-// A string field of an event object, or "" when absent or not a string.
-std::string string_field(const nlohmann::json& object, const char* name);
 
 // "1-0" when the first side (white, odd) won, "0-1" the second, "1/2-1/2" a draw, else "*".
 std::string result_token(std::string_view winner_side, bool decided);
@@ -29,7 +27,7 @@ std::string name_of(const std::vector<std::string>& names, std::size_t seat);
 // One record per round of a Sniderman match, from its events.
 std::vector<core::Record> sniderman_records(const GameRecord& game,
                                             const std::vector<std::string>& names,
-                                            const std::vector<nlohmann::json>& events,
+                                            const std::vector<protocol::events::RoomEvent>& events,
                                             std::string_view site);
 
 }  // namespace server::record_detail

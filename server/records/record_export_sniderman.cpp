@@ -2,13 +2,14 @@
 // object_named, side_chosen, move, round_over and game_over events (docs/records.md).
 #include <string>
 
+#include "core/sniderman/match.h"
 #include "server/records/record_export_detail.h"
 
 namespace server::record_detail {
 
 namespace {
 
-using nlohmann::json;
+namespace events = protocol::events;
 
 struct Round {
     int number = 0;
@@ -21,11 +22,6 @@ struct Round {
     std::string winner;  // "odd" / "even" once the round is over
 };
 
-int int_field(const json& e, const char* name) {
-    const auto found = e.find(name);
-    return found != e.end() && found->is_number_integer() ? found->get<int>() : 0;
-}
-
 std::string player_name(const std::vector<std::string>& names, const std::string& player) {
     if (player == "player0") {
         return name_of(names, 0);
@@ -37,32 +33,30 @@ std::string player_name(const std::vector<std::string>& names, const std::string
 }
 
 // Walks the events once, collecting each round; `termination` gets the game_over reason.
-std::vector<Round> collect_rounds(const std::vector<json>& events, std::string& termination) {
+std::vector<Round> collect_rounds(const std::vector<events::RoomEvent>& all,
+                                  std::string& termination) {
     std::vector<Round> rounds;
-    for (const auto& e : events) {
-        const auto kind = string_field(e, "kind");
-        if (kind == "round_started") {
+    for (const auto& event : all) {
+        if (const auto* started = std::get_if<events::RoundStarted>(&event)) {
             Round round;
-            round.number = int_field(e, "round");
-            if (round.number <= 0) {
-                round.number = static_cast<int>(rounds.size()) + 1;
-            }
-            round.deal = string_field(e, "fen");
+            round.number =
+                started->round > 0 ? started->round : static_cast<int>(rounds.size()) + 1;
+            round.deal = started->fen;
             rounds.push_back(std::move(round));
-        } else if (kind == "game_over") {
-            termination = string_field(e.value("result", json::object()), "reason");
+        } else if (const auto* over = std::get_if<events::GameOver>(&event)) {
+            termination = over->result.reason;
         } else if (rounds.empty()) {
             continue;  // nothing of a round happens before its round_started
-        } else if (kind == "object_named") {
-            rounds.back().object = int_field(e, "object");
-            rounds.back().object_text = string_field(e, "text");
-        } else if (kind == "side_chosen") {
-            rounds.back().odd = string_field(e, "odd");
-            rounds.back().even = string_field(e, "even");
-        } else if (kind == "move" && !string_field(e, "move").empty()) {
-            rounds.back().moves.push_back(string_field(e, "move"));
-        } else if (kind == "round_over") {
-            rounds.back().winner = string_field(e, "winner");
+        } else if (const auto* named = std::get_if<events::ObjectNamed>(&event)) {
+            rounds.back().object = named->object;
+            rounds.back().object_text = std::string(core::sniderman::object_text(named->object));
+        } else if (const auto* chosen = std::get_if<events::SideChosen>(&event)) {
+            rounds.back().odd = chosen->odd;
+            rounds.back().even = chosen->even;
+        } else if (const auto* move = std::get_if<events::Move>(&event)) {
+            rounds.back().moves.push_back(move->move);
+        } else if (const auto* round_over = std::get_if<events::RoundOver>(&event)) {
+            rounds.back().winner = round_over->winner;
         }
     }
     return rounds;
@@ -72,7 +66,7 @@ std::vector<Round> collect_rounds(const std::vector<json>& events, std::string& 
 
 std::vector<core::Record> sniderman_records(const GameRecord& game,
                                             const std::vector<std::string>& names,
-                                            const std::vector<json>& events,
+                                            const std::vector<events::RoomEvent>& events,
                                             std::string_view site) {
     std::string termination;
     auto rounds = collect_rounds(events, termination);

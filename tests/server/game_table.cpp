@@ -226,8 +226,19 @@ MovePolicy scripted(std::vector<std::string> line) {
 std::vector<json> events_of(const WsClient& client, const std::string& game_id) {
     std::vector<json> found;
     for (const auto& m : client.history()) {
-        if (m.value("type", "") == "event" && m.value("game_id", "") == game_id) {
+        if (m.value("game_id", "") != game_id) {
+            continue;
+        }
+        if (m.value("type", "") == "event") {
             found.push_back(m);
+        } else if (m.value("type", "") == "events") {
+            // A catch-up: each of its events as the `event` message it stands for.
+            for (const auto& e : m["events"]) {
+                found.push_back({{"type", "event"},
+                                 {"game_id", game_id},
+                                 {"version", e["version"]},
+                                 {"event", e["event"]}});
+            }
         }
     }
     return found;

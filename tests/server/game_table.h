@@ -65,7 +65,8 @@ std::vector<std::string> find_game_ending(core::VariantId variant, const std::st
 // Plays the moves of `line` in order (a policy for play_chess).
 MovePolicy scripted(std::vector<std::string> line);
 
-// Events of `game_id` in `client`'s history, in arrival order.
+// Events of `game_id` in `client`'s history, in arrival order; the events of a catch-up frame
+// (`events`) count as one `event` message each.
 std::vector<json> events_of(const WsClient& client, const std::string& game_id);
 
 }  // namespace test

@@ -86,9 +86,18 @@ TEST_F(Http, GameApiReadsTheStore) {
     game.result_json = R"({"winner":"black","reason":"resignation"})";
     game.created_at = 10;
     ASSERT_TRUE(store.create_game(game).ok());
-    ASSERT_TRUE(store.append_event("g_api", 1, R"({"kind":"move","move":"c3-d4"})").ok());
-    ASSERT_TRUE(store.append_event("g_api", 2, R"({"kind":"chat","text":"hi"})").ok());
-    ASSERT_TRUE(store.append_event("g_api", 3, R"({"kind":"move","move":"b6-c5"})").ok());
+    ASSERT_TRUE(
+        store.append_event("g_api", 1, R"({"kind":"move","move":"c3-d4","by":"white","ply":1})")
+            .ok());
+    ASSERT_TRUE(
+        store
+            .append_event(
+                "g_api", 2,
+                R"({"kind":"chat","from":"Ann","player_id":"p_a","seat":"white","text":"hi","at":"2026-11-23T10:00:00Z"})")
+            .ok());
+    ASSERT_TRUE(
+        store.append_event("g_api", 3, R"({"kind":"move","move":"b6-c5","by":"black","ply":2})")
+            .ok());
     const auto res = http_get(server_.port(), "/api/games/g_api");
     ASSERT_EQ(res.status, 200);
     const auto body = test::parse(res.body);

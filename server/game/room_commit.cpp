@@ -1,0 +1,120 @@
+// The path of every change: a request's events are applied and staged (emit), committed to the
+// store in one batch (commit), and broadcast once the batch is durable (committed).
+#include <boost/asio/post.hpp>
+
+#include "protocol/messages.h"
+#include "server/game/identity.h"
+#include "server/game/room.h"
+#include "server/game/server_state.h"
+#include "server/log.h"
+
+namespace server {
+
+using nlohmann::json;
+namespace events = protocol::events;
+
+core::Status Room::emit(RoomEvent event) {
+    json derived = json::object();
+    if (auto status = apply(event, &derived); !status) {
+        return status;
+    }
+    if (const auto* over = std::get_if<events::GameOver>(&event)) {
+        staged_.finish = over->result;
+    }
+    staged_.stored.push_back(events::encode_event_text(event));
+    staged_.derived.push_back(std::move(derived));
+    return core::ok_status();
+}
+
+json Room::derived_position(const core::Game& game) const {
+    return protocol::position_json(game);
+}
+
+void Room::commit(const Actor& actor, const protocol::Request& request,
+                  std::function<void()> after) {
+    Staged staged = std::move(staged_);
+    staged_ = Staged{};
+    if (staged.stored.empty() && staged.extra.empty()) {
+        if (after) {
+            after();
+        }
+        return;
+    }
+    staged.after = std::move(after);
+    staged.requester = actor;
+    staged.request_id = request.id;
+    WriteBatch batch = std::move(staged.extra);
+    staged.extra.clear();
+    batch.push_back(AppendEvents{id(), static_cast<std::int64_t>(log_.size()) + 1, staged.stored});
+    if (staged.finish) {
+        batch.push_back(
+            FinishGame{id(), protocol::to_text(events::result_json(*staged.finish)), unix_now()});
+    }
+    busy_ = true;
+    state_.store().commit(std::move(batch), [self = shared_from_this(), staged = std::move(staged)](
+                                                core::Status status) mutable {
+        boost::asio::post(self->strand_,
+                          [self, status = std::move(status), staged = std::move(staged)]() mutable {
+                              self->committed(std::move(status), std::move(staged));
+                          });
+    });
+}
+
+void Room::committed(core::Status status, Staged staged) {
+    busy_ = false;
+    auto log = component_logger("room");
+    if (!status) {
+        log->error("game {}: cannot store {} event(s): {}", id(), staged.stored.size(),
+                   status.error());
+        rebuild();
+        staged.requester.send(make_frame(protocol::error_message(
+            protocol::ErrorCode::internal_error, "the server could not store this; try again",
+            staged.request_id, id())));
+    } else {
+        for (std::size_t i = 0; i < staged.stored.size(); ++i) {
+            log_.push_back(std::move(staged.stored[i]));
+            const auto version = static_cast<std::int64_t>(log_.size());
+            broadcast(
+                make_frame(protocol::event_message(id(), version, log_.back(), staged.derived[i])));
+        }
+        if (staged.finish) {
+            finished_flag_ = true;
+            log->info("game {}: over, {}", id(),
+                      protocol::to_text(events::result_json(*staged.finish)));
+        }
+        if (staged.after) {
+            staged.after();
+        }
+        publish_summary();
+    }
+    while (!busy_ && !waiting_.empty()) {
+        auto [actor, request] = std::move(waiting_.front());
+        waiting_.pop_front();
+        handle(actor, request);
+    }
+}
+
+void Room::rebuild() {
+    std::vector<StoredEvent> stored;
+    stored.reserve(log_.size());
+    for (std::size_t i = 0; i < log_.size(); ++i) {
+        stored.push_back({static_cast<std::int64_t>(i) + 1, log_[i]});
+    }
+    if (auto status = restore(stored); !status) {
+        component_logger("room")->critical("game {}: cannot rebuild from its events: {}", id(),
+                                           status.error());
+    }
+}
+
+void Room::broadcast(const Frame& frame) {
+    for (auto it = watchers_.begin(); it != watchers_.end();) {
+        if (auto client = it->second.client.lock()) {
+            client->send(frame);
+            ++it;
+        } else {
+            it = watchers_.erase(it);
+        }
+    }
+}
+
+}  // namespace server

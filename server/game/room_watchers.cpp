@@ -1,0 +1,182 @@
+// Who looks at a room: watching (with catch-up), spectator counts, the players' presence, and the
+// room's line in the lobby.
+#include <algorithm>
+#include <set>
+
+#include "protocol/messages.h"
+#include "server/game/lobby.h"
+#include "server/game/room.h"
+#include "server/game/server_state.h"
+
+namespace server {
+
+using nlohmann::json;
+namespace events = protocol::events;
+
+// A watch with `since` inside the catch-up bound gets what it missed in one `events` frame (moves
+// of the current game or round carry the position string after them, so the client can show them);
+// otherwise, or with `full`, a snapshot.
+void Room::watch(const Actor& actor, const protocol::Request& request) {
+    add_watcher(actor);
+    const auto known = static_cast<std::int64_t>(log_.size());
+    const bool catch_up = request.since && !request.full && *request.since >= 0 &&
+                          *request.since <= known &&
+                          known - *request.since <= static_cast<std::int64_t>(catch_up_max_events);
+    if (!catch_up) {
+        actor.send(make_frame(protocol::snapshot_message(snapshot_json(), request.id)));
+        watchers_changed();
+        return;
+    }
+    std::vector<protocol::VersionedEvent> missed;
+    for (auto version = *request.since + 1; version <= known; ++version) {
+        std::string text = log_[static_cast<std::size_t>(version - 1)];
+        if (version > round_version_) {
+            auto event = events::decode_event_text(text);
+            const auto* move = event ? std::get_if<events::Move>(&*event) : nullptr;
+            if (move && move->ply > 0 && static_cast<std::size_t>(move->ply) < fens_.size()) {
+                text.pop_back();
+                text += ",\"fen\":" + json(fens_[static_cast<std::size_t>(move->ply)]).dump() + "}";
+            }
+        }
+        missed.push_back({version, std::move(text)});
+    }
+    json position = protocol::position_json(current_game());
+    if (result_) {
+        position["to_move"] = nullptr;
+        position["legal"] = json::array();
+    }
+    actor.send(make_frame(protocol::events_message(id(), known, missed, position, request.id)));
+    watchers_changed();
+}
+
+void Room::unwatch(std::uint64_t client_id) {
+    auto it = watchers_.find(client_id);
+    if (it == watchers_.end()) {
+        return;
+    }
+    if (auto client = it->second.client.lock()) {
+        client->watching(id(), false);
+    }
+    watchers_.erase(it);
+    watchers_changed();
+    release_if_idle();
+}
+
+void Room::release_if_idle() {
+    if (finished() && !busy_ && watchers_.empty()) {
+        // A finished game nobody watches leaves memory; the store rebuilds it on demand.
+        state_.release_room(id());
+    }
+}
+
+void Room::add_watcher(const Actor& actor) {
+    if (watchers_.count(actor.client_id)) {
+        return;
+    }
+    watchers_[actor.client_id] = Watcher{actor.client, actor.player_id};
+    if (auto client = actor.client.lock()) {
+        client->watching(id(), true);
+    }
+}
+
+int Room::spectator_count() const {
+    std::set<std::uint64_t> clients;
+    for (const auto& [client_id, watcher] : watchers_) {
+        if (!seat_of(watcher.player_id)) {
+            clients.insert(client_id);
+        }
+    }
+    return static_cast<int>(clients.size());
+}
+
+void Room::watchers_changed() {
+    push_spectators();
+    push_presence();
+}
+
+void Room::push_presence() {
+    std::array<bool, 2> now{};
+    json online = json::object();
+    for (int seat = 0; seat < 2; ++seat) {
+        now[static_cast<std::size_t>(seat)] =
+            this->online(record_.seats[static_cast<std::size_t>(seat)]);
+        online[seat_name(seat)] = now[static_cast<std::size_t>(seat)];
+    }
+    if (now == last_online_) {
+        return;
+    }
+    last_online_ = now;
+    broadcast(make_frame(protocol::presence_message(id(), online)));
+}
+
+void Room::push_spectators() {
+    const int count = spectator_count();
+    if (count == last_spectators_) {
+        return;
+    }
+    last_spectators_ = count;
+    broadcast(make_frame(protocol::spectators_message(id(), count)));
+    publish_summary();
+}
+
+void Room::publish_summary() {
+    if (record_.is_private) {
+        return;
+    }
+    if (finished()) {
+        state_.lobby().post_game_summary(id(), nullptr);
+        return;
+    }
+    json players = json::object();
+    for (int seat = 0; seat < 2; ++seat) {
+        players[seat_name(seat)] = seat_names_[static_cast<std::size_t>(seat)];
+    }
+    std::size_t moves = 0;
+    if (game_) {
+        moves = game_->moves().size();
+    } else if (match_) {
+        for (const auto& round : match_->records()) {
+            moves += round.moves.size();
+        }
+    }
+    state_.lobby().post_game_summary(id(), {{"game_id", id()},
+                                            {"variant", record_.variant},
+                                            {"rules", record_.rules},
+                                            {"players", players},
+                                            {"moves", moves},
+                                            {"spectators", last_spectators_}});
+}
+
+bool Room::online(const std::string& player_id) const {
+    return std::any_of(watchers_.begin(), watchers_.end(), [&](const auto& entry) {
+        return entry.second.player_id == player_id && !entry.second.client.expired();
+    });
+}
+
+std::optional<int> Room::seat_of(const std::string& player_id) const {
+    for (int seat = 0; seat < 2; ++seat) {
+        if (record_.seats[static_cast<std::size_t>(seat)] == player_id) {
+            return seat;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string Room::seat_name(int seat) const {
+    if (variant_ == core::VariantId::sniderman) {
+        return seat == 0 ? "player0" : "player1";
+    }
+    return std::string(
+        core::side_name(variant_, seat == 0 ? core::Side::first : core::Side::second));
+}
+
+std::optional<int> Room::seat_from_name(const std::string& name) const {
+    for (int seat = 0; seat < 2; ++seat) {
+        if (seat_name(seat) == name) {
+            return seat;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace server
