@@ -2,7 +2,7 @@
 // the match panel. It keeps the room's record from the snapshot plus events, resuming after a
 // reconnect from the last version applied.
 import { Board } from './board.js';
-import { applyEvent, applyPresence, build, readSnapshot, readSpectators } from './protocol.js';
+import { applyEvent, applyEvents, applyPresence, build, readSnapshot, readSpectators } from './protocol.js';
 import { MatchPanel } from './match_panel.js';
 import { h, variantLabel, sideLabel, reasonText, copyText } from './ui.js';
 import { renderMoveList } from './move_list.js';
@@ -17,7 +17,6 @@ export class GamePage {
         this.you_ = null;     // the seat from game_started, until the snapshot tells
         this.viewPly_ = null; // null: live; else the ply shown while reviewing
         this.flip_ = false;
-        this.backfilled_ = false;
         this.keyHandler_ = (e) => this.onKey_(e);
     }
 
@@ -61,9 +60,10 @@ export class GamePage {
         if (msg.type === 'snapshot') {
             this.g_ = readSnapshot(msg);
             this.app_.conn.seen(this.gameId_, this.g_.version);
-            if (!this.backfilled_ && this.g_.history.some((x) => !x)) {
-                this.backfilled_ = true; // the events since 0 carry every earlier position
-                this.app_.conn.send(build.watch(this.gameId_, 0));
+            this.render_();
+        } else if (msg.type === 'events' && this.g_) {
+            for (const kind of applyEvents(this.g_, msg)) {
+                this.onEventApplied_(kind);
             }
             this.render_();
         } else if (msg.type === 'event' && this.g_) {

@@ -155,32 +155,49 @@ export function readSnapshot(msg) {
     };
 }
 
+// The position after every ply, from the snapshot's position strings.
 function historyFromSnapshot(msg, board, moves) {
     const history = new Array(moves.length + 1).fill(null);
-    history[moves.length] = { fen: msg.fen ?? '', board, move: moves[moves.length - 1] ?? null };
-    if (moves.length > 0 && msg.start_fen) {
-        const start = boardFromFen(msg.variant, msg.start_fen);
-        if (start) {
-            history[0] = { fen: msg.start_fen, board: start, move: null };
+    const fens = Array.isArray(msg.positions) ? msg.positions : [];
+    for (let ply = 0; ply < history.length && ply < fens.length; ply++) {
+        const shown = boardFromFen(msg.variant, fens[ply]);
+        if (shown) {
+            history[ply] = { fen: fens[ply], board: shown, move: ply > 0 ? moves[ply - 1] : null };
         }
     }
+    history[moves.length] = { fen: msg.fen ?? '', board, move: moves[moves.length - 1] ?? null };
     return history;
 }
 
-// Applies one room event to the record `g` (mutating it). Returns the event's kind.
-// Events at or below g.version only fill in position history (the backfill after a snapshot).
+// Applies a catch-up (`events`: what a watcher missed, then the position it left the room in).
+// Returns the kinds of the events applied, in order.
+export function applyEvents(g, msg) {
+    const kinds = [];
+    for (const entry of msg.events ?? []) {
+        const kind = applyEvent(g, { version: entry.version, event: entry.event });
+        if (kind) {
+            kinds.push(kind);
+        }
+    }
+    const p = msg.position;
+    if (p && (msg.version ?? 0) >= g.version) {
+        g.fen = p.fen ?? g.fen;
+        g.board = readBoard(p.board) ?? g.board;
+        g.toMove = p.to_move ?? null;
+        g.legal = Array.isArray(p.legal) ? p.legal.slice() : [];
+        g.inCheck = !!p.in_check;
+        g.history[g.moves.length] = { fen: g.fen, board: g.board, move: g.moves.at(-1) ?? null };
+    }
+    return kinds;
+}
+
+// Applies one room event to the record `g` (mutating it). Returns the event's kind, or null for an
+// event at or below g.version (already applied). A live event carries the position after it; an
+// event of a catch-up carries at most its position string (a move), the frame the rest.
 export function applyEvent(g, msg) {
     const e = msg.event ?? {};
     const version = msg.version ?? 0;
     if (version <= g.version) {
-        if (e.kind === 'round_started') {
-            g.backfillRound = e.round;
-        }
-        const sameRound = !g.match || (g.backfillRound ?? 1) === g.match.round;
-        if (e.kind === 'move' && e.board && sameRound && e.ply > 0 && e.ply < g.history.length
-            && !g.history[e.ply]) {
-            g.history[e.ply] = { fen: e.fen, board: readBoard(e.board), move: e.move };
-        }
         return null;
     }
     g.version = version;
@@ -188,7 +205,7 @@ export function applyEvent(g, msg) {
     case 'move': {
         g.moves.push(e.move);
         g.fen = e.fen ?? g.fen;
-        g.board = readBoard(e.board) ?? g.board;
+        g.board = readBoard(e.board) ?? boardFromFen(g.variant, e.fen) ?? g.board;
         g.toMove = e.to_move ?? null;
         g.legal = Array.isArray(e.legal) ? e.legal.slice() : [];
         g.inCheck = !!e.in_check;
@@ -247,7 +264,7 @@ export function applyEvent(g, msg) {
 }
 
 function applyRoundStarted(g, e) {
-    g.board = readBoard(e.board) ?? g.board;
+    g.board = readBoard(e.board) ?? boardFromFen(g.variant, e.fen) ?? g.board;
     g.fen = e.fen ?? g.fen;
     g.startFen = g.fen;
     g.moves = [];

@@ -161,7 +161,7 @@ export class Connection {
         if (msg.type === 'error' && msg.code === 'bad_token') {
             localStorage.removeItem(TOKEN_KEY);
         }
-        if (msg.type === 'event') {
+        if (msg.type === 'event' || msg.type === 'events') {
             const gameId = gameIdOf(msg);
             const version = eventVersion(msg);
             if (gameId && version !== null) {

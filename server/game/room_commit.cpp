@@ -50,7 +50,6 @@ void Room::commit(const Actor& actor, const protocol::Request& request,
         batch.push_back(
             FinishGame{id(), protocol::to_text(events::result_json(*staged.finish)), unix_now()});
     }
-    busy_ = true;
     state_.store().commit(std::move(batch), [self = shared_from_this(), staged = std::move(staged)](
                                                 core::Status status) mutable {
         boost::asio::post(self->strand_,
@@ -58,6 +57,9 @@ void Room::commit(const Actor& actor, const protocol::Request& request,
                               self->committed(std::move(status), std::move(staged));
                           });
     });
+    // After the call: a store that throws leaves the room free (and the handler's guard rebuilds
+    // it); the outcome always arrives later, on the strand.
+    busy_ = true;
 }
 
 void Room::committed(core::Status status, Staged staged) {

@@ -148,16 +148,11 @@ test('phone viewport: the board fits the width and the panels stack', async () =
     await context.close();
 });
 
-test('review: a late spectator fills in earlier positions and steps through them', async () => {
+test('review: a late spectator gets earlier positions from the snapshot and steps through them', async () => {
     const { context, page, mock } = await openGame();
     const fens = ['8/8/8/8/8/2B5/8/8 w 0 1', '8/8/8/8/3B4/8/8/8 b 0 1', '8/8/8/4B3/8/8/8/8 w 0 2'];
     mock.push(snapshot('chesica', fens[2], { version: 2, moves: ['c3-d4', 'd4-e5'], start_fen: fens[0],
-                                             players: [] }));
-    const backfill = await mock.next((m) => m.type === 'watch' && m.since === 0);
-    assert.equal(backfill.game_id, 'g_1');
-    ['c3-d4', 'd4-e5'].forEach((move, i) => mock.push({ type: 'event', game_id: 'g_1', version: i + 1,
-        event: { kind: 'move', move, by: 'white', fen: fens[i + 1], board: boardFromFen('chesica', fens[i + 1]),
-                 to_move: 'black', legal: [], in_check: false, ply: i + 1 } }));
+                                             positions: fens, players: [] }));
     await page.click('.move-list .mv[data-ply="1"]');
     await page.waitForSelector('#board[data-live="false"][data-ply="1"]');
     assert.equal(await page.getAttribute('#board [data-square="d4"]', 'data-piece'), 'B');
@@ -170,6 +165,14 @@ test('review: a late spectator fills in earlier positions and steps through them
     mock.push({ type: 'event', game_id: 'g_1', version: 4, event: { kind: 'chat', from: 'X', text: 'gap' } });
     assert.equal((await mock.next((m) => m.type === 'watch' && m.since === 2)).game_id, 'g_1',
                  'a gap in versions asks for the missing events');
+    // The catch-up: one frame with the missed events and the position they leave.
+    mock.push({ type: 'events', game_id: 'g_1', version: 4, position: { fen: fens[1],
+        board: boardFromFen('chesica', fens[1]), to_move: 'black', legal: [], in_check: false },
+        events: [{ version: 3, event: { kind: 'move', move: 'e5-d4', by: 'white', ply: 3, fen: fens[1] } },
+                 { version: 4, event: { kind: 'chat', from: 'X', text: 'gap' } }] });
+    await page.waitForSelector('.move-list .mv[data-ply="3"]');
+    await page.waitForSelector('#board[data-version="4"]');
+    assert.equal(await page.getAttribute('#board [data-square="d4"]', 'data-piece'), 'B');
     assert.deepEqual(page.errors, []);
     await context.close();
 });

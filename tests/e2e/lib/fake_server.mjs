@@ -171,7 +171,11 @@ export async function startFakeServer() {
             if (m.since === undefined) {
                 send(c, snapshot(g));
             } else {
-                g.events.slice(m.since).forEach((event, i) => send(c, { type: 'event', game_id: g.id, version: m.since + i + 1, event }));
+                const snap = snapshot(g);
+                send(c, { type: 'events', game_id: g.id, version: g.events.length,
+                          events: g.events.slice(m.since).map((event, i) => ({ version: m.since + i + 1, event })),
+                          position: { fen: snap.fen, board: snap.board, to_move: snap.to_move, legal: snap.legal,
+                                      in_check: snap.in_check } });
             }
             g.watchers.forEach((w) => send(w, { type: 'spectators', game_id: g.id, count: spectators(g) }));
             pushLobby();

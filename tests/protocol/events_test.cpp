@@ -1,0 +1,128 @@
+#include "protocol/events.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "protocol/messages.h"
+#include "protocol/schema_validator.h"
+
+namespace {
+
+using nlohmann::json;
+namespace events = protocol::events;
+
+// One event of every kind, with every optional field set somewhere.
+std::vector<events::RoomEvent> one_of_each() {
+    return {
+        events::Move{"e3-e4", "white", std::nullopt, 1},
+        events::Move{"a1xb2", "odd", "player1", 3},
+        events::GameOver{{"black", "checkmate"}},
+        events::GameOver{{std::nullopt, "agreement"}},
+        events::DrawOffered{"white"},
+        events::DrawDeclined{"black"},
+        events::RematchOffered{"black"},
+        events::RematchStarted{"g_0123456789abcdef0123456789abcdef"},
+        events::Chat{"Ann", "p_1", "white", "good luck", "2026-11-23T10:00:00Z"},
+        events::Chat{"Sam", "p_2", std::nullopt, "hi", "2026-11-23T10:00:01Z"},
+        events::RoundStarted{2, "qbnr/rnbk/KBNR/RNBQ 1", "player0"},
+        events::ObjectNamed{"player1", 4},
+        events::SideChosen{"player0", "player0", "player1"},
+        events::RoundOver{1, "even", "player1", {0, 1}},
+    };
+}
+
+class Events : public ::testing::Test {
+protected:
+    schema::Validator validator_{schema::protocol_schema_root()};
+};
+
+TEST_F(Events, EveryKindRoundTripsThroughItsStoredForm) {
+    for (const auto& event : one_of_each()) {
+        const auto text = events::encode_event_text(event);
+        const auto back = events::decode_event_text(text);
+        ASSERT_TRUE(back.ok()) << text << ": " << back.error();
+        EXPECT_EQ(events::encode_event_text(*back), text);
+        EXPECT_EQ(events::kind_name(*back), events::kind_name(event));
+    }
+}
+
+TEST_F(Events, TheStoredFormMatchesTheSchemaOfItsKind) {
+    for (const auto& event : one_of_each()) {
+        const auto stored = events::encode_event(event);
+        const auto kind = std::string(events::kind_name(event));
+        EXPECT_EQ(stored["kind"], kind);
+        const auto errors = validator_.validate(stored, "events/" + kind + ".json");
+        EXPECT_TRUE(errors.empty()) << stored.dump() << ": " << (errors.empty() ? "" : errors[0]);
+        const auto united = validator_.validate(stored, "events/event.json");
+        EXPECT_TRUE(united.empty()) << stored.dump();
+    }
+}
+
+TEST_F(Events, TheStoredFormKeepsOnlyWhatHappened) {
+    EXPECT_EQ(events::encode_event(events::Move{"e3-e4", "white", std::nullopt, 1}),
+              (json{{"kind", "move"}, {"move", "e3-e4"}, {"by", "white"}, {"ply", 1}}));
+    EXPECT_EQ(events::encode_event(events::ObjectNamed{"player0", 7}),
+              (json{{"kind", "object_named"}, {"by", "player0"}, {"object", 7}}));
+}
+
+TEST_F(Events, AnOlderFatterFormStillReads) {
+    const auto old = json::parse(R"({"kind":"move","move":"d2xb4","by":"white","ply":9,
+        "fen":"x","board":{"files":6},"to_move":"black","legal":["a"],"in_check":true})");
+    const auto move = events::decode_event(old);
+    ASSERT_TRUE(move.ok()) << move.error();
+    EXPECT_EQ(std::get<events::Move>(*move).move, "d2xb4");
+    EXPECT_EQ(events::encode_event(*move).size(), 4u);
+}
+
+TEST_F(Events, BadEventsAreErrorsThatNameTheField) {
+    const auto error_of = [](const char* text) {
+        auto decoded = events::decode_event_text(text);
+        return decoded.ok() ? std::string() : decoded.error();
+    };
+    EXPECT_NE(error_of("not json").find("JSON"), std::string::npos);
+    EXPECT_NE(error_of("[1]").find("object"), std::string::npos);
+    EXPECT_NE(error_of(R"({"by":"white"})").find("kind"), std::string::npos);
+    EXPECT_NE(error_of(R"({"kind":"teleport"})").find("teleport"), std::string::npos);
+    EXPECT_NE(error_of(R"({"kind":"move","move":"e3-e4","by":"white"})").find("ply"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"kind":"move","move":7,"by":"white","ply":1})").find("move"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"kind":"game_over","result":{"winner":1,"reason":"x"}})").find("winner"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"kind":"round_over","round":1,"winner":"odd","winner_player":"player0",
+                          "score":[1]})")
+                  .find("score"),
+              std::string::npos);
+}
+
+TEST_F(Events, ALiveBroadcastAddsTheDerivedFieldsToTheStoredObject) {
+    const auto stored = events::encode_event_text(events::ObjectNamed{"player0", 7});
+    const auto frame = protocol::event_message("g_1", 3, stored, {{"text", "seven"}});
+    const auto m = json::parse(frame);
+    EXPECT_EQ(
+        m["event"],
+        (json{{"kind", "object_named"}, {"by", "player0"}, {"object", 7}, {"text", "seven"}}));
+    EXPECT_TRUE(validator_.validate_message(m, "server").empty()) << frame;
+}
+
+TEST_F(Events, ACatchUpIsOneFrameWithThePositionAtTheEnd) {
+    const std::vector<protocol::VersionedEvent> missed = {
+        {4, events::encode_event_text(events::DrawOffered{"white"})},
+        {5, events::encode_event_text(events::DrawDeclined{"black"})}};
+    const json position = {
+        {"fen", "8/8/8/8/8/8/8/8 w 0 1"},
+        {"board", {{"files", 8}, {"ranks", 8}, {"squares", json::array()}, {"reserves", {0, 0}}}},
+        {"to_move", "white"},
+        {"legal", json::array()},
+        {"in_check", false}};
+    const auto m = json::parse(protocol::events_message("g_1", 5, missed, position, "w"));
+    EXPECT_EQ(m["type"], "events");
+    EXPECT_EQ(m["version"], 5);
+    EXPECT_EQ(m["id"], "w");
+    ASSERT_EQ(m["events"].size(), 2u);
+    EXPECT_EQ(m["events"][1]["event"]["kind"], "draw_declined");
+    EXPECT_TRUE(validator_.validate_message(m, "server").empty()) << m.dump();
+}
+
+}  // namespace

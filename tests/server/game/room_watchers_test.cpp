@@ -1,0 +1,84 @@
+// Catching up: a watcher that missed events gets them in one frame, never counted against its
+// outgoing queue; a gap beyond the bound gets a snapshot instead.
+#include <gtest/gtest.h>
+
+#include "server/game_table.h"
+#include "server/limits.h"
+
+namespace {
+
+using test::json;
+
+// Appends 2 * pairs events to the table's game, from version `first` on: draw offers, each
+// declined.
+void offer_and_decline(test::Table& table, std::int64_t first, int pairs) {
+    for (int i = 0; i < pairs; ++i) {
+        table.ann->send({{"type", "draw_offer"}, {"game_id", table.game_id}});
+        table.event(first + 2 * i);
+        table.bob->send({{"type", "draw_decline"}, {"game_id", table.game_id}});
+        table.event(first + 2 * i + 1);
+    }
+}
+
+TEST(CatchUp, MoreEventsThanTheQueueHoldsArriveInOneFrame) {
+    auto limits = test::fast_limits();
+    limits.max_queue = 16;
+    test::TestServer server(limits);
+    test::Table table(server.port(), "chesica");
+    ASSERT_FALSE(table.game_id.empty());
+    const auto played = test::play_chess(table, test::capture_first, 10);
+    ASSERT_EQ(played.moves.size(), 10u);
+    offer_and_decline(table, 11, 20);  // 50 events in all, three times the queue
+
+    test::WsClient late(server.port());
+    late.hello(table.bob_token);
+    late.send({{"type", "watch"}, {"game_id", table.game_id}, {"since", 0}, {"id", "w"}});
+    const auto frame = late.wait_for([](const json& m) { return m.value("id", json()) == "w"; });
+    ASSERT_EQ(frame["type"], "events");
+    EXPECT_EQ(frame["version"], 50);
+    ASSERT_EQ(frame["events"].size(), 50u);
+    for (std::size_t i = 0; i < 50; ++i) {
+        EXPECT_EQ(frame["events"][i]["version"], i + 1);
+    }
+    // Moves of the game carry the position after them; the frame ends with the position now.
+    EXPECT_EQ(frame["events"][9]["event"]["move"], played.moves[9]);
+    const auto now = table.snapshot(*table.sam);
+    EXPECT_EQ(frame["events"][9]["event"]["fen"], now["fen"]);
+    EXPECT_EQ(frame["position"]["fen"], now["fen"]);
+    EXPECT_EQ(frame["position"]["legal"], now["legal"]);
+    late.sync();
+    EXPECT_FALSE(late.closed()) << "a catch-up never overflows the queue";
+    EXPECT_EQ(late.schema_violations(), 0u);
+
+    // Up to date: an empty catch-up that still answers the request.
+    late.send({{"type", "watch"}, {"game_id", table.game_id}, {"since", 50}, {"id", "again"}});
+    const auto empty =
+        late.wait_for([](const json& m) { return m.value("id", json()) == "again"; });
+    EXPECT_EQ(empty["type"], "events");
+    EXPECT_TRUE(empty["events"].empty());
+}
+
+TEST(CatchUp, AGapBeyondTheBoundGetsASnapshot) {
+    test::TestServer server(test::fast_limits());
+    test::Table table(server.port(), "chessence");
+    ASSERT_FALSE(table.game_id.empty());
+    const int pairs = static_cast<int>(server::catch_up_max_events) / 2 + 5;
+    offer_and_decline(table, 1, pairs);
+    const auto total = 2 * pairs;
+
+    test::WsClient late(server.port());
+    late.hello(table.bob_token);
+    late.send({{"type", "watch"}, {"game_id", table.game_id}, {"since", 0}, {"id", "far"}});
+    const auto far = late.wait_for([](const json& m) { return m.value("id", json()) == "far"; });
+    EXPECT_EQ(far["type"], "snapshot");
+    EXPECT_EQ(far["version"], total);
+
+    const auto since = total - static_cast<int>(server::catch_up_max_events);
+    late.send({{"type", "watch"}, {"game_id", table.game_id}, {"since", since}, {"id", "near"}});
+    const auto near = late.wait_for([](const json& m) { return m.value("id", json()) == "near"; });
+    EXPECT_EQ(near["type"], "events");
+    EXPECT_EQ(near["events"].size(), server::catch_up_max_events);
+    EXPECT_FALSE(late.closed());
+}
+
+}  // namespace
