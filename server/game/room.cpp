@@ -1,5 +1,5 @@
-// A room's life: building it (fresh or from stored events), the reducer that applies each room
-// event to its state, and the dispatch of requests on its strand.
+// A room's life: building it (fresh or from stored events) and the dispatch of requests on its
+// strand.
 #include "server/game/room.h"
 
 #include <boost/asio/post.hpp>
@@ -104,60 +104,6 @@ core::Status Room::restore(const std::vector<StoredEvent>& stored_events) {
     }
     finished_flag_ = result_.has_value();
     return core::ok_status();
-}
-
-core::Status Room::apply(RoomEvent& event, json* derived) {
-    const bool round_event = std::holds_alternative<events::Move>(event) ||
-                             std::holds_alternative<events::ObjectNamed>(event) ||
-                             std::holds_alternative<events::SideChosen>(event) ||
-                             std::holds_alternative<events::RoundStarted>(event) ||
-                             std::holds_alternative<events::RoundOver>(event);
-    if (match_ && round_event) {
-        return apply_sniderman(event, derived);
-    }
-    if (auto* move = std::get_if<events::Move>(&event)) {
-        auto played = game_->play(move->move);
-        if (!played) {
-            return core::make_error(played.error());
-        }
-        move->move = std::move(*played);
-        fens_.push_back(game_->fen());
-        draw_offer_.reset();
-        if (derived) {
-            *derived = derived_position(*game_);
-        }
-        return core::ok_status();
-    }
-    return std::visit(
-        [this](auto& e) -> core::Status {
-            using E = std::decay_t<decltype(e)>;
-            const auto by = [&](const std::string& seat) { return seat_from_name(seat); };
-            if constexpr (std::is_same_v<E, events::GameOver>) {
-                result_ = e.result;
-                draw_offer_.reset();
-            } else if constexpr (std::is_same_v<E, events::DrawOffered>) {
-                draw_offer_ = by(e.by);
-            } else if constexpr (std::is_same_v<E, events::DrawDeclined>) {
-                draw_offer_.reset();
-            } else if constexpr (std::is_same_v<E, events::RematchOffered>) {
-                rematch_offer_ = by(e.by);
-            } else if constexpr (std::is_same_v<E, events::RematchStarted>) {
-                rematch_game_ = e.new_game_id;
-                rematch_offer_.reset();
-            } else if constexpr (std::is_same_v<E, events::Chat>) {
-                auto line = events::encode_event(e);
-                line.erase("kind");
-                chat_.push_back(std::move(line));
-                while (chat_.size() > snapshot_chat_lines) {
-                    chat_.pop_front();
-                }
-            } else {
-                return core::make_error("a " + std::string(events::kind_name(e)) + " event in a " +
-                                        record_.variant + " game");
-            }
-            return core::ok_status();
-        },
-        event);
 }
 
 void Room::post_request(Actor actor, protocol::Request request) {

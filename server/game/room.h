@@ -76,14 +76,9 @@ private:
         Json request_id;
     };
 
-    // room.cpp: dispatch and the reducer
+    // room.cpp: building the room, dispatch
     void handle(const Actor& actor, const protocol::Request& request);
     void dispatch(const Actor& actor, const protocol::Request& request);
-    // Applies one event to the room's state (the reducer, for live events and for restore). A
-    // Move's notation becomes canonical. With `derived`, also fills in what the event's live
-    // broadcast adds (the position after a move, an object's text). An error changes nothing.
-    core::Status apply(RoomEvent& event, Json* derived = nullptr);
-    core::Status apply_sniderman(RoomEvent& event, Json* derived);
     void reset_state();
     // Rebuilds the room from its committed events (after a failed commit or a handler that threw).
     void rebuild();
@@ -91,6 +86,10 @@ private:
               std::string message);
 
     // room_commit.cpp: the path of every change
+    // Applies one event to the room's state (the reducer, for live events and for restore). A
+    // Move's notation becomes canonical. With `derived`, also fills in what the event's live
+    // broadcast adds (the position after a move, an object's text). An error changes nothing.
+    core::Status apply(RoomEvent& event, Json* derived = nullptr);
     // Applies `event` and stages it for the next commit.
     core::Status emit(RoomEvent event);
     // Commits what is staged in one batch; the room acts on it once it is durable.
@@ -130,6 +129,7 @@ private:
     void end_game(protocol::events::Result result);
 
     // room_sniderman.cpp: the match phases
+    core::Status apply_sniderman(RoomEvent& event, Json* derived);  // the reducer's Sniderman part
     void name_object(const Actor& actor, const protocol::Request& request, int seat);
     void choose_side(const Actor& actor, const protocol::Request& request, int seat);
     void play_round_move(const Actor& actor, const protocol::Request& request, int seat);

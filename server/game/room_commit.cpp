@@ -1,5 +1,6 @@
-// The path of every change: a request's events are applied and staged (emit), committed to the
-// store in one batch (commit), and broadcast once the batch is durable (committed).
+// The path of every change: a request's events are applied to the room (apply, the reducer that
+// also replays stored events) and staged (emit), committed to the store in one batch (commit), and
+// broadcast once the batch is durable (committed).
 #include <boost/asio/post.hpp>
 
 #include "protocol/messages.h"
@@ -12,6 +13,60 @@ namespace server {
 
 using nlohmann::json;
 namespace events = protocol::events;
+
+core::Status Room::apply(RoomEvent& event, json* derived) {
+    const bool round_event = std::holds_alternative<events::Move>(event) ||
+                             std::holds_alternative<events::ObjectNamed>(event) ||
+                             std::holds_alternative<events::SideChosen>(event) ||
+                             std::holds_alternative<events::RoundStarted>(event) ||
+                             std::holds_alternative<events::RoundOver>(event);
+    if (match_ && round_event) {
+        return apply_sniderman(event, derived);
+    }
+    if (auto* move = std::get_if<events::Move>(&event)) {
+        auto played = game_->play(move->move);
+        if (!played) {
+            return core::make_error(played.error());
+        }
+        move->move = std::move(*played);
+        fens_.push_back(game_->fen());
+        draw_offer_.reset();
+        if (derived) {
+            *derived = derived_position(*game_);
+        }
+        return core::ok_status();
+    }
+    return std::visit(
+        [this](auto& e) -> core::Status {
+            using E = std::decay_t<decltype(e)>;
+            const auto by = [&](const std::string& seat) { return seat_from_name(seat); };
+            if constexpr (std::is_same_v<E, events::GameOver>) {
+                result_ = e.result;
+                draw_offer_.reset();
+            } else if constexpr (std::is_same_v<E, events::DrawOffered>) {
+                draw_offer_ = by(e.by);
+            } else if constexpr (std::is_same_v<E, events::DrawDeclined>) {
+                draw_offer_.reset();
+            } else if constexpr (std::is_same_v<E, events::RematchOffered>) {
+                rematch_offer_ = by(e.by);
+            } else if constexpr (std::is_same_v<E, events::RematchStarted>) {
+                rematch_game_ = e.new_game_id;
+                rematch_offer_.reset();
+            } else if constexpr (std::is_same_v<E, events::Chat>) {
+                auto line = events::encode_event(e);
+                line.erase("kind");
+                chat_.push_back(std::move(line));
+                while (chat_.size() > snapshot_chat_lines) {
+                    chat_.pop_front();
+                }
+            } else {
+                return core::make_error("a " + std::string(events::kind_name(e)) + " event in a " +
+                                        record_.variant + " game");
+            }
+            return core::ok_status();
+        },
+        event);
+}
 
 core::Status Room::emit(RoomEvent event) {
     json derived = json::object();
