@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <random>
 
-#include "server/store/sqlite_store.h"
 #include "server/storage_test_util.h"
+#include "server/store/sqlite_store.h"
 
 namespace {
 

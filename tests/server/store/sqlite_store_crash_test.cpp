@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <string>
 
-#include "server/store/sqlite_store.h"
 #include "server/storage_test_util.h"
+#include "server/store/sqlite_store.h"
 
 namespace {
 
