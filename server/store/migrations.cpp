@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 2> steps = {
+constexpr std::array<std::string_view, 3> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -57,6 +57,32 @@ CREATE TABLE seeks (
 );
 CREATE INDEX game_seats_by_player ON game_seats (player_id, game_id);
 CREATE INDEX games_by_status ON games (status, finished_at);
+)sql",
+    // 3: events keep only what happened (protocol/events.h): the positions, legal moves and texts
+    // derived from them are dropped. Text that is not JSON is left for the room's restore to
+    // report. A game whose game_over event was stored without its "finished" mark (the ending used
+    // to be two writes) is finished with that event's result; when it ended is unknown, so its
+    // creation time stands in.
+    R"sql(
+UPDATE events SET json = json_remove(json, '$.fen', '$.board', '$.to_move', '$.legal', '$.in_check')
+WHERE CASE WHEN json_valid(json) THEN json_extract(json, '$.kind') IN ('move', 'side_chosen') END;
+UPDATE events SET json = json_remove(json, '$.board', '$.available_objects')
+WHERE CASE WHEN json_valid(json) THEN json_extract(json, '$.kind') = 'round_started' END;
+UPDATE events SET json = json_remove(json, '$.text')
+WHERE CASE WHEN json_valid(json) THEN json_extract(json, '$.kind') = 'object_named' END;
+UPDATE games SET
+    status = 'finished',
+    result_json = (SELECT json_extract(e.json, '$.result') FROM events e
+                   WHERE e.game_id = games.id AND CASE WHEN json_valid(e.json) THEN
+                       json_extract(e.json, '$.kind') = 'game_over' AND
+                       json_type(e.json, '$.result') = 'object' END
+                   ORDER BY e.version DESC LIMIT 1),
+    finished_at = created_at
+WHERE status = 'active' AND EXISTS (
+    SELECT 1 FROM events e
+    WHERE e.game_id = games.id AND CASE WHEN json_valid(e.json) THEN
+        json_extract(e.json, '$.kind') = 'game_over' AND json_type(e.json, '$.result') = 'object'
+    END);
 )sql",
 };
 

@@ -66,13 +66,15 @@ std::int64_t Statement::integer(int column) const {
     return sqlite3_column_int64(stmt_, column);
 }
 
-core::Expected<std::unique_ptr<Connection>> Connection::open(const std::string& path) {
+core::Expected<std::unique_ptr<Connection>> Connection::open(const std::string& path,
+                                                             OpenMode mode) {
     std::error_code ec;
     if (path != ":memory:" && std::filesystem::is_directory(path, ec)) {
         return core::make_error("database '" + path + "': is a directory, not a database file");
     }
     sqlite3* db = nullptr;
-    const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                      (mode == OpenMode::create ? SQLITE_OPEN_CREATE : 0);
     const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
     if (rc != SQLITE_OK) {
         std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
@@ -80,7 +82,13 @@ core::Expected<std::unique_ptr<Connection>> Connection::open(const std::string& 
         return core::make_error("database '" + path + "': cannot open: " + message);
     }
     sqlite3_extended_result_codes(db, 1);
-    return std::unique_ptr<Connection>(new Connection(db));
+    auto connection = std::unique_ptr<Connection>(new Connection(db));
+    if (mode == OpenMode::read_only_use) {
+        if (auto guarded = connection->exec("PRAGMA query_only = ON"); !guarded) {
+            return core::make_error("database '" + path + "': " + guarded.error());
+        }
+    }
+    return connection;
 }
 
 Connection::~Connection() {
@@ -111,6 +119,14 @@ core::Expected<std::unique_ptr<Statement>> Connection::prepare(const std::string
         found = cache_.emplace(sql, stmt).first;
     }
     return std::make_unique<Statement>(db_, found->second, &failure_code_);
+}
+
+core::Status Connection::run(const std::string& sql) {
+    auto stmt = prepare(sql);
+    if (!stmt) {
+        return core::make_error(stmt.error());
+    }
+    return (*stmt)->run();
 }
 
 core::Expected<std::string> Connection::query_text(const std::string& sql) {

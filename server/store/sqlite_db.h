@@ -1,7 +1,8 @@
 #pragma once
 // A thin RAII layer over the SQLite C API: one connection, prepared statements cached by their SQL
 // text, and every failure turned into a core::Status carrying SQLite's message. Not thread-safe by
-// itself: the owner (SqliteStore) serialises calls with its mutex.
+// itself: a connection is used by one thread at a time (the store's writer thread owns the write
+// connection; each read connection is lent to one reader at a time).
 #include <sqlite3.h>
 
 #include <cstdint>
@@ -46,10 +47,17 @@ private:
     std::optional<std::string> error_;
 };
 
+enum class OpenMode {
+    create,        // read-write, creating the file if absent
+    existing,      // read-write, the file must exist
+    read_only_use  // like `existing`, and the connection refuses every write (PRAGMA query_only)
+};
+
 class Connection {
 public:
-    // Opens (or creates) the file read-write; the error names the path.
-    static core::Expected<std::unique_ptr<Connection>> open(const std::string& path);
+    // Opens the file as `mode` says; the error names the path.
+    static core::Expected<std::unique_ptr<Connection>> open(const std::string& path,
+                                                            OpenMode mode = OpenMode::create);
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
     ~Connection();
@@ -64,6 +72,11 @@ public:
     // The extended result code of the last failed step, e.g. SQLITE_CONSTRAINT_PRIMARYKEY.
     int last_error_code() const { return failure_code_; }
     std::int64_t changes() const { return sqlite3_changes64(db_); }
+    // True between BEGIN and COMMIT/ROLLBACK; false again after SQLite rolled a transaction back by
+    // itself (disk full, I/O error).
+    bool in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
+    // Runs `sql` (one statement without results) through the statement cache.
+    core::Status run(const std::string& sql);
     sqlite3* handle() const { return db_; }
 
 private:

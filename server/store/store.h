@@ -91,8 +91,10 @@ using WriteOp = std::variant<InsertPlayer, RenamePlayer, CreateGame, AppendEvent
                              SaveSeek, DeleteSeek>;
 // Writes that belong together: committed in one transaction, all or nothing.
 using WriteBatch = std::vector<WriteOp>;
-// Called once per batch with ok (durable) or the error (nothing of the batch was written). It may
-// run on the store's own thread: keep it short (post to a strand) and never call commit_sync in it.
+// Called exactly once per batch with ok (durable) or the error (nothing of the batch was written).
+// SqliteStore calls it on its writer thread, in the order the batches were queued, once the group
+// holding the batch is committed; MemoryStore on the caller's thread. Keep it short (post to a
+// strand); commit() in it is fine, commit_sync never (it would wait for itself).
 using CommitHandler = std::function<void(core::Status)>;
 
 class Store {

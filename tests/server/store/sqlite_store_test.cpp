@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include <iostream>
+#include <chrono>
+#include <future>
 #include <limits>
 #include <thread>
 
 #include "server/storage_test_util.h"
+#include "server/store/sqlite_db.h"
 
 namespace {
 
@@ -206,6 +208,30 @@ TEST(SqliteStoreSeeks, SavedUpdatedListedInCreationOrderAndDeleted) {
     EXPECT_EQ(store->seeks()[0].id, "s_2");
 }
 
+// A reader has a connection of its own: it answers while the writer waits for the write lock,
+// which another connection holds. (Were reads queued behind the writer, this read would wait until
+// the writer gave up, and the write would fail.)
+TEST(SqliteStoreReads, AReadDoesNotWaitForTheWriter) {
+    storage_test::TempDir dir;
+    const auto path = dir.file("reads.db");
+    auto store = store_with_players(path);
+    auto other = server::sqlite::Connection::open(path);
+    ASSERT_TRUE(other.ok());
+    ASSERT_TRUE((*other)->exec("BEGIN IMMEDIATE").ok());
+    std::promise<core::Status> outcome;
+    auto written = outcome.get_future();
+    store->commit({server::RenamePlayer{"p_a", "Ann"}},
+                  [&](core::Status status) { outcome.set_value(std::move(status)); });
+    const auto found = store->player("p_a");
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->name, "Name p_a");
+    EXPECT_EQ(written.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
+        << "the write cannot be done while the other connection holds the lock";
+    ASSERT_TRUE((*other)->exec("ROLLBACK").ok());
+    EXPECT_TRUE(written.get().ok());
+    EXPECT_EQ(store->player("p_a")->name, "Ann");
+}
+
 TEST(SqliteStoreThreads, ConcurrentAppendsToDifferentGamesAllLand) {
     storage_test::TempDir dir;
     auto store = store_with_players(dir.file("threads.db"));
@@ -234,7 +260,6 @@ TEST(SqliteStoreThreads, ConcurrentAppendsToDifferentGamesAllLand) {
     }
 }
 
-// Not a timed assertion: prints how many durable appends per second this disk allows.
 // Many durable appends in a row all land, in order (their speed is measured by
 // chessence-store-bench, not here).
 TEST(SqliteStore, ManyDurableAppendsAllLandInOrder) {
