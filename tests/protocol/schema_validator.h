@@ -45,10 +45,10 @@ inline constexpr std::string_view dialect = "https://json-schema.org/draft/2020-
 inline void prepare(json& node, const fs::path& dir, const std::string& at,
                     std::vector<std::string>& problems) {
     static const std::set<std::string> annotations = {"$schema", "title", "description"};
-    static const std::set<std::string> values = {
-        "type",      "enum",      "const",    "required", "minimum",  "maximum",
-        "minLength", "maxLength", "minItems", "maxItems", "$ref",     "exclusiveMinimum",
-        "exclusiveMaximum"};
+    static const std::set<std::string> assertions = {"type", "enum", "const", "required", "$ref"};
+    static const std::set<std::string> bounds = {
+        "minimum",   "maximum",   "exclusiveMinimum", "exclusiveMaximum",
+        "minLength", "maxLength", "minItems",         "maxItems"};
     static const std::set<std::string> one_schema = {"items", "additionalProperties", "not"};
     static const std::set<std::string> schema_lists = {"anyOf", "oneOf", "allOf"};
     if (node.is_boolean()) {
@@ -80,7 +80,7 @@ inline void prepare(json& node, const fs::path& dir, const std::string& at,
             }
         } else if (key == "$schema" && value != dialect) {
             problems.push_back(here + ": only " + std::string(dialect) + " is supported");
-        } else if (!annotations.count(key) && !values.count(key)) {
+        } else if (!annotations.count(key) && !assertions.count(key) && !bounds.count(key)) {
             problems.push_back(here + ": unsupported keyword `" + key + "`");
         }
     }

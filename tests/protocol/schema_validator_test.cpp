@@ -33,7 +33,8 @@ protected:
                 "either": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
                 "maybe": {"anyOf": [{"type": "null"}, {"type": "boolean"}]},
                 "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
-                "never": {"not": {}}
+                "never": {"not": {}},
+                "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
             },
             "required": ["kind", "name"],
             "additionalProperties": false
@@ -82,30 +83,33 @@ TEST_F(SchemaValidator, RejectsEachViolation) {
         v[key] = std::move(value);
         return valid(v);
     };
-    EXPECT_FALSE(with("name", ""));                    // minLength through $ref
-    EXPECT_FALSE(with("name", "abcd"));                // maxLength through a $ref in the $ref
+    EXPECT_FALSE(with("name", ""));                   // minLength through $ref
+    EXPECT_FALSE(with("name", "abcd"));               // maxLength through a $ref in the $ref
     EXPECT_TRUE(with("name", "\u265e\u265e\u265e"));  // lengths count code points
-    EXPECT_FALSE(with("name", 5));                     // type through $ref
-    EXPECT_FALSE(with("size", 0));                     // minimum
-    EXPECT_FALSE(with("size", 10));                    // maximum
-    EXPECT_FALSE(with("size", 2.5));                   // integer
-    EXPECT_FALSE(with("size", "3"));                   // no weak typing
-    EXPECT_FALSE(with("color", "green"));              // enum
-    EXPECT_FALSE(with("tags", {"a", 1}));              // items
-    EXPECT_FALSE(with("tags", json::array()));         // minItems
-    EXPECT_FALSE(with("tags", {"a", "b", "c"}));       // maxItems
-    EXPECT_FALSE(with("either", true));                // oneOf: none
-    EXPECT_FALSE(with("maybe", 3));                    // anyOf
-    EXPECT_FALSE(with("counts", {{"a", "x"}}));        // additionalProperties as a schema
-    EXPECT_FALSE(with("never", 1));                    // not
-    EXPECT_FALSE(with("extra", 1));                    // additionalProperties: false
+    EXPECT_FALSE(with("name", 5));                    // type through $ref
+    EXPECT_FALSE(with("size", 0));                    // minimum
+    EXPECT_FALSE(with("size", 10));                   // maximum
+    EXPECT_FALSE(with("size", 2.5));                  // integer
+    EXPECT_FALSE(with("size", "3"));                  // no weak typing
+    EXPECT_FALSE(with("color", "green"));             // enum
+    EXPECT_FALSE(with("tags", {"a", 1}));             // items
+    EXPECT_FALSE(with("tags", json::array()));        // minItems
+    EXPECT_FALSE(with("tags", {"a", "b", "c"}));      // maxItems
+    EXPECT_FALSE(with("either", true));               // oneOf: none
+    EXPECT_FALSE(with("maybe", 3));                   // anyOf
+    EXPECT_FALSE(with("counts", {{"a", "x"}}));       // additionalProperties as a schema
+    EXPECT_FALSE(with("never", 1));                   // not
+    EXPECT_FALSE(with("extra", 1));                   // additionalProperties: false
+    EXPECT_FALSE(with("ratio", 0));                   // exclusiveMinimum
+    EXPECT_FALSE(with("ratio", 1));                   // exclusiveMaximum
+    EXPECT_TRUE(with("ratio", 0.5));
     EXPECT_TRUE(with("size", 9));
 }
 
 TEST_F(SchemaValidator, ErrorsSayWhereAndWhat) {
     schema::Validator validator(root_);
-    const auto errors = validator.validate({{"kind", "thing"}, {"name", "ab"}, {"size", 12}},
-                                           "thing.json");
+    const auto errors =
+        validator.validate({{"kind", "thing"}, {"name", "ab"}, {"size", 12}}, "thing.json");
     ASSERT_FALSE(errors.empty());
     std::string all;
     for (const auto& e : errors) {
@@ -131,8 +135,8 @@ TEST_F(SchemaValidator, UnsupportedSchemasFailLoudly) {
     EXPECT_TRUE(says(broken(R"({"items": [{"type": "string"}]})"), "/items"));
     EXPECT_TRUE(says(broken(R"({"$ref": "sub/name.json", "maxLength": 1})"), "beside $ref"));
     EXPECT_TRUE(says(broken(R"({"$ref": "#/$defs/x", "$defs": {"x": true}})"), "other files"));
-    EXPECT_TRUE(says(broken(R"({"$schema": "http://json-schema.org/draft-07/schema#"})"),
-                     "2020-12"));
+    EXPECT_TRUE(
+        says(broken(R"({"$schema": "http://json-schema.org/draft-07/schema#"})"), "2020-12"));
     EXPECT_TRUE(says(broken(R"({"anyOf": []})"), "non-empty array"));
     EXPECT_TRUE(says(broken(R"({"$ref": "nowhere.json"})"), "nowhere.json"));
     EXPECT_TRUE(says(broken(R"({"type": )"), "cannot read schema"));
