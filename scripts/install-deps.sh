@@ -4,10 +4,12 @@
 #   scripts/install-deps.sh --test   also what the tests need (browser, Node.js, Docker, debootstrap)
 set -euo pipefail
 
+# What each is for: README.md, "Debian packages".
 packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlog-dev libgtest-dev
-          libsqlite3-dev sqlite3 curl ca-certificates)
+          libsqlite3-dev sqlite3 libsodium-dev libcli11-dev libvalijson-dev curl ca-certificates)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(chromium nodejs npm docker.io docker-compose debootstrap iproute2 procps python3)
+    packages+=(chromium nodejs npm docker.io docker-compose debootstrap iproute2 procps python3
+               python3-jsonschema)
 fi
 
 missing=()

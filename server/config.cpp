@@ -1,7 +1,11 @@
 #include "server/config.h"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
+#include <type_traits>
+
+#include <CLI/CLI.hpp>
 
 #include "server/log.h"
 
@@ -9,151 +13,172 @@ namespace server {
 
 namespace {
 
-struct Setting {
-    const char* flag;
-    const char* env;
-    const char* help;
-    std::function<core::Status(Config&, const std::string&)> apply;
+// One setting: its flag, its environment variable, and how it joins a CLI11 app bound to a Config.
+struct Flag {
+    std::string name;
+    std::string env;
+    std::function<void(CLI::App&, Config&)> add;
 };
 
-core::Expected<long long> parse_number(const std::string& text, long long min, long long max) {
-    long long value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
-        return core::make_error("must be a whole number from " + std::to_string(min) + " to " +
-                                std::to_string(max));
-    }
-    return value;
+// Whole decimal numbers in [min, max] (no sign, no hex or octal, no spaces).
+CLI::Validator whole_number(long long min, long long max) {
+    const std::string rule =
+        "must be a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            long long value = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (text.empty() || text[0] == '-' || ec != std::errc() ||
+                end != text.data() + text.size() || value < min || value > max) {
+                return rule;
+            }
+            return {};
+        },
+        std::to_string(min) + ".." + std::to_string(max));
 }
 
-// A setting that takes a number within [min, max].
-template <class Store>
-Setting number_setting(const char* flag, const char* env, const char* help, long long min,
-                       long long max, Store store) {
-    return {flag, env, help, [=](Config& config, const std::string& text) -> core::Status {
-                auto value = parse_number(text, min, max);
-                if (!value) {
-                    return core::make_error(value.error());
-                }
-                store(config, *value);
-                return core::ok_status();
+const CLI::Validator not_empty(
+    [](std::string& text) { return text.empty() ? std::string("must not be empty") : ""; }, "");
+
+const CLI::Validator log_level_name(
+    [](std::string& text) {
+        return is_log_level(text)
+                   ? std::string()
+                   : std::string("must be trace, debug, info, warn, error, critical or off");
+    },
+    "LEVEL");
+
+template <class T>
+std::string show(const T& value) {
+    if constexpr (std::is_same_v<T, std::string>) {
+        return value;
+    } else if constexpr (std::is_same_v<T, std::chrono::seconds>) {
+        return std::to_string(value.count());
+    } else {
+        return std::to_string(value);
+    }
+}
+
+// A flag that sets the field `field(config)` (a string, an integer or seconds) once `check`
+// accepts the text. The help shows the environment variable and the default.
+template <class Field>
+Flag flag(std::string name, std::string env, std::string help, Field field, CLI::Validator check) {
+    return {name, env, [=](CLI::App& app, Config& config) {
+                auto& target = field(config);
+                using T = std::remove_reference_t<decltype(target)>;
+                Config defaults;
+                app.add_option_function<std::string>(
+                       name,
+                       [&target](const std::string& text) {
+                           if constexpr (std::is_same_v<T, std::string>) {
+                               target = text;
+                           } else {
+                               long long value = 0;  // already checked by the validator
+                               std::from_chars(text.data(), text.data() + text.size(), value);
+                               target = T(value);
+                           }
+                       },
+                       help + " [env " + env + "]")
+                    ->check(check)
+                    ->type_name(std::is_same_v<T, std::string> ? "TEXT" : "INT")
+                    ->default_str(show(field(defaults)));
             }};
 }
 
-std::vector<Setting> settings() {
-    return {
-        {"--bind", "CHESSENCE_BIND", "address to listen on (default 0.0.0.0)",
-         [](Config& c, const std::string& v) -> core::Status {
-             if (v.empty()) {
-                 return core::make_error("must not be empty");
-             }
-             c.server.bind = v;
-             return core::ok_status();
-         }},
-        number_setting(
-            "--port", "CHESSENCE_PORT", "TCP port, 0 = any free port (default 8080)", 0, 65535,
-            [](Config& c, long long v) { c.server.port = static_cast<std::uint16_t>(v); }),
-        {"--db", "CHESSENCE_DB", "SQLite file, or :memory: (default data/chessence.db)",
-         [](Config& c, const std::string& v) -> core::Status {
-             if (v.empty()) {
-                 return core::make_error("must not be empty");
-             }
-             c.db = v;
-             return core::ok_status();
-         }},
-        {"--web-root", "CHESSENCE_WEB_ROOT", "folder of the web client (default web-client)",
-         [](Config& c, const std::string& v) -> core::Status {
-             if (v.empty()) {
-                 return core::make_error("must not be empty");
-             }
-             c.server.web_root = v;
-             return core::ok_status();
-         }},
-        {"--log-level", "CHESSENCE_LOG_LEVEL",
-         "trace, debug, info, warn, error, critical or off (default info)",
-         [](Config& c, const std::string& v) -> core::Status {
-             if (!set_log_level(v)) {
-                 return core::make_error(
-                     "must be trace, debug, info, warn, error, critical or off");
-             }
-             c.log_level = v;
-             return core::ok_status();
-         }},
-        number_setting("--max-frame", "CHESSENCE_MAX_FRAME", "largest WebSocket frame in bytes",
-                       256, 16 * 1024 * 1024,
-                       [](Config& c, long long v) {
-                           c.server.limits.max_frame_bytes = static_cast<std::size_t>(v);
-                       }),
-        number_setting("--max-queue", "CHESSENCE_MAX_QUEUE",
-                       "outgoing frames queued per client before it is dropped", 8, 100000,
-                       [](Config& c, long long v) {
-                           c.server.limits.max_queue = static_cast<std::size_t>(v);
-                       }),
-        number_setting(
-            "--rate", "CHESSENCE_RATE", "messages per second per client", 1, 10000,
-            [](Config& c, long long v) { c.server.limits.rate_per_second = static_cast<int>(v); }),
-        number_setting(
+// Every setting of the server, in the order --help lists them.
+const std::vector<Flag>& flags() {
+    static const std::vector<Flag> table = {
+        flag(
+            "--bind", "CHESSENCE_BIND", "address to listen on",
+            [](Config & c) -> auto& { return c.server.bind; }, not_empty),
+        flag(
+            "--port", "CHESSENCE_PORT", "TCP port, 0 = any free port (logged)",
+            [](Config & c) -> auto& { return c.server.port; }, whole_number(0, 65535)),
+        flag(
+            "--db", "CHESSENCE_DB", "SQLite file, or :memory: to keep nothing",
+            [](Config & c) -> auto& { return c.db; }, not_empty),
+        flag(
+            "--web-root", "CHESSENCE_WEB_ROOT", "folder of the web client",
+            [](Config & c) -> auto& { return c.server.web_root; }, not_empty),
+        flag(
+            "--log-level", "CHESSENCE_LOG_LEVEL",
+            "trace, debug, info, warn, error, critical or off",
+            [](Config & c) -> auto& { return c.log_level; }, log_level_name),
+        flag(
+            "--max-frame", "CHESSENCE_MAX_FRAME", "largest WebSocket frame in bytes",
+            [](Config & c) -> auto& { return c.server.limits.max_frame_bytes; },
+            whole_number(256, 16 * 1024 * 1024)),
+        flag(
+            "--max-queue", "CHESSENCE_MAX_QUEUE",
+            "outgoing frames queued per client before it is dropped",
+            [](Config & c) -> auto& { return c.server.limits.max_queue; }, whole_number(8, 100000)),
+        flag(
+            "--rate", "CHESSENCE_RATE", "messages per second per client",
+            [](Config & c) -> auto& { return c.server.limits.rate_per_second; },
+            whole_number(1, 10000)),
+        flag(
             "--idle-timeout", "CHESSENCE_IDLE_TIMEOUT",
-            "seconds of silence before a WebSocket is closed", 2, 86400,
-            [](Config& c, long long v) { c.server.limits.idle_timeout = std::chrono::seconds(v); }),
-        number_setting("--threads", "CHESSENCE_THREADS", "I/O threads (default 2)", 1, 64,
-                       [](Config& c, long long v) { c.server.threads = static_cast<int>(v); }),
+            "seconds of silence before a WebSocket is closed",
+            [](Config & c) -> auto& { return c.server.limits.idle_timeout; },
+            whole_number(2, 86400)),
+        flag(
+            "--threads", "CHESSENCE_THREADS", "I/O threads",
+            [](Config & c) -> auto& { return c.server.threads; }, whole_number(1, 64)),
     };
+    return table;
+}
+
+// A CLI11 app with every flag, writing into `config`. A flag given twice: the last one counts.
+std::unique_ptr<CLI::App> make_app(Config& config) {
+    auto app = std::make_unique<CLI::App>(
+        "Chessence Server: plays Chessence, Chesica and "
+        "Sniderman's Chessence in the browser.",
+        "chessence-server");
+    app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app->get_formatter()->column_width(30);
+    for (const auto& f : flags()) {
+        f.add(*app, config);
+    }
+    return app;
+}
+
+// Parses `args` (in order) into `config`; a parse error comes back as its message.
+core::Status parse_into(Config& config, std::vector<std::string> args) {
+    auto app = make_app(config);
+    std::reverse(args.begin(), args.end());  // CLI11 takes a vector last argument first
+    try {
+        app->parse(args);
+    } catch (const CLI::CallForHelp&) {
+        config.help = true;
+    } catch (const CLI::ParseError& e) {
+        return core::make_error(e.what());
+    }
+    return core::ok_status();
 }
 
 }  // namespace
 
 std::string usage_text() {
-    std::string text = "usage: chessence-server [options]\n";
-    for (const auto& s : settings()) {
-        text += "  " + std::string(s.flag) + " <value>  (" + s.env + ")  " + s.help + "\n";
-    }
-    text += "  --help  this text\n";
-    return text;
+    Config config;
+    return make_app(config)->help();
 }
 
 core::Expected<Config> parse_config(const std::vector<std::string>& args,
                                     const char* (*getenv)(const char*)) {
     Config config;
-    const auto all = settings();
-    for (const auto& s : all) {
-        if (const char* value = getenv(s.env)) {
-            if (auto applied = s.apply(config, value); !applied) {
-                return core::make_error(std::string(s.env) + "=" + value + ": " + applied.error());
+    for (const auto& f : flags()) {
+        if (const char* value = getenv(f.env.c_str())) {
+            // "--db value" (an empty value stays a value); "--db=-x" for a value that looks
+            // like a flag.
+            auto args = value[0] == '-' ? std::vector<std::string>{f.name + "=" + value}
+                                        : std::vector<std::string>{f.name, value};
+            if (auto applied = parse_into(config, std::move(args)); !applied) {
+                return core::make_error(f.env + "=" + value + ": " + applied.error());
             }
         }
     }
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string arg = args[i];
-        if (arg == "--help" || arg == "-h") {
-            config.help = true;
-            continue;
-        }
-        std::string value;
-        bool has_value = false;
-        if (const auto eq = arg.find('='); eq != std::string::npos) {
-            value = arg.substr(eq + 1);
-            arg = arg.substr(0, eq);
-            has_value = true;
-        }
-        const Setting* setting = nullptr;
-        for (const auto& s : all) {
-            if (arg == s.flag) {
-                setting = &s;
-            }
-        }
-        if (!setting) {
-            return core::make_error("unknown option `" + arg + "` (see --help)");
-        }
-        if (!has_value) {
-            if (i + 1 >= args.size()) {
-                return core::make_error(arg + " needs a value");
-            }
-            value = args[++i];
-        }
-        if (auto applied = setting->apply(config, value); !applied) {
-            return core::make_error(arg + " " + value + ": " + applied.error());
-        }
+    if (auto applied = parse_into(config, args); !applied) {
+        return core::make_error(applied.error() + " (see --help)");
     }
     return config;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The server's configuration from command-line flags and their environment equivalents (a flag
-// wins over the environment, the environment over the default).
+// wins over the environment, the environment over the default). The flags are parsed by CLI11; the
+// table of flags is `flags()` in config.cpp: a new setting is one entry there.
 #include <string>
 #include <vector>
 
@@ -12,14 +13,16 @@ namespace server {
 struct Config {
     ServerOptions server;
     std::string db = "data/chessence.db";  // ":memory:" for an in-memory store
-    std::string log_level = "info";
-    bool help = false;
+    std::string log_level = "info";        // checked with is_log_level (server/log.h)
+    bool help = false;                     // --help was given: print usage_text() and stop
 };
 
 // `args` without the program name; `getenv` looks up an environment variable (nullptr if unset).
+// An error names the flag (or the environment variable) and says what it accepts.
 core::Expected<Config> parse_config(const std::vector<std::string>& args,
                                     const char* (*getenv)(const char*));
 
+// The --help text: every flag with its environment variable, accepted values and default.
 std::string usage_text();
 
 }  // namespace server

@@ -1,5 +1,8 @@
 #include "server/log.h"
 
+#include <array>
+#include <atomic>
+#include <cassert>
 #include <mutex>
 #include <string>
 
@@ -9,40 +12,88 @@ namespace server {
 
 namespace {
 
-std::mutex& registry_mutex() {
-    static std::mutex mutex;
-    return mutex;
-}
+// An append-only table of loggers. Readers scan the published prefix without a lock; a writer
+// (a component's first use, or a level change) holds `mutex`, fills the next slot and then
+// publishes it by raising `count` (release), so a reader that sees the count sees the slot.
+struct Registry {
+    static constexpr std::size_t capacity = 32;
 
-spdlog::level::level_enum& current_level() {
-    static spdlog::level::level_enum level = spdlog::level::info;
-    return level;
+    Registry() {
+        for (const char* name : {"server", "http", "ws", "lobby", "room", "store"}) {
+            add(name);
+        }
+    }
+
+    // Creates the logger `name` in the next slot; the caller holds `mutex` (or is the constructor).
+    const std::shared_ptr<spdlog::logger>& add(std::string_view name) {
+        const auto n = count.load(std::memory_order_relaxed);
+        assert(n < capacity && "more logger components than Registry::capacity");
+        if (n == capacity) {
+            return loggers[0];
+        }
+        names[n] = std::string(name);
+        loggers[n] = std::make_shared<spdlog::logger>(names[n], sink);
+        loggers[n]->set_level(level);
+        loggers[n]->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%-5l%$ [%n] %v");
+        count.store(n + 1, std::memory_order_release);
+        return loggers[n];
+    }
+
+    // The published logger `name`, or null.
+    const std::shared_ptr<spdlog::logger>* find(std::string_view name) const {
+        const auto n = count.load(std::memory_order_acquire);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (names[i] == name) {
+                return &loggers[i];
+            }
+        }
+        return nullptr;
+    }
+
+    std::shared_ptr<spdlog::sinks::stderr_color_sink_mt> sink =
+        std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+    spdlog::level::level_enum level = spdlog::level::info;  // guarded by `mutex`
+    std::array<std::string, capacity> names;
+    std::array<std::shared_ptr<spdlog::logger>, capacity> loggers;
+    std::atomic<std::size_t> count{0};
+    std::mutex mutex;
+};
+
+Registry& registry() {
+    static Registry instance;
+    return instance;
 }
 
 }  // namespace
 
-std::shared_ptr<spdlog::logger> component_logger(std::string_view component) {
-    std::lock_guard lock(registry_mutex());
-    const std::string name(component);
-    if (auto existing = spdlog::get(name)) {
-        return existing;
+const std::shared_ptr<spdlog::logger>& component_logger(std::string_view component) {
+    auto& r = registry();
+    if (const auto* found = r.find(component)) {
+        return *found;
     }
-    static auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
-    auto logger = std::make_shared<spdlog::logger>(name, sink);
-    logger->set_level(current_level());
-    logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%-5l%$ [%n] %v");
-    spdlog::register_logger(logger);
-    return logger;
+    std::lock_guard lock(r.mutex);
+    if (const auto* found = r.find(component)) {
+        return *found;
+    }
+    return r.add(component);
+}
+
+bool is_log_level(std::string_view level) {
+    return spdlog::level::from_str(std::string(level)) != spdlog::level::off || level == "off";
 }
 
 bool set_log_level(std::string_view level) {
-    const auto parsed = spdlog::level::from_str(std::string(level));
-    if (parsed == spdlog::level::off && level != "off") {
+    if (!is_log_level(level)) {
         return false;
     }
-    std::lock_guard lock(registry_mutex());
-    current_level() = parsed;
-    spdlog::apply_all([parsed](const std::shared_ptr<spdlog::logger>& l) { l->set_level(parsed); });
+    const auto parsed = spdlog::level::from_str(std::string(level));
+    auto& r = registry();
+    std::lock_guard lock(r.mutex);
+    r.level = parsed;
+    const auto n = r.count.load(std::memory_order_relaxed);
+    for (std::size_t i = 0; i < n; ++i) {
+        r.loggers[i]->set_level(parsed);  // spdlog keeps the level in an atomic
+    }
     return true;
 }
 

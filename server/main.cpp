@@ -1,14 +1,16 @@
 // chessence-server: the game server. Exit codes: 0 after a clean shutdown, 1 when the database or
-// the listening socket cannot be opened, 2 for a bad configuration value.
+// the listening socket cannot be opened (or start-up fails otherwise), 2 for a bad configuration
+// value.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "server/config.h"
+#include "server/guard.h"
 #include "server/log.h"
-#include "server/store/memory_store.h"
 #include "server/server.h"
+#include "server/store/memory_store.h"
 #include "server/store/sqlite_store.h"
 
 namespace {
@@ -30,9 +32,7 @@ core::Expected<std::unique_ptr<server::Store>> open_store(const std::string& pat
     return server::open_sqlite_store(path);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     auto config = server::parse_config(std::vector<std::string>(argv + 1, argv + argc), read_env);
     if (!config) {
         std::cerr << "chessence-server: " << config.error() << "\n";
@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
         std::cout << server::usage_text();
         return 0;
     }
-    auto log = server::component_logger("server");
+    server::set_log_level(config->log_level);
+    const auto& log = server::component_logger("server");
     auto store = open_store(config->db);
     if (!store) {
         std::cerr << "chessence-server: cannot open the database " << config->db << ": "
@@ -62,4 +63,17 @@ int main(int argc, char** argv) {
     srv.wait();
     log->info("stopped");
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Handlers contain their own exceptions; this catches what start-up or shutdown may throw.
+    try {
+        return run(argc, argv);
+    } catch (...) {
+        std::cerr << "chessence-server: " << server::describe_exception(std::current_exception())
+                  << "\n";
+        return 1;
+    }
 }

@@ -6,7 +6,6 @@
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -15,9 +14,11 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "server/net/http_session.h"
-#include "server/log.h"
+#include "server/game/secrets.h"
 #include "server/game/server_state.h"
+#include "server/guard.h"
+#include "server/log.h"
+#include "server/net/http_session.h"
 
 namespace server {
 
@@ -43,9 +44,21 @@ struct Server::Impl {
                 component_logger("server")->warn("accept: {}", ec.message());
                 continue;
             }
-            auto executor = socket.get_executor();
-            asio::co_spawn(executor, serve_http(state, std::move(socket)), asio::detached);
+            start_http_session(state, std::move(socket));
         }
+    }
+
+    // Runs the accept loop; should it ever end by an exception, the exception is logged and the
+    // loop starts again (unless the server is shutting down).
+    void spawn_accept_loop() {
+        asio::co_spawn(io, accept_loop(), [this](std::exception_ptr error) {
+            if (error) {
+                log_exception("server", "accept loop", error);
+                if (!shutting.load() && acceptor.is_open()) {
+                    spawn_accept_loop();
+                }
+            }
+        });
     }
 
     // Stops the io_context once every session has gone, or when the grace period is over.
@@ -70,6 +83,19 @@ struct Server::Impl {
     std::uint16_t port = 0;
 };
 
+void run_io_thread(asio::io_context& io) {
+    for (;;) {
+        bool finished = false;
+        guarded("server", "I/O thread", [&] {
+            io.run();
+            finished = true;
+        });
+        if (finished) {
+            return;
+        }
+    }
+}
+
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Server::~Server() {
@@ -78,6 +104,9 @@ Server::~Server() {
 }
 
 core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& options, Store& store) {
+    if (auto ready = init_secrets(); !ready) {
+        return core::make_error(ready.error());
+    }
     auto impl = std::make_unique<Impl>(store, options);
     boost::system::error_code ec;
     const auto address = asio::ip::make_address(options.bind, ec);
@@ -103,9 +132,9 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     impl->address = options.bind;
     impl->port = acceptor.local_endpoint(ec).port();
     impl->state.restore_games();
-    asio::co_spawn(impl->io, impl->accept_loop(), asio::detached);
+    impl->spawn_accept_loop();
     for (int i = 0; i < std::max(1, options.threads); ++i) {
-        impl->threads.emplace_back([io = &impl->io] { io->run(); });
+        impl->threads.emplace_back([io = &impl->io] { run_io_thread(*io); });
     }
     return std::unique_ptr<Server>(new Server(std::move(impl)));
 }

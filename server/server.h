@@ -10,6 +10,10 @@
 #include "server/limits.h"
 #include "server/store/store.h"
 
+namespace boost::asio {
+class io_context;
+}
+
 namespace server {
 
 struct ServerOptions {
@@ -42,5 +46,10 @@ private:
     explicit Server(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };
+
+// Runs `io` on the calling thread until it is stopped or runs out of work. An exception that
+// escapes a handler is logged and the thread goes back to work (Asio allows run() again without
+// restart()). Every I/O thread of the server runs this.
+void run_io_thread(boost::asio::io_context& io);
 
 }  // namespace server

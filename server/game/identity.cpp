@@ -2,8 +2,7 @@
 
 #include <chrono>
 
-#include "server/game/random_id.h"
-#include "server/game/sha256.h"
+#include "server/game/secrets.h"
 
 namespace server {
 
@@ -15,9 +14,9 @@ std::int64_t unix_now() {
 
 core::Expected<IssuedIdentity> Identities::create_guest(const std::optional<std::string>& name) {
     IssuedIdentity issued;
-    issued.token = random_hex(24);
+    issued.token = new_token();
     issued.record.id = random_id("p_");
-    issued.record.name = name ? *name : "Guest " + std::to_string(1000 + random_u64() % 9000);
+    issued.record.name = name ? *name : "Guest " + std::to_string(1000 + random_below(9000));
     issued.record.token_hash = sha256_hex(issued.token);
     issued.record.created_at = unix_now();
     if (auto saved = store_.insert_player(issued.record); !saved) {

@@ -1,15 +1,15 @@
 #include "server/game/lobby.h"
 
 #include <algorithm>
-#include <random>
 
 #include <boost/asio/post.hpp>
 
 #include "protocol/messages.h"
 #include "server/game/identity.h"
-#include "server/game/random_id.h"
 #include "server/game/room.h"
+#include "server/game/secrets.h"
 #include "server/game/server_state.h"
+#include "server/guard.h"
 #include "server/log.h"
 
 namespace server {
@@ -28,45 +28,72 @@ constexpr std::size_t max_seeks_per_client = 5;
 Lobby::Lobby(ServerState& state, boost::asio::io_context& io)
     : state_(state), strand_(boost::asio::make_strand(io)) {}
 
+// Each handler on the lobby strand runs guarded: an exception is logged with who asked and the
+// lobby goes on serving; the asker gets internal_error.
 void Lobby::post_request(Actor actor, protocol::Request request) {
     boost::asio::post(strand_, [self = shared_from_this(), actor = std::move(actor),
-                                request = std::move(request)] { self->handle(actor, request); });
+                                request = std::move(request)] {
+        const auto context = [&] {
+            return "client " + std::to_string(actor.client_id) + " player " + actor.player_id +
+                   ": " + std::string(protocol::request_type_name(request.type));
+        };
+        if (!guarded("lobby", context, [&] { self->handle(actor, request); })) {
+            actor.send(make_frame(protocol::error_message(
+                ErrorCode::internal_error, "the lobby could not do that; try again", request.id)));
+        }
+    });
 }
 
 void Lobby::post_client_gone(std::uint64_t client_id) {
     boost::asio::post(strand_, [self = shared_from_this(), client_id] {
-        self->subscribers_.erase(client_id);
-        std::vector<std::string> withdrawn;
-        for (const auto& seek : self->seeks_) {
-            if (seek.creator.client_id == client_id) {
-                withdrawn.push_back(seek.id);
-            }
-        }
-        for (const auto& id : withdrawn) {
-            self->remove_seek(id);
-        }
-        if (!withdrawn.empty()) {
-            self->push();
-        }
+        guarded(
+            "lobby", [&] { return "client " + std::to_string(client_id) + " leaving"; },
+            [&] { self->client_gone(client_id); });
     });
+}
+
+// A client's seeks leave with it: each is withdrawn on its own (a store that refuses one does not
+// keep the others listed), then the subscribers see the new lobby once.
+void Lobby::client_gone(std::uint64_t client_id) {
+    subscribers_.erase(client_id);
+    std::vector<std::string> withdrawn;
+    for (const auto& seek : seeks_) {
+        if (seek.creator.client_id == client_id) {
+            withdrawn.push_back(seek.id);
+        }
+    }
+    for (const auto& id : withdrawn) {
+        guarded(
+            "lobby", [&] { return "client " + std::to_string(client_id) + ": withdrawing " + id; },
+            [&] { remove_seek(id); });
+    }
+    if (!withdrawn.empty()) {
+        push();
+    }
 }
 
 void Lobby::post_game_summary(std::string game_id, json summary) {
     boost::asio::post(strand_, [self = shared_from_this(), game_id = std::move(game_id),
                                 summary = std::move(summary)]() mutable {
-        if (summary.is_null()) {
-            if (self->games_.erase(game_id) == 0) {
-                return;
-            }
-        } else {
-            auto& slot = self->games_[game_id];
-            if (slot == summary) {
-                return;
-            }
-            slot = std::move(summary);
-        }
-        self->push();
+        guarded(
+            "lobby", [&] { return "game " + game_id + " summary"; },
+            [&] { self->game_summary(game_id, std::move(summary)); });
     });
+}
+
+void Lobby::game_summary(const std::string& game_id, json summary) {
+    if (summary.is_null()) {
+        if (games_.erase(game_id) == 0) {
+            return;
+        }
+    } else {
+        auto& slot = games_[game_id];
+        if (slot == summary) {
+            return;
+        }
+        slot = std::move(summary);
+    }
+    push();
 }
 
 void Lobby::handle(const Actor& actor, const protocol::Request& request) {
@@ -176,7 +203,7 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     spec.is_private = seek.is_private;
     bool creator_first = true;
     if (seek.variant != core::VariantId::sniderman) {
-        creator_first = seek.side ? *seek.side == core::Side::first : (random_u64() & 1) == 0;
+        creator_first = seek.side ? *seek.side == core::Side::first : random_below(2) == 0;
     }
     spec.seats = creator_first ? std::vector{seek.creator.player_id, actor.player_id}
                                : std::vector{actor.player_id, seek.creator.player_id};

@@ -45,6 +45,8 @@ private:
     };
 
     void handle(const Actor& actor, const protocol::Request& request);
+    void client_gone(std::uint64_t client_id);
+    void game_summary(const std::string& game_id, nlohmann::json summary);
     void create_seek(const Actor& actor, const protocol::Request& request);
     void cancel_seek(const Actor& actor, const protocol::Request& request);
     void accept_seek(const Actor& actor, const std::string& seek_id, const nlohmann::json& id);

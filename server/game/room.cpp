@@ -115,7 +115,7 @@ void Room::post_seated(std::vector<Actor> players, std::uint64_t answer_client, 
     boost::asio::post(strand_, [self = shared_from_this(), players = std::move(players),
                                 answer_client, request_id = std::move(request_id)] {
         guarded(
-            [&] { return "room " + self->id() + ": seating"; },
+            "room", [&] { return "room " + self->id() + ": seating"; },
             [&] {
                 for (const auto& actor : players) {
                     const auto seat = self->seat_of(actor.player_id);
@@ -134,12 +134,13 @@ void Room::post_seated(std::vector<Actor> players, std::uint64_t answer_client, 
 
 void Room::post_client_gone(std::uint64_t client_id) {
     boost::asio::post(strand_, [self = shared_from_this(), client_id] {
-        guarded([&] { return "room " + self->id() + ": client gone"; },
-                [&] {
-                    self->watchers_.erase(client_id);
-                    self->watchers_changed();
-                    self->release_if_idle();
-                });
+        guarded(
+            "room", [&] { return "room " + self->id() + ": client gone"; },
+            [&] {
+                self->watchers_.erase(client_id);
+                self->watchers_changed();
+                self->release_if_idle();
+            });
     });
 }
 
@@ -152,9 +153,9 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
         waiting_.emplace_back(actor, request);
         return;
     }
-    const bool ok =
-        guarded([&] { return "room " + id() + " client " + std::to_string(actor.client_id); },
-                [&] { dispatch(actor, request); });
+    const bool ok = guarded(
+        "room", [&] { return "room " + id() + " client " + std::to_string(actor.client_id); },
+        [&] { dispatch(actor, request); });
     if (!ok && !busy_) {
         // Whatever the handler applied before it threw was never committed.
         rebuild();

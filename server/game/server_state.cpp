@@ -2,8 +2,8 @@
 
 #include "core/game.h"
 #include "server/game/lobby.h"
-#include "server/game/random_id.h"
 #include "server/game/room.h"
+#include "server/game/secrets.h"
 #include "server/log.h"
 
 namespace server {

@@ -1,15 +1,18 @@
 #include "server/net/http_session.h"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
 #include "protocol/version.h"
-#include "server/net/http_api.h"
-#include "server/log.h"
 #include "server/game/server_state.h"
+#include "server/guard.h"
+#include "server/log.h"
+#include "server/net/http_api.h"
 #include "server/net/static_files.h"
 #include "server/net/websocket_session.h"
 
@@ -84,7 +87,13 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
             co_await http::async_write(stream, res, use_tuple);
             break;
         }
-        const auto reply = route(state, req);
+        HttpReply reply;
+        const bool answered = guarded(
+            "http", [&] { return std::string(req.method_string()) + " " + std::string(target); },
+            [&] { reply = route(state, req); });
+        if (!answered) {
+            reply = json_reply(500, R"({"error":"internal error"})");
+        }
         log->debug("{} {} -> {}", std::string(req.method_string()), std::string(target),
                    reply.status);
         auto res = make_response(reply, req.version(), req.keep_alive() && !state.stopping(),
@@ -96,6 +105,19 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
     }
     beast::error_code ignored;
     stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+}
+
+void start_http_session(ServerState& state, asio::ip::tcp::socket socket) {
+    beast::error_code ec;
+    const auto peer = socket.remote_endpoint(ec);
+    std::string who = ec ? std::string("?") : peer.address().to_string();
+    auto executor = socket.get_executor();
+    asio::co_spawn(executor, serve_http(state, std::move(socket)),
+                   asio::bind_executor(executor, [who](std::exception_ptr error) {
+                       if (error) {
+                           log_exception("http", "connection from " + who, error);
+                       }
+                   }));
 }
 
 }  // namespace server

@@ -1,8 +1,8 @@
 #include "server/net/websocket_session.h"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
@@ -11,9 +11,10 @@
 
 #include "protocol/version.h"
 #include "server/game/lobby.h"
-#include "server/log.h"
 #include "server/game/room.h"
 #include "server/game/server_state.h"
+#include "server/guard.h"
+#include "server/log.h"
 
 namespace server {
 
@@ -51,7 +52,26 @@ WebSocketSession::WebSocketSession(ServerState& state, beast::tcp_stream&& strea
       refilled_(std::chrono::steady_clock::now()) {}
 
 void WebSocketSession::start(Request request) {
-    asio::co_spawn(ws_.get_executor(), run(shared_from_this(), std::move(request)), asio::detached);
+    auto self = shared_from_this();
+    asio::co_spawn(ws_.get_executor(), run(self, std::move(request)),
+                   asio::bind_executor(ws_.get_executor(), [self](std::exception_ptr error) {
+                       if (error) {
+                           self->died(error, "reader");
+                       }
+                   }));
+}
+
+// A coroutine of this session ended by an exception: it is logged, the client is closed with 1011
+// (internal error), and the lobby and the rooms are told that the client is gone.
+void WebSocketSession::died(const std::exception_ptr& error, const char* where) {
+    log_exception(
+        "ws", [&] { return "client " + std::to_string(id_) + " (" + where + ")"; }, error);
+    guarded(
+        "ws", [&] { return "client " + std::to_string(id_) + " leaving"; },
+        [&] {
+            request_close(websocket::close_code::internal_error);
+            leave_everything();
+        });
 }
 
 asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> self,
@@ -82,7 +102,13 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
     const auto peer = beast::get_lowest_layer(self->ws_).socket().remote_endpoint(endpoint_error);
     log->info("client {}: connected from {}", self->id_,
               endpoint_error ? std::string("?") : peer.address().to_string());
-    asio::co_spawn(self->ws_.get_executor(), write_loop(self), asio::detached);
+    asio::co_spawn(self->ws_.get_executor(), write_loop(self),
+                   asio::bind_executor(self->ws_.get_executor(), [self](std::exception_ptr error) {
+                       if (error) {
+                           self->abort();
+                           self->died(error, "writer");
+                       }
+                   }));
 
     beast::flat_buffer buffer;
     while (!self->close_code_) {
@@ -203,6 +229,9 @@ void WebSocketSession::abort() {
 }
 
 void WebSocketSession::leave_everything() {
+    if (left_) {
+        return;
+    }
     left_ = true;
     request_close(websocket::close_code::normal);
     state_.leave(id_);

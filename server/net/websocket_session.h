@@ -4,6 +4,7 @@
 // draining a bounded queue of shared frames.
 #include <chrono>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <set>
@@ -53,7 +54,9 @@ private:
     void enqueue(Frame frame);
     void request_close(boost::beast::websocket::close_code code);
     void abort();
+    // Says goodbye to the lobby and every room watched (once; later calls do nothing).
     void leave_everything();
+    void died(const std::exception_ptr& error, const char* where);
     Actor actor();
 
     ServerState& state_;

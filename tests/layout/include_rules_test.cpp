@@ -87,7 +87,8 @@ TEST(Layout, ProtocolNeverIncludesServer) {
 }
 
 // Inside server/: each folder may include itself, the folders below it, and the shared leaves
-// server/log.h, server/limits.h and server/guard.h; nothing includes the program level (server.h, config.h).
+// server/log.h, server/limits.h and server/guard.h; nothing includes the program level (server.h,
+// config.h).
 TEST(Layout, ServerFoldersIncludeOnlyDownwards) {
     const std::vector<std::pair<std::string, std::set<std::string>>> allowed = {
         {"store", {"store"}},

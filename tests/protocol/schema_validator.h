@@ -1,17 +1,36 @@
 #pragma once
-// A small JSON Schema validator (a draft 2020-12 subset) for the tests: type, properties, required,
-// additionalProperties, enum, const, items, minItems/maxItems, minimum/maximum,
-// minLength/maxLength, oneOf/anyOf/allOf, and $ref to local files (relative to the referring file).
+// JSON Schema validation for the tests, by valijson (Debian libvalijson-dev, draft 7). Our schemas
+// are draft 2020-12 and use only keywords that both drafts read the same way; every schema file is
+// checked against that list when it is loaded, so a keyword valijson would silently ignore makes
+// the schema unusable (every value fails with the reason) instead. "$ref"s name files relative to
+// the referring file. Compiled schemas are cached; validate() may be called from any thread.
 // Header-only so both protocol_tests and server_tests can use it.
+#ifndef VALIJSON_USE_EXCEPTIONS
+#define VALIJSON_USE_EXCEPTIONS 1  // a broken schema throws instead of aborting the test program
+#endif
+
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "protocol/schema_keywords.h"
+// GCC 12 reports a false -Wrestrict inside valijson's string handling (std::string::replace).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wrestrict"
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+#pragma GCC diagnostic pop
 
 namespace schema {
 
@@ -23,12 +42,33 @@ public:
     explicit Validator(fs::path root) : root_(std::move(root)) {}
 
     // Problems of `value` against the schema file `schema_file` (relative to the root); empty:
-    // valid.
+    // valid. A schema that cannot be read or uses an unsupported keyword is always a problem.
     std::vector<std::string> validate(const json& value, const std::string& schema_file) {
+        const Compiled& compiled = compile(root_ / schema_file);
+        if (!compiled.schema) {
+            return compiled.problems;
+        }
+        valijson::Validator validator;
+        valijson::ValidationResults results;
+        if (validator.validate(*compiled.schema, valijson::adapters::NlohmannJsonAdapter(value),
+                               &results)) {
+            return {};
+        }
         std::vector<std::string> errors;
-        const fs::path file = root_ / schema_file;
-        check(value, load(file), file.parent_path(), "$", errors);
+        valijson::ValidationResults::Error error;
+        while (results.popError(error)) {
+            std::string where;
+            for (const auto& part : error.context) {
+                where += part;
+            }
+            errors.push_back(where + ": " + error.description);
+        }
         return errors;
+    }
+
+    // Why the schema file cannot be used (unreadable, an unsupported keyword, …); empty: usable.
+    std::vector<std::string> schema_problems(const std::string& schema_file) {
+        return compile(root_ / schema_file).problems;
     }
 
     // A protocol message against <root>/<direction>/<type>.json; direction "client" or "server".
@@ -38,190 +78,68 @@ public:
         }
         const std::string file =
             std::string(direction) + "/" + message["type"].get<std::string>() + ".json";
-        if (!fs::exists(root_ / file)) {
+        if (!compile(root_ / file).readable) {
             return {"no schema " + file};
         }
         return validate(message, file);
     }
 
 private:
-    const json& load(const fs::path& file) {
-        const auto key = fs::weakly_canonical(file).string();
-        auto it = cache_.find(key);
-        if (it != cache_.end()) {
-            return it->second;
-        }
+    struct Compiled {
+        bool readable = false;                     // the file itself could be read and parsed
+        std::unique_ptr<valijson::Schema> schema;  // null when the file is unusable
+        std::vector<std::string> problems;
+    };
+
+    // The schema file, read and checked, its references made absolute; null if unreadable.
+    static std::unique_ptr<json> load(const fs::path& file, std::vector<std::string>& problems) {
         std::ifstream in(file);
         std::stringstream text;
         text << in.rdbuf();
-        json parsed = json::parse(text.str(), nullptr, false);
-        if (!in || parsed.is_discarded()) {
-            parsed = json{{"$error", "cannot read schema " + file.string()}};
+        auto parsed = std::make_unique<json>(json::parse(text.str(), nullptr, false));
+        if (!in || parsed->is_discarded()) {
+            problems.push_back("cannot read schema " + file.string());
+            return nullptr;
         }
-        return cache_.emplace(key, std::move(parsed)).first->second;
+        prepare(*parsed, file.parent_path(), file.string() + "#", problems);
+        return parsed;
     }
 
-    static std::size_t code_points(const std::string& text) {
-        std::size_t n = 0;
-        for (unsigned char c : text) {
-            n += (c & 0xC0) != 0x80;
+    // The compiled schema of `file`, from the cache (keyed by the path as given: no file system
+    // calls once compiled, which keeps per-frame validation fast).
+    const Compiled& compile(const fs::path& file) {
+        const auto key = file.lexically_normal().string();
+        std::lock_guard lock(mutex_);
+        if (auto it = cache_.find(key); it != cache_.end()) {
+            return it->second;
         }
-        return n;
-    }
-
-    static bool has_type(const json& v, const std::string& type) {
-        if (type == "object")
-            return v.is_object();
-        if (type == "array")
-            return v.is_array();
-        if (type == "string")
-            return v.is_string();
-        if (type == "boolean")
-            return v.is_boolean();
-        if (type == "null")
-            return v.is_null();
-        if (type == "number")
-            return v.is_number();
-        if (type == "integer") {
-            return v.is_number_integer() ||
-                   (v.is_number_float() &&
-                    v.get<double>() ==
-                        static_cast<double>(static_cast<long long>(v.get<double>())));
-        }
-        return false;
-    }
-
-    bool matches(const json& v, const json& schema, const fs::path& base) {
-        std::vector<std::string> scratch;
-        check(v, schema, base, "", scratch);
-        return scratch.empty();
-    }
-
-    void check(const json& v, const json& schema, const fs::path& base, const std::string& at,
-               std::vector<std::string>& errors) {
-        if (schema.is_boolean()) {
-            if (!schema.get<bool>()) {
-                errors.push_back(at + ": not allowed");
-            }
-            return;
-        }
-        if (!schema.is_object()) {
-            errors.push_back(at + ": schema is not an object");
-            return;
-        }
-        if (schema.contains("$error")) {
-            errors.push_back(at + ": " + schema["$error"].get<std::string>());
-            return;
-        }
-        if (auto ref = schema.find("$ref"); ref != schema.end()) {
-            const auto target = ref->get<std::string>();
-            if (target.empty() || target[0] == '#') {
-                errors.push_back(at + ": only file references are supported: " + target);
-                return;
-            }
-            const fs::path file = base / target;
-            check(v, load(file), file.parent_path(), at, errors);
-        }
-        if (auto type = schema.find("type"); type != schema.end()) {
-            bool ok = false;
-            if (type->is_string()) {
-                ok = has_type(v, type->get<std::string>());
-            } else {
-                for (const auto& t : *type) {
-                    ok = ok || has_type(v, t.get<std::string>());
+        Compiled compiled;
+        try {
+            const auto document = load(key, compiled.problems);
+            compiled.readable = document != nullptr;
+            if (document && compiled.problems.empty()) {
+                auto parsed = std::make_unique<valijson::Schema>();
+                valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+                parser.populateSchema(
+                    valijson::adapters::NlohmannJsonAdapter(*document), *parsed,
+                    [&](const std::string& uri) -> const json* {
+                        const auto path = uri.rfind("file://", 0) == 0 ? uri.substr(7) : uri;
+                        return load(path, compiled.problems).release();
+                    },
+                    [](const json* fetched) { delete fetched; });
+                if (compiled.problems.empty()) {
+                    compiled.schema = std::move(parsed);
                 }
             }
-            if (!ok) {
-                errors.push_back(at + ": expected type " + type->dump() + ", got " + v.dump());
-                return;
-            }
+        } catch (const std::exception& e) {
+            compiled.problems.push_back(key + ": " + e.what());
         }
-        if (auto c = schema.find("const"); c != schema.end() && *c != v) {
-            errors.push_back(at + ": expected " + c->dump() + ", got " + v.dump());
-        }
-        if (auto e = schema.find("enum"); e != schema.end()) {
-            bool found = false;
-            for (const auto& option : *e) {
-                found = found || option == v;
-            }
-            if (!found) {
-                errors.push_back(at + ": " + v.dump() + " is not one of " + e->dump());
-            }
-        }
-        if (v.is_string()) {
-            const auto n = code_points(v.get<std::string>());
-            if (schema.contains("minLength") && n < schema["minLength"].get<std::size_t>()) {
-                errors.push_back(at + ": string shorter than " + schema["minLength"].dump());
-            }
-            if (schema.contains("maxLength") && n > schema["maxLength"].get<std::size_t>()) {
-                errors.push_back(at + ": string longer than " + schema["maxLength"].dump());
-            }
-        }
-        if (v.is_number()) {
-            if (schema.contains("minimum") && v.get<double>() < schema["minimum"].get<double>()) {
-                errors.push_back(at + ": " + v.dump() + " below " + schema["minimum"].dump());
-            }
-            if (schema.contains("maximum") && v.get<double>() > schema["maximum"].get<double>()) {
-                errors.push_back(at + ": " + v.dump() + " above " + schema["maximum"].dump());
-            }
-        }
-        if (v.is_object()) {
-            const json empty = json::object();
-            const json& props = schema.contains("properties") ? schema["properties"] : empty;
-            for (const auto& name : schema.value("required", json::array())) {
-                if (!v.contains(name.get<std::string>())) {
-                    errors.push_back(at + ": missing " + name.get<std::string>());
-                }
-            }
-            for (const auto& [key, value] : v.items()) {
-                if (props.contains(key)) {
-                    check(value, props[key], base, at + "." + key, errors);
-                } else if (schema.contains("additionalProperties")) {
-                    check(value, schema["additionalProperties"], base, at + "." + key, errors);
-                }
-            }
-        }
-        if (v.is_array()) {
-            if (schema.contains("minItems") && v.size() < schema["minItems"].get<std::size_t>()) {
-                errors.push_back(at + ": fewer than " + schema["minItems"].dump() + " items");
-            }
-            if (schema.contains("maxItems") && v.size() > schema["maxItems"].get<std::size_t>()) {
-                errors.push_back(at + ": more than " + schema["maxItems"].dump() + " items");
-            }
-            if (schema.contains("items")) {
-                for (std::size_t i = 0; i < v.size(); ++i) {
-                    check(v[i], schema["items"], base, at + "[" + std::to_string(i) + "]", errors);
-                }
-            }
-        }
-        if (auto one = schema.find("oneOf"); one != schema.end()) {
-            int count = 0;
-            for (const auto& option : *one) {
-                count += matches(v, option, base) ? 1 : 0;
-            }
-            if (count != 1) {
-                errors.push_back(at + ": matches " + std::to_string(count) +
-                                 " of the oneOf choices, not exactly one");
-            }
-        }
-        if (auto any = schema.find("anyOf"); any != schema.end()) {
-            bool found = false;
-            for (const auto& option : *any) {
-                found = found || matches(v, option, base);
-            }
-            if (!found) {
-                errors.push_back(at + ": matches none of the anyOf choices: " + v.dump());
-            }
-        }
-        if (auto all = schema.find("allOf"); all != schema.end()) {
-            for (const auto& option : *all) {
-                check(v, option, base, at, errors);
-            }
-        }
+        return cache_.emplace(key, std::move(compiled)).first->second;
     }
 
     fs::path root_;
-    std::map<std::string, json> cache_;
+    std::mutex mutex_;
+    std::map<std::string, Compiled> cache_;  // std::map: references stay valid
 };
 
 // The repository's protocol schemas.

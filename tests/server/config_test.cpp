@@ -58,7 +58,9 @@ TEST_F(ConfigTest, BadValuesAreNamed) {
                                                                   {"--rate", "0"},
                                                                   {"--log-level", "chatty"},
                                                                   {"--colour", "blue"},
-                                                                  {"--db", ""}}) {
+                                                                  {"--db", ""},
+                                                                  {"--threads", "65"},
+                                                                  {"--max-frame", "255"}}) {
         auto config = server::parse_config(args, lookup);
         ASSERT_FALSE(config.ok()) << args[0];
         EXPECT_NE(config.error().find(args[0]), std::string::npos) << config.error();
@@ -69,11 +71,54 @@ TEST_F(ConfigTest, BadValuesAreNamed) {
     EXPECT_NE(config.error().find("CHESSENCE_MAX_QUEUE"), std::string::npos);
 }
 
-TEST_F(ConfigTest, UsageListsEveryFlag) {
+TEST_F(ConfigTest, NumbersAreDecimalAndTheLastFlagWins) {
+    auto config = server::parse_config(
+        {"--port", "010", "--threads=3", "--rate", "5", "--rate", "9", "--idle-timeout", "90"},
+        lookup);
+    ASSERT_TRUE(config.ok()) << config.error();
+    EXPECT_EQ(config->server.port, 10);  // not octal
+    EXPECT_EQ(config->server.threads, 3);
+    EXPECT_EQ(config->server.limits.rate_per_second, 9);
+    EXPECT_EQ(config->server.limits.idle_timeout, std::chrono::seconds(90));
+    for (const char* text : {"0x10", "1e3", "+5", "-1", " 5", "5 "}) {
+        EXPECT_FALSE(server::parse_config({"--threads", text}, lookup).ok()) << text;
+    }
+}
+
+TEST_F(ConfigTest, EnvironmentValuesAreTakenVerbatim) {
+    fake_env()["CHESSENCE_DB"] = "-odd name.db";
+    fake_env()["CHESSENCE_LOG_LEVEL"] = "debug";
+    auto config = server::parse_config({}, lookup);
+    ASSERT_TRUE(config.ok()) << config.error();
+    EXPECT_EQ(config->db, "-odd name.db");
+    EXPECT_EQ(config->log_level, "debug");
+    fake_env()["CHESSENCE_DB"] = "";
+    auto empty = server::parse_config({}, lookup);
+    ASSERT_FALSE(empty.ok());
+    EXPECT_NE(empty.error().find("CHESSENCE_DB"), std::string::npos) << empty.error();
+    EXPECT_NE(empty.error().find("must not be empty"), std::string::npos) << empty.error();
+}
+
+TEST_F(ConfigTest, HelpIsAskedFor) {
+    EXPECT_FALSE(server::parse_config({}, lookup)->help);
+    EXPECT_TRUE(server::parse_config({"--help"}, lookup)->help);
+    EXPECT_TRUE(server::parse_config({"--port", "0", "-h"}, lookup)->help);
+}
+
+TEST_F(ConfigTest, UsageListsEveryFlagWithItsEnvironmentAndDefault) {
     const auto usage = server::usage_text();
     for (const char* flag : {"--bind", "--port", "--db", "--web-root", "--log-level", "--max-frame",
-                             "--max-queue", "--rate", "--idle-timeout", "CHESSENCE_WEB_ROOT"}) {
+                             "--max-queue", "--rate", "--idle-timeout", "--threads", "--help"}) {
         EXPECT_NE(usage.find(flag), std::string::npos) << flag;
+    }
+    for (const char* env :
+         {"CHESSENCE_BIND", "CHESSENCE_PORT", "CHESSENCE_DB", "CHESSENCE_WEB_ROOT",
+          "CHESSENCE_LOG_LEVEL", "CHESSENCE_MAX_FRAME", "CHESSENCE_MAX_QUEUE", "CHESSENCE_RATE",
+          "CHESSENCE_IDLE_TIMEOUT", "CHESSENCE_THREADS"}) {
+        EXPECT_NE(usage.find(env), std::string::npos) << env;
+    }
+    for (const char* shown : {"=8080", "=data/chessence.db", "=0.0.0.0", "=info", "0..65535"}) {
+        EXPECT_NE(usage.find(shown), std::string::npos) << shown;
     }
 }
 

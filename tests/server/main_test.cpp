@@ -92,13 +92,35 @@ TEST(ServerProgram, ListensOnAFreePortAndStopsCleanlyOnSigterm) {
     std::filesystem::remove_all(root);
 }
 
-TEST(ServerProgram, BadConfigurationExitsWithTwo) {
+// Reads everything the child writes (stdout, and stderr when spawned with it) until it exits.
+std::string read_all(FILE* out) {
+    std::string output;
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, out) != nullptr) {
+        output += buffer;
+    }
+    return output;
+}
+
+TEST(ServerProgram, BadConfigurationExitsWithTwoNamingTheFlag) {
     for (const auto& args : std::vector<std::vector<std::string>>{
              {"--port", "99999"}, {"--rate", "fast"}, {"--nonsense"}, {"--log-level", "loud"}}) {
-        auto child = spawn(args);
+        auto child = spawn(args, true);
+        const auto output = read_all(child.out);
         EXPECT_EQ(wait_exit(child.pid, std::chrono::seconds(5)), 2) << args[0];
+        EXPECT_NE(output.find(args[0]), std::string::npos) << output;
         std::fclose(child.out);
     }
+}
+
+TEST(ServerProgram, HelpPrintsUsageAndExitsWithZero) {
+    auto child = spawn({"--help"});
+    const auto output = read_all(child.out);
+    EXPECT_EQ(wait_exit(child.pid, std::chrono::seconds(5)), 0);
+    std::fclose(child.out);
+    EXPECT_NE(output.find("--port"), std::string::npos) << output;
+    EXPECT_NE(output.find("CHESSENCE_DB"), std::string::npos) << output;
+    EXPECT_EQ(output.find("listening on"), std::string::npos) << output;
 }
 
 TEST(ServerProgram, UnusableDatabaseExitsWithOne) {
@@ -123,11 +145,7 @@ TEST(ServerProgram, CorruptDatabaseFileIsAClearStartupError) {
         std::fclose(f);
     }
     auto child = spawn({"--port", "0", "--db", path.string()}, true);
-    std::string output;
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, child.out) != nullptr) {
-        output += buffer;
-    }
+    const auto output = read_all(child.out);
     EXPECT_EQ(wait_exit(child.pid, std::chrono::seconds(5)), 1);
     std::fclose(child.out);
     EXPECT_NE(output.find("cannot open the database " + path.string()), std::string::npos)

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "server/log_capture.h"
 #include "server/test_support.h"
+#include "server/throwing_store.h"
 
 namespace {
 
@@ -149,6 +151,25 @@ TEST_F(Http, PgnOfAnUnknownGameIs404) {
 
 TEST_F(Http, PlainGetOfTheSocketPathAsksForAnUpgrade) {
     EXPECT_EQ(http_get(server_.port(), "/ws").status, 426);
+}
+
+// A request whose handler throws (the store's read fails) is answered 500 and logged; the server
+// goes on answering.
+TEST(HttpErrors, AThrowingHandlerIsA500AndTheServerGoesOn) {
+    test::LogCapture log({"http"});
+    auto owned = std::make_unique<test::ThrowingStore>();
+    auto* store = owned.get();
+    {
+        test::TestServer server({}, std::move(owned));
+        store->fail_reads = 1;
+        const auto res = http_get(server.port(), "/api/games/g_boom");
+        EXPECT_EQ(res.status, 500);
+        EXPECT_EQ(test::parse(res.body), (json{{"error", "internal error"}}));
+        EXPECT_EQ(http_get(server.port(), "/api/games/g_boom").status, 404);
+        EXPECT_EQ(http_get(server.port(), "/healthz").status, 200);
+    }
+    EXPECT_TRUE(log.has_line_with({"GET /api/games/g_boom", "exception", "read refused"}))
+        << log.text();
 }
 
 }  // namespace
