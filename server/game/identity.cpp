@@ -12,13 +12,18 @@ std::int64_t unix_now() {
         .count();
 }
 
-core::Expected<IssuedIdentity> Identities::create_guest(const std::optional<std::string>& name) {
+IssuedIdentity Identities::new_guest(const std::optional<std::string>& name) {
     IssuedIdentity issued;
     issued.token = new_token();
     issued.record.id = random_id("p_");
     issued.record.name = name ? *name : "Guest " + std::to_string(1000 + random_below(9000));
     issued.record.token_hash = sha256_hex(issued.token);
     issued.record.created_at = unix_now();
+    return issued;
+}
+
+core::Expected<IssuedIdentity> Identities::create_guest(const std::optional<std::string>& name) {
+    auto issued = new_guest(name);
     if (auto saved = store_.insert_player(issued.record); !saved) {
         return core::make_error("could not save the new player: " + saved.error());
     }
@@ -27,10 +32,6 @@ core::Expected<IssuedIdentity> Identities::create_guest(const std::optional<std:
 
 std::optional<PlayerRecord> Identities::restore(std::string_view token) {
     return store_.player_by_token_hash(sha256_hex(token));
-}
-
-core::Status Identities::rename(std::string_view player_id, const std::string& name) {
-    return store_.rename_player(player_id, name);
 }
 
 }  // namespace server

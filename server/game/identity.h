@@ -19,12 +19,13 @@ class Identities {
 public:
     explicit Identities(Store& store) : store_(store) {}
 
-    // A new guest ("Guest 4821" unless a valid name is given), saved before it is returned.
+    // A new guest ("Guest 4821" unless a valid name is given) with its secret token. Not stored
+    // yet: commit InsertPlayer{issued.record} before using it.
+    static IssuedIdentity new_guest(const std::optional<std::string>& name);
+    // A new guest, stored before it is returned (waits for the store: not for I/O threads).
     core::Expected<IssuedIdentity> create_guest(const std::optional<std::string>& name);
     // The identity whose token this is, or nothing.
     std::optional<PlayerRecord> restore(std::string_view token);
-    // Renames a player (the name has been validated by the protocol layer).
-    core::Status rename(std::string_view player_id, const std::string& name);
 
 private:
     Store& store_;

@@ -303,54 +303,84 @@ void WebSocketSession::on_request(protocol::Request request) {
 }
 
 void WebSocketSession::hello(const protocol::Request& request) {
-    auto log = component_logger("ws");
     if (request.protocol != protocol::protocol_version) {
         reply(protocol::error_message(ErrorCode::unsupported_protocol,
                                       "this server speaks protocol 1", request.id));
         request_close(websocket::close_code::policy_error);
         return;
     }
-    if (player_) {
+    if (player_ || hello_pending_) {
         reply(protocol::error_message(ErrorCode::bad_field, "hello was sent already", request.id));
         return;
     }
-    std::string token;
+    std::optional<PlayerRecord> known;
     if (request.token) {
-        if (auto record = state_.identities().restore(*request.token)) {
-            player_ = protocol::PlayerInfo{record->id, record->name};
-            token = *request.token;
-        } else {
+        known = state_.identities().restore(*request.token);
+        if (!known) {
             reply(protocol::error_message(ErrorCode::bad_token,
                                           "unknown token; you are a new guest", request.id));
         }
     }
-    if (!player_) {
-        auto issued = state_.identities().create_guest(request.name);
-        if (!issued) {
-            log->error("client {}: {}", id_, issued.error());
-            reply(protocol::error_message(ErrorCode::internal_error, "cannot create a player",
-                                          request.id));
-            return;
-        }
-        player_ = protocol::PlayerInfo{issued->record.id, issued->record.name};
-        token = issued->token;
-    } else if (request.name && *request.name != player_->name) {
-        if (state_.identities().rename(player_->id, *request.name)) {
-            player_->name = *request.name;
-        }
+    hello_pending_ = true;
+    if (!known) {
+        auto issued = Identities::new_guest(request.name);
+        protocol::PlayerInfo player{issued.record.id, issued.record.name};
+        store_then({InsertPlayer{issued.record}},
+                   [this, player, token = issued.token, id = request.id](core::Status stored) {
+                       welcome(stored, player, token, id);
+                   });
+        return;
     }
-    log->info("client {}: player {} \"{}\"", id_, player_->id, player_->name);
-    reply(protocol::welcome_message(*player_, token, state_.unfinished_games_of(player_->id),
-                                    request.id));
+    protocol::PlayerInfo player{known->id, known->name};
+    if (request.name && *request.name != player.name) {
+        player.name = *request.name;
+        store_then({RenamePlayer{player.id, player.name}},
+                   [this, player, token = *request.token, id = request.id](core::Status stored) {
+                       welcome(stored, player, token, id);
+                   });
+        return;
+    }
+    welcome(core::ok_status(), player, *request.token, request.id);
+}
+
+void WebSocketSession::welcome(const core::Status& stored, const protocol::PlayerInfo& player,
+                               const std::string& token, const nlohmann::json& id) {
+    hello_pending_ = false;
+    if (!stored) {
+        component_logger("ws")->error("client {}: cannot store player {}: {}", id_, player.id,
+                                      stored.error());
+        reply(protocol::error_message(ErrorCode::internal_error, "cannot create a player", id));
+        return;
+    }
+    player_ = player;
+    component_logger("ws")->info("client {}: player {} \"{}\"", id_, player_->id, player_->name);
+    reply(protocol::welcome_message(*player_, token, state_.unfinished_games_of(player_->id), id));
 }
 
 void WebSocketSession::set_name(const protocol::Request& request) {
-    if (auto renamed = state_.identities().rename(player_->id, *request.name); !renamed) {
-        reply(protocol::error_message(ErrorCode::internal_error, renamed.error(), request.id));
-        return;
-    }
-    player_->name = *request.name;
-    reply(protocol::player_message(*player_, request.id));
+    store_then({RenamePlayer{player_->id, *request.name}}, [this, name = *request.name,
+                                                            id = request.id](core::Status renamed) {
+        if (!renamed) {
+            reply(protocol::error_message(ErrorCode::internal_error, renamed.error(), id));
+            return;
+        }
+        player_->name = name;
+        reply(protocol::player_message(*player_, id));
+    });
+}
+
+// Commits `batch` and runs `then` with the outcome on this session's strand (the I/O thread never
+// waits for the disk).
+void WebSocketSession::store_then(WriteBatch batch, std::function<void(core::Status)> then) {
+    state_.store().commit(std::move(batch), [self = shared_from_this(),
+                                             then = std::move(then)](core::Status status) mutable {
+        asio::post(self->ws_.get_executor(),
+                   [self, then = std::move(then), status = std::move(status)]() mutable {
+                       guarded(
+                           "ws", [&] { return "client " + std::to_string(self->id_); },
+                           [&] { then(std::move(status)); });
+                   });
+    });
 }
 
 }  // namespace server

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -20,6 +21,7 @@
 #include "protocol/messages.h"
 #include "protocol/requests.h"
 #include "server/game/client.h"
+#include "server/store/store.h"
 
 namespace server {
 
@@ -48,7 +50,11 @@ private:
     void on_text(const std::string& text);
     void on_request(protocol::Request request);
     void hello(const protocol::Request& request);
+    // Ends a hello once the player is stored (or could not be): `welcome`, or internal_error.
+    void welcome(const core::Status& stored, const protocol::PlayerInfo& player,
+                 const std::string& token, const nlohmann::json& id);
     void set_name(const protocol::Request& request);
+    void store_then(WriteBatch batch, std::function<void(core::Status)> then);
     bool take_token();
     void reply(std::string text) { enqueue(make_frame(std::move(text))); }
     void enqueue(Frame frame);
@@ -68,6 +74,7 @@ private:
     bool closed_ = false;  // no more frames are queued
     bool left_ = false;    // the lobby and the rooms have been told that this client is gone
     std::optional<protocol::PlayerInfo> player_;
+    bool hello_pending_ = false;  // a hello waits for its player to be stored
     std::set<std::string> watching_;
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;

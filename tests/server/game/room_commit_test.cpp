@@ -3,58 +3,12 @@
 // rooms and clients go on).
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <atomic>
-#include <stdexcept>
-
 #include "server/game_table.h"
-#include "server/store/memory_store.h"
+#include "server/test_stores.h"
 
 namespace {
 
 using test::json;
-
-// A memory store that records every batch and can be told to refuse, or to throw on, the next
-// batches that append events.
-class WatchedStore final : public server::MemoryStore {
-public:
-    void commit(server::WriteBatch batch, server::CommitHandler done) override {
-        const bool appends = std::any_of(batch.begin(), batch.end(), [](const auto& op) {
-            return std::holds_alternative<server::AppendEvents>(op);
-        });
-        if (appends && throw_appends) {
-            throw std::runtime_error("the disk caught fire");
-        }
-        if (appends && fail_appends) {
-            done(core::make_error("disk full"));
-            return;
-        }
-        {
-            std::lock_guard lock(batches_mutex);
-            batches.push_back(batch);
-        }
-        MemoryStore::commit(std::move(batch), std::move(done));
-    }
-
-    // The last committed batch that appended events to `game_id`.
-    server::WriteBatch last_batch_of(const std::string& game_id) {
-        std::lock_guard lock(batches_mutex);
-        for (auto it = batches.rbegin(); it != batches.rend(); ++it) {
-            for (const auto& op : *it) {
-                const auto* append = std::get_if<server::AppendEvents>(&op);
-                if (append && append->game_id == game_id) {
-                    return *it;
-                }
-            }
-        }
-        return {};
-    }
-
-    std::atomic<bool> fail_appends{false};
-    std::atomic<bool> throw_appends{false};
-    std::mutex batches_mutex;
-    std::vector<server::WriteBatch> batches;
-};
 
 template <class Op>
 const Op* find_op(const server::WriteBatch& batch) {
@@ -69,11 +23,11 @@ const Op* find_op(const server::WriteBatch& batch) {
 class RoomCommit : public ::testing::Test {
 protected:
     RoomCommit() {
-        auto store = std::make_unique<WatchedStore>();
+        auto store = std::make_unique<test::ControlledStore>();
         store_ = store.get();
         server_ = std::make_unique<test::TestServer>(test::fast_limits(), std::move(store));
     }
-    WatchedStore* store_;
+    test::ControlledStore* store_;
     std::unique_ptr<test::TestServer> server_;
 };
 

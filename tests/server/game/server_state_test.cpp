@@ -8,27 +8,11 @@
 #include <atomic>
 
 #include "server/game_table.h"
-#include "server/store/memory_store.h"
+#include "server/test_stores.h"
 
 namespace {
 
 using test::json;
-
-// A memory store whose event appends can be made to fail.
-class FlakyStore final : public server::MemoryStore {
-public:
-    void commit(server::WriteBatch batch, server::CommitHandler done) override {
-        const bool appends = std::any_of(batch.begin(), batch.end(), [](const auto& op) {
-            return std::holds_alternative<server::AppendEvents>(op);
-        });
-        if (fail_appends && appends) {
-            done(core::make_error("disk full"));
-            return;
-        }
-        MemoryStore::commit(std::move(batch), std::move(done));
-    }
-    std::atomic<bool> fail_appends{false};
-};
 
 TEST(Durability, ReconnectGetsExactlyTheMissedEvents) {
     test::TestServer server(test::fast_limits());
@@ -161,7 +145,7 @@ TEST(Durability, FinishedGamesCanBeWatchedAfterARestart) {
 }
 
 TEST(Durability, FailedStorageIsAnInternalErrorAndChangesNothing) {
-    auto store = std::make_unique<FlakyStore>();
+    auto store = std::make_unique<test::ControlledStore>();
     auto* flaky = store.get();
     test::TestServer server(test::fast_limits(), std::move(store));
     test::Table table(server.port(), "chessence");

@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "server/test_stores.h"
 #include "server/test_support.h"
 
 namespace {
@@ -173,6 +174,32 @@ TEST(WsLimits, ClientThatFallsBehindIsDropped) {
     WsClient other(server.port());
     other.hello();
     other.sync();
+}
+
+// A guest is welcomed only once it is stored; a store that refuses it leaves the connection
+// without an identity, and the next hello works.
+TEST(WsIdentity, AGuestIsWelcomedOnlyOnceStored) {
+    auto store = std::make_unique<test::ControlledStore>();
+    auto* controlled = store.get();
+    test::TestServer server({}, std::move(store));
+    WsClient c(server.port());
+    controlled->fail_players = true;
+    c.send({{"type", "hello"}, {"protocol", 1}, {"name", "Ann"}, {"id", "h1"}});
+    EXPECT_EQ(c.wait_error("h1")["code"], "internal_error");
+    c.send({{"type", "ping"}, {"id", "p"}});
+    EXPECT_EQ(c.wait_error("p")["code"], "hello_required");
+    controlled->fail_players = false;
+    const auto welcome = c.hello(std::nullopt, std::string("Ann"));
+    const auto id = welcome["player"]["id"].get<std::string>();
+    ASSERT_TRUE(server.store().player(id).has_value());
+    EXPECT_EQ(server.store().player(id)->name, "Ann");
+
+    // A known token with a new name: the rename is stored before the welcome.
+    WsClient again(server.port());
+    const auto back = again.hello(c.token(), std::string("Annie"));
+    EXPECT_EQ(back["player"]["id"], id);
+    EXPECT_EQ(back["player"]["name"], "Annie");
+    EXPECT_EQ(server.store().player(id)->name, "Annie");
 }
 
 }  // namespace
