@@ -17,10 +17,10 @@ public:
 
     // Counts one node; true once the search must unwind (and from then on).
     bool spend_node() {
-        ++nodes_;
         if (stopped_) {
             return true;
         }
+        ++nodes_;
         if (max_nodes_ != 0 && nodes_ >= max_nodes_) {
             stopped_ = true;
         } else if ((nodes_ & check_interval_mask) == 0) {
