@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/variant.h"
+
 namespace cli {
 
 using Args = std::vector<std::string>;  // the arguments after the subcommand
@@ -22,5 +24,7 @@ int run_tune(const Args& args, std::ostream& out, std::ostream& err);
 int bench_chessence(std::ostream& out);
 int bench_chesica(std::ostream& out);
 int bench_sniderman(std::ostream& out);
+// The engine's search speed on Chessence or Chesica (bench_search.cpp).
+int bench_search(core::VariantId variant, std::ostream& out);
 
 }  // namespace cli

@@ -1,7 +1,8 @@
 // chessence match --variant V --levels A B --games N (--movetime MS | --nodes N) [--seed S]
 //                 [--strict] [--threads T] [--random-plies R] [--weights-a F] [--weights-b F]
-//                 [--verbose]
-// Plays N games of level A against level B (or two weight sets) and prints the result for A as
+//                 [--uci-a PROGRAM] [--uci-b PROGRAM] [--verbose]
+// Plays N games of level A against level B (or two weight sets, or this build against another
+// program that speaks UCI, such as an older build) and prints the result for A as
 // `W / D / L: w / d / l`, the score and the Elo difference it suggests. Games go in pairs: the
 // same opening (a few random moves, or a Sniderman deal and object) with each side once first.
 #include <algorithm>
@@ -26,7 +27,8 @@ namespace {
 constexpr const char* match_usage =
     "usage: chessence match --variant <chessence|chesica|sniderman> --levels <A> <B> --games <N>\n"
     "       (--movetime <ms> | --nodes <N>) [--seed <S>] [--strict] [--threads <T>]\n"
-    "       [--random-plies <R>] [--weights-a <file>] [--weights-b <file>] [--verbose]\n";
+    "       [--random-plies <R>] [--weights-a <file>] [--weights-b <file>]\n"
+    "       [--uci-a <program>] [--uci-b <program>] [--verbose]\n";
 
 std::optional<std::uint64_t> number(const std::optional<std::string>& text) {
     if (!text) {
@@ -107,16 +109,26 @@ int run_match(const Args& args, std::ostream& out, std::ostream& err) {
 
     std::vector<GameLine> lines(*games);
     std::atomic<std::size_t> next{0};
+    const std::array<std::optional<std::string>, 2> programs = {option_value(args, "--uci-a"),
+                                                                option_value(args, "--uci-b")};
+    const std::array<int, 2> levels = {static_cast<int>(*level_a), static_cast<int>(*level_b)};
     auto worker = [&] {
-        core::engine::Engine a, b;
-        apply_weights(a, weights[0]);
-        apply_weights(b, weights[1]);
+        std::array<std::unique_ptr<Player>, 2> players;
+        for (std::size_t side = 0; side < 2; ++side) {
+            if (programs[side]) {
+                players[side] = std::make_unique<UciPlayer>(*programs[side], levels[side]);
+            } else {
+                auto engine = std::make_unique<EnginePlayer>(levels[side]);
+                apply_weights(engine->engine(), weights[side]);
+                players[side] = std::move(engine);
+            }
+        }
+        Player* a = players[0].get();
+        Player* b = players[1].get();
         for (std::size_t i = next++; i < lines.size(); i = next++) {
             const bool a_first = i % 2 == 0;
-            const SelfPlayPlayer pa{&a, static_cast<int>(*level_a)};
-            const SelfPlayPlayer pb{&b, static_cast<int>(*level_b)};
             lines[i].a_first = a_first;
-            lines[i].game = play_game(settings, a_first ? std::array{pa, pb} : std::array{pb, pa},
+            lines[i].game = play_game(settings, a_first ? std::array{a, b} : std::array{b, a},
                                       game_seed(*seed, i / 2));
         }
     };
@@ -135,9 +147,9 @@ int run_match(const Args& args, std::ostream& out, std::ostream& err) {
         wins += r > 0;
         draws += r == 0;
         losses += r < 0;
-        if (lines[i].game.reason == "engine_error") {
-            err << "game " << i + 1 << ": the engine failed after " << lines[i].game.moves.size()
-                << " plies\n";
+        if (lines[i].game.reason == "player_error") {
+            err << "game " << i + 1 << ": a player failed after " << lines[i].game.moves.size()
+                << " plies: " << lines[i].game.error << "\n";
             return 1;
         }
         if (has_flag(args, "--verbose")) {

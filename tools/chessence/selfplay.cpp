@@ -35,14 +35,14 @@ std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index) {
     return core::sniderman::derive_seed(seed, index);
 }
 
-SelfPlayGame play_game(const SelfPlaySettings& settings,
-                       const std::array<SelfPlayPlayer, 2>& players, std::uint64_t seed,
+SelfPlayGame play_game(const SelfPlaySettings& settings, const std::array<Player*, 2>& players,
+                       std::uint64_t seed,
                        const std::function<void(const core::Game&)>& on_position) {
     auto game = opening(settings, seed);
     SelfPlayGame result;
     result.start_fen = game->start_fen();
-    for (const auto& player : players) {
-        player.engine->new_game();
+    for (Player* player : players) {
+        player->new_game();
     }
     std::uint64_t move_seed = seed;
     while (!game->outcome()) {
@@ -54,11 +54,14 @@ SelfPlayGame play_game(const SelfPlaySettings& settings,
         if (on_position) {
             on_position(*game);
         }
-        const auto& player = players[game->to_move() == core::Side::first ? 0 : 1];
+        Player* player = players[game->to_move() == core::Side::first ? 0 : 1];
         move_seed = core::sniderman::derive_seed(move_seed, game->moves().size());
-        const auto chosen = player.engine->choose(*game, player.level, settings.limits, move_seed);
-        if (!chosen || !game->play(chosen->best_move)) {
-            result.reason = "engine_error";  // a bug of ours: the caller reports it
+        const auto chosen = player->choose(*game, settings.limits, move_seed);
+        const auto played =
+            chosen ? game->play(*chosen) : core::Expected<std::string>(chosen.error());
+        if (!played) {
+            result.reason = "player_error";
+            result.error = (chosen ? "'" + *chosen + "': " : "") + played.error();
             result.moves = game->moves();
             return result;
         }

@@ -11,13 +11,9 @@
 
 #include "core/engine/engine.h"
 #include "core/game.h"
+#include "players.h"
 
 namespace cli {
-
-struct SelfPlayPlayer {
-    core::engine::Engine* engine = nullptr;
-    int level = core::engine::max_level;
-};
 
 struct SelfPlaySettings {
     core::VariantId variant = core::VariantId::chessence;
@@ -29,15 +25,16 @@ struct SelfPlaySettings {
 
 struct SelfPlayGame {
     std::optional<core::Side> winner;  // empty: a draw
-    std::string reason;                // the game's ending, or "ply_limit"
+    std::string reason;  // the game's ending, "ply_limit", or "player_error" (then `error`)
+    std::string error;
     std::vector<std::string> moves;
     std::string start_fen;
 };
 
 // Plays one game from the opening `seed` chooses; players[0] moves first. `on_position` (if set)
-// sees every position after the opening in which an engine is to move.
-SelfPlayGame play_game(const SelfPlaySettings& settings,
-                       const std::array<SelfPlayPlayer, 2>& players, std::uint64_t seed,
+// sees every position after the opening in which a player is to move.
+SelfPlayGame play_game(const SelfPlaySettings& settings, const std::array<Player*, 2>& players,
+                       std::uint64_t seed,
                        const std::function<void(const core::Game&)>& on_position = {});
 
 // A seed for game pair `index` of a run seeded with `seed`.
