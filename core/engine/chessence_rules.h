@@ -18,6 +18,7 @@ struct ChessenceRules {
     using Move = chessence::Move;
     using MoveList = chessence::MoveList;
     static constexpr int max_moves = chessence::max_moves;
+    static constexpr bool reverse_futility = true;
 
     RuleSet rules = RuleSet::house;
     const ChessenceWeights* weights = &chessence_weights();
@@ -68,6 +69,8 @@ struct ChessenceRules {
     std::uint64_t hash(const Position& p) const { return p.hash; }
     int evaluate(const Position& p) const { return evaluate_chessence(p, *weights); }
     bool in_check(const Position& p) const { return chessence::in_check(p); }
+    // Whether the side to move is in check (its static evaluation then means little).
+    bool forced(const Position& p) const { return chessence::in_check(p); }
     int side(const Position& p) const { return chessence::index(p.side_to_move); }
 
     // Captures are searched first and never reduced; all men are alike, so all captures are too.

@@ -49,6 +49,9 @@ private:
     int search(int depth, int alpha, int beta, int ply, bool pv_node);
     int quiesce(int alpha, int beta, int ply);
     int search_root(int depth, int alpha, int beta, bool exact_scores);
+    int search_iteration(int depth, int last_score, bool exact_scores);
+    static constexpr int aspiration_depth = 4;
+    static constexpr int aspiration_window = 35;
 
     const Position& position(int ply) const { return stack_[root_ + ply]; }
     // Plays m from the position at `ply` into the slot of ply + 1.

@@ -12,6 +12,9 @@ constexpr int killer = 1 << 27;
 constexpr int history_limit = 1 << 24;
 }  // namespace ordering
 
+constexpr int futility_depth = 3;
+constexpr int futility_margin = 120;  // centi-pawns a ply
+
 template <class Rules>
 void Searcher<Rules>::order_moves(Frame& frame, const Position& p, std::uint32_t tt_move, int ply) {
     for (int i = 0; i < frame.moves.size(); ++i) {
@@ -104,11 +107,21 @@ int Searcher<Rules>::search(int depth, int alpha, int beta, int ply, bool pv_nod
         }
     }
 
+    // Reverse futility: near the leaves, a quiet position whose static evaluation is far above
+    // beta is not searched further.
+    const bool checked = rules_.in_check(p);
+    if (Rules::reverse_futility && !pv_node && depth <= futility_depth && !rules_.forced(p) &&
+        !is_mate_score(beta)) {
+        const int static_eval = rules_.evaluate(p);
+        if (static_eval - futility_margin * depth >= beta) {
+            return static_eval;
+        }
+    }
+
     Frame& frame = frames_[static_cast<std::size_t>(ply)];
     rules_.clear(frame.moves);
     rules_.generate(p, frame.moves);
     const int n = frame.moves.size();
-    const bool checked = rules_.in_check(p);
     const bool fifty = rules_.hundred_ply_draw(p);
     order_moves(frame, p, hit.found ? hit.move : 0, ply);
     if (ply + 1 < max_search_ply) {

@@ -22,6 +22,7 @@ std::vector<std::string> Searcher<Rules>::pv_notation() const {
 template <class Rules>
 int Searcher<Rules>::search_root(int depth, int alpha, int beta, bool exact_scores) {
     pv_length_[0] = 0;
+    const int original_alpha = alpha;
     int best = -infinity_score;
     int best_index = -1;
     for (std::size_t i = 0; i < root_moves_.size(); ++i) {
@@ -55,15 +56,48 @@ int Searcher<Rules>::search_root(int depth, int alpha, int beta, bool exact_scor
             break;
         }
     }
-    if (best_index > 0) {
+    // A fail low of an aspiration window says only that every move is worse than hoped: the
+    // best move and line of the last iteration stay until the wider search finds better.
+    const bool failed_low = best <= original_alpha && original_alpha > -infinity_score;
+    if (best_index > 0 && !failed_low) {
         // The new best first, the others in their order: the next iteration starts with it.
         std::rotate(root_moves_.begin(), root_moves_.begin() + best_index,
                     root_moves_.begin() + best_index + 1);
     }
-    if (best_index >= 0) {
+    if (best_index >= 0 && !failed_low) {
         best_line_.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
     }
     return best;
+}
+
+// One iteration: from depth 4 on, a narrow window around the last score first, widened on
+// each side that fails.
+template <class Rules>
+int Searcher<Rules>::search_iteration(int depth, int last_score, bool exact_scores) {
+    if (exact_scores || depth < aspiration_depth || is_mate_score(last_score)) {
+        return search_root(depth, -infinity_score, infinity_score, exact_scores);
+    }
+    int delta = aspiration_window;
+    int alpha = std::max(last_score - delta, -infinity_score);
+    int beta = std::min(last_score + delta, infinity_score);
+    while (true) {
+        const int score = search_root(depth, alpha, beta, false);
+        if (budget_.stopped()) {
+            return score;
+        }
+        if (score <= alpha) {
+            alpha = std::max(score - delta, -infinity_score);
+        } else if (score >= beta) {
+            beta = std::min(score + delta, infinity_score);
+        } else {
+            return score;
+        }
+        delta *= 3;
+        if (delta > 1000) {
+            alpha = -infinity_score;
+            beta = infinity_score;
+        }
+    }
 }
 
 template <class Rules>
@@ -101,7 +135,7 @@ SearchReport Searcher<Rules>::run(std::span<const Position> history, const Searc
     const bool exact_scores = plan.noise_cp > 0;
     int completed_score = 0;
     for (int depth = 1; depth <= plan.max_depth; ++depth) {
-        const int score = search_root(depth, -infinity_score, infinity_score, exact_scores);
+        const int score = search_iteration(depth, completed_score, exact_scores);
         if (budget_.stopped()) {
             // A partial iteration's best is kept when its first move was searched out: it is
             // at least as good as the previous best at this depth.
