@@ -47,6 +47,15 @@ SearchPlan make_plan(VariantId variant, int level, const SearchLimits& limits,
     return plan;
 }
 
+// The level's share of a node limit (0: none), so that levels differ under node limits too.
+std::uint64_t node_share(VariantId variant, int level, std::uint64_t max_nodes) {
+    if (max_nodes == 0) {
+        return 0;
+    }
+    const auto percent = static_cast<std::uint64_t>(level_settings(variant, level).time_percent);
+    return std::max<std::uint64_t>(1, max_nodes * percent / 100);
+}
+
 SearchResult to_result(const SearchReport& report, Clock::time_point start) {
     SearchResult result;
     result.best_move = report.pv.empty() ? std::string() : report.pv.front();
@@ -96,7 +105,7 @@ Expected<SearchResult> Engine::choose(const Game& game, int level, const SearchL
     const auto start = Clock::now();
     Clock::time_point deadline;
     const SearchPlan plan = make_plan(game.variant(), level, limits, start, seed, deadline);
-    Budget budget(limits.max_nodes, deadline, limits.stop);
+    Budget budget(node_share(game.variant(), level, limits.max_nodes), deadline, limits.stop);
     ReportFn report;
     if (limits.on_iteration) {
         report = [&](const SearchReport& r) { limits.on_iteration(to_result(r, start)); };

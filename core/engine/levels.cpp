@@ -15,8 +15,8 @@ constexpr std::array<LevelSettings, 8> chessence_levels = {{
     {2, 100, 100, 10},
     {3, 100, 60, 0},
     {4, 100, 30, 0},
-    {6, 50, 15, 0},
-    {9, 50, 0, 0},
+    {5, 100, 15, 0},
+    {0, 50, 0, 0},
     {0, 100, 0, 0},
 }};
 constexpr std::array<LevelSettings, 8> chesica_levels = {{
@@ -25,8 +25,8 @@ constexpr std::array<LevelSettings, 8> chesica_levels = {{
     {3, 100, 100, 10},
     {4, 100, 60, 0},
     {6, 100, 30, 0},
-    {8, 50, 15, 0},
-    {12, 50, 0, 0},
+    {8, 100, 15, 0},
+    {0, 50, 0, 0},
     {0, 100, 0, 0},
 }};
 
