@@ -153,6 +153,18 @@ TEST(ChooseMove, HigherLevelsSearchDeeper) {
     EXPECT_LT(low->depth, high->depth);
 }
 
+// Level 7 uses half of what level 8 may, of a node limit as of the time.
+TEST(ChooseMove, LevelSevenUsesHalfTheNodeLimit) {
+    for (const VariantId variant : {VariantId::chessence, VariantId::chesica}) {
+        const auto game = random_game(variant, 3, 8);
+        const auto seven = choose_move(*game, 7, node_limit(20'000), 1);
+        const auto eight = choose_move(*game, 8, node_limit(20'000), 1);
+        ASSERT_TRUE(seven.ok() && eight.ok()) << core::variant_name(variant);
+        EXPECT_LE(seven->nodes, 10'000u) << core::variant_name(variant);
+        EXPECT_GT(eight->nodes, 10'000u) << core::variant_name(variant);
+    }
+}
+
 // White is far behind and has only quiet moves; at 99 plies without a capture or drop, every
 // move ends the game by the 100-ply rule under the house rules, but not under the strict ones.
 TEST(ChooseMove, HundredPlyRuleIsADrawInSearch) {
