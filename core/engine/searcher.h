@@ -86,6 +86,7 @@ private:
     std::vector<int> history_;  // [side][from][to]
     std::vector<RootMove> root_moves_;
     std::vector<Move> best_line_;  // the principal variation of the last completed iteration
+    int noise_cp_ = 0;             // the level's noise (SearchPlan)
 };
 
 template <class Rules>

@@ -17,8 +17,8 @@ std::vector<std::string> Searcher<Rules>::pv_notation() const {
     return names;
 }
 
-// Searches every root move (exactly, for a level's noise, or with a null window after the first
-// one) and leaves the root moves sorted best first. Returns the best score.
+// Searches every root move (exactly enough for a level's noise, or with a null window after the
+// first one) and leaves the root moves sorted best first. Returns the best score.
 template <class Rules>
 int Searcher<Rules>::search_root(int depth, int alpha, int beta, bool exact_scores) {
     pv_length_[0] = 0;
@@ -31,7 +31,11 @@ int Searcher<Rules>::search_root(int depth, int alpha, int beta, bool exact_scor
         const int new_depth = depth - 1 + (rules_.in_check(position(1)) ? 1 : 0);
         int score;
         if (exact_scores) {
-            score = -search(new_depth, -infinity_score, infinity_score, 1, true);
+            // Only a move within noise_cp of the best so far can win the noisy pick, so the
+            // others need only be shown to fall below that (they keep an upper bound).
+            const int floor =
+                best > -infinity_score + noise_cp_ ? best - noise_cp_ : -infinity_score;
+            score = -search(new_depth, -infinity_score, -floor, 1, true);
         } else if (i == 0) {
             score = -search(new_depth, -beta, -alpha, 1, true);
         } else {
@@ -133,6 +137,7 @@ SearchReport Searcher<Rules>::run(std::span<const Position> history, const Searc
     }
     best_line_.assign(1, root_moves_[0].move);
     const bool exact_scores = plan.noise_cp > 0;
+    noise_cp_ = plan.noise_cp;
     int completed_score = 0;
     for (int depth = 1; depth <= plan.max_depth; ++depth) {
         const int score = search_iteration(depth, completed_score, exact_scores);

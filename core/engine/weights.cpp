@@ -8,7 +8,8 @@ namespace core::engine {
 
 const ChessenceWeights& chessence_weights() {
     // men reserve rook bishop knight idle mobility drops king_pressure shield exposure near_king
-    static constexpr ChessenceWeights weights{{100, 90, 12, 10, 8, -15, 4, 3, -8, 5, -10, 6}, 10};
+    static constexpr ChessenceWeights weights{{257, 288, 5, -8, -5, -162, 3, -20, 52, 19, -50, -71},
+                                              -2};
     return weights;
 }
 
