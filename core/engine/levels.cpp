@@ -8,14 +8,15 @@ namespace core::engine {
 namespace {
 
 // Index: level - 1. Chessence has about 35 moves a position, Chesica about 10, so a Chesica
-// level searches a few plies deeper for the same effort.
+// level searches a few plies deeper for the same effort. The noise is in evaluation units: a man
+// is worth 257 in Chessence (fitted), an unpromoted bishop 100 in Chesica.
 constexpr std::array<LevelSettings, 8> chessence_levels = {{
-    {1, 100, 400, 150},
-    {1, 100, 150, 40},
-    {2, 100, 100, 10},
-    {3, 100, 60, 0},
-    {4, 100, 30, 0},
-    {5, 100, 15, 0},
+    {1, 100, 1000, 150},
+    {1, 100, 400, 40},
+    {2, 100, 250, 10},
+    {3, 100, 150, 0},
+    {4, 100, 75, 0},
+    {5, 100, 40, 0},
     {0, 50, 0, 0},
     {0, 100, 0, 0},
 }};
