@@ -42,7 +42,9 @@ struct SearchResult {
     std::string best_move;  // canonical notation
     int depth = 0;          // the last completed iteration
     std::uint64_t nodes = 0;
-    int score_cp = 0;             // from the mover's point of view, in centi-pawns
+    // From the mover's point of view, in evaluation units (a Chessence man 257, a Chesica bishop
+    // 100).
+    int score_cp = 0;
     std::optional<int> mate_in;   // moves to mate (negative: being mated), when known
     std::vector<std::string> pv;  // principal variation, best_move first
     std::chrono::microseconds elapsed{0};
