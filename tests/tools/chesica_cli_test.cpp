@@ -39,7 +39,10 @@ std::vector<std::string> lines_of(const std::string& text) {
 // Replays JSON input lines through `chessence replay chesica [flags]`; one JSON value per line.
 std::vector<nlohmann::json> replay(const std::vector<std::string>& input,
                                    const std::string& flags = "") {
-    const std::string path = testing::TempDir() + "chesica_replay_input.jsonl";
+    // One file per test: ctest runs the tests of this file in parallel processes.
+    const std::string path = testing::TempDir() + "chesica_replay_" +
+                             testing::UnitTest::GetInstance()->current_test_info()->name() +
+                             ".jsonl";
     {
         std::ofstream file(path);
         for (const auto& line : input) {
