@@ -137,10 +137,13 @@ test('contrast: text and coordinates at 4.5:1 in dark and light, on every board 
 
 test('sniderman: each player keeps their side of the board for the whole match', { timeout: 240000 }, async () => {
     const [a, b, gameId] = await newGame('sniderman');
-    const corner = async (p) => {
-        const box = await p.locator('#board [data-square="a1"]').boundingBox();
-        return `${Math.round(box.x)},${Math.round(box.y)}`;
-    };
+    // Where a1's square sits inside the board (not on the page: a click may scroll the page; not
+    // its piece, which may be sliding), read in one go (the board redraws between two reads).
+    const corner = (p) => p.evaluate(() => {
+        const box = document.querySelector('#board [data-square="a1"] .sq-fill').getBoundingClientRect();
+        const board = document.querySelector('#board svg.board').getBoundingClientRect();
+        return `${Math.round(box.x - board.x)},${Math.round(box.y - board.y)}`;
+    });
     const start = { a: await corner(a), b: await corner(b) };
     assert.notEqual(start.a, start.b, 'the two players sit opposite each other');
     const deadline = Date.now() + 200000;
