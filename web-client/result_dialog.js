@@ -26,8 +26,10 @@ export function resultWords(g, nameOf, seat) {
         const score = g.match?.score ?? [0, 0];
         if (w) {
             const other = w === 'player0' ? 'player1' : 'player0';
+            const rounds = g.match?.rounds ?? 0;
             lines.push(r.reason === 'match_won'
-                ? `${nameOf(w)} won the match ${Math.max(...score)}–${Math.min(...score)}: more than half of the ${g.match?.rounds ?? ''} rounds.`
+                ? `${nameOf(w)} won the match ${Math.max(...score)}–${Math.min(...score)}: ${rounds === 1
+                    ? 'the match had a single round.' : `more than half of the ${rounds} rounds.`}`
                 : reasonSentence(g.variant, r.reason, nameOf(w), nameOf(other)));
         }
         const last = lastRound(g);
@@ -36,7 +38,7 @@ export function resultWords(g, nameOf, seat) {
             lines.push(`Round ${last.round}, object #${last.object}: ${text}.`);
             const capture = last.moves.at(-1);
             if (capture) {
-                lines.push(`The last capture, ${capture}, ended the round: ${last.why || `${sideLabel(last.side)} won it.`}`);
+                lines.push(`The last capture, ${capture}, ended the round. ${last.why || `${sideLabel(last.side)} won it.`}`);
             }
             if (last.side && last.winner) {
                 lines.push(`${nameOf(last.winner)} was ${sideLabel(last.side)} in that round.`);

@@ -55,7 +55,7 @@ async function unnamed(page) {
         .map((el) => el.outerHTML.slice(0, 80)));
 }
 
-test('every game page fits 390×844, 760×900 and 1024×600 with its board and status in view', { timeout: 240000 }, async () => {
+test('every game page fits 390×844, 760×900, 1024×600 and 1366×768 with its board and status in view', { timeout: 240000 }, async () => {
     for (const variant of ['chessence', 'chesica', 'sniderman']) {
         const [a, b] = await newGame(variant);
         if (variant !== 'sniderman') {
@@ -76,6 +76,9 @@ test('every game page fits 390×844, 760×900 and 1024×600 with its board and s
             assert.ok(box.height / squares >= (size.height <= 600 ? 50 : 40), `${variant} squares of ${box.height / squares}px`);
         }
         await a.setViewportSize({ width: 1366, height: 768 });
+        await a.waitForTimeout(150);
+        assert.deepEqual(await cutOff(a, ['#board svg.board', '.player-bar.top', '.player-bar.bottom', '.status-box',
+                                          '.chat-form button']), [], `${variant} at 1366×768`);
         const box = await a.locator('#board svg.board').boundingBox();
         const squares = variant === 'chessence' ? 9 : variant === 'chesica' ? 8 : 4;
         assert.ok(box.height / squares >= (variant === 'chessence' ? 70 : 80), `${variant}: ${box.height / squares}px squares at 1366×768`);
