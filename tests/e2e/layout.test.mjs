@@ -91,7 +91,29 @@ test('every game page fits 390×844, 760×900, 1024×600 and 1366×768 with its 
 
 test('lobby, rules and invitation pages: nothing cut off, tap targets, names', { timeout: 120000 }, async () => {
     const phone = await person('Pho', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    await createSeek(phone, { variant: 'chesica', isPrivate: true });
+    const seekId = await createSeek(phone, { variant: 'chesica', isPrivate: true });
+    const guest = await person('Gue', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await guest.goto(`${server.url}/join/${seekId}`);
+    await guest.waitForSelector('[data-inviter]');
+    for (const size of SIZES) {
+        await guest.setViewportSize(size);
+        assert.deepEqual(await cutOff(guest, ['[data-action="join"]']), [], `invitation at ${size.width}×${size.height}`);
+        assert.deepEqual(await smallControls(guest), [], `invitation at ${size.width}×${size.height}`);
+    }
+    await guest.setViewportSize({ width: 390, height: 844 });
+    assert.deepEqual(await unnamed(guest), [], 'invitation');
+    await screenshot(guest, 'phone-invitation');
+    const desk = await person('Desk');
+    for (const path of ['/', '/learn/chessence', '/learn/chesica', '/learn/sniderman']) {
+        await desk.goto(`${server.url}${path}`);
+        await waitOnline(desk);
+        await desk.waitForTimeout(400);
+        assert.deepEqual(await cutOff(desk), [], `${path} on a desktop`);
+        await screenshot(desk, `desktop${path === '/' ? '-lobby' : path.replace(/\//g, '-')}`);
+    }
+    await desk.click('#settings-button');
+    await desk.waitForSelector('#settings[open]');
+    await screenshot(desk, 'desktop-settings');
     for (const path of ['/', '/learn/chessence', '/learn/chesica', '/learn/sniderman']) {
         await phone.goto(`${server.url}${path}`);
         await waitOnline(phone);
