@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { launch, newPage, screenshot } from './lib/browser.mjs';
 import { startServer } from './lib/server.mjs';
 import { chooser, createSeek, gameIdOf, moveTexts, playMove, plyOf, setName, waitOnline } from './lib/play.mjs';
+import { cutOff, smallControls } from './lib/checks.mjs';
 
 let server;
 let browser;
@@ -152,6 +153,11 @@ test('chesica: sounds, premove, a drag across the opponent\'s move, title flash,
     await bob.waitForSelector('#analysis-board[data-ply="1"][data-line="side"]');
     assert.equal(await bob.getAttribute('#analysis-board [data-square="d4"]', 'data-piece'), 'B');
     await screenshot(bob, 'analysis-side-line');
+    await bob.setViewportSize({ width: 390, height: 844 });
+    assert.deepEqual(await cutOff(bob, ['#analysis-board svg.board']), [], 'the analysis board on a phone');
+    assert.deepEqual(await smallControls(bob), [], 'analysis controls on a phone');
+    await screenshot(bob, 'phone-analysis');
+    await bob.setViewportSize({ width: 1280, height: 860 });
     await bob.click('[data-action="back-to-game"]');
     await bob.waitForSelector('#analysis-board[data-line="main"][data-ply="0"]');
     assert.deepEqual(alice.errors, []);
