@@ -270,10 +270,11 @@ export class GamePage {
     }
 
     // On a narrow screen the board may be scrolled away (after chatting): bring it back when the
-    // user has to move, unless they are typing.
+    // user has to move, unless they are typing (an empty chat box after a message sent is not typing).
     keepBoardInView_() {
         const active = document.activeElement;
-        if (active?.closest?.('input, textarea') || !window.matchMedia?.('(max-width: 899px)').matches) {
+        const typing = active?.matches?.('input, textarea') && active.value.trim() !== '';
+        if (typing || !window.matchMedia?.('(max-width: 899px)').matches) {
             return;
         }
         const box = this.boardHost_.getBoundingClientRect();
