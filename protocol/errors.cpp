@@ -18,7 +18,10 @@ constexpr std::array<std::string_view, error_code_count> code_names = {
     "game_over",       "not_supported",
     "no_draw_offer",   "no_rematch_offer",
     "wrong_phase",     "object_used",
-    "chat_too_long",   "internal_error",
+    "chat_too_long",
+    // issue 13: clocks and the life of a game
+    "no_takeback_offer", "claim_too_early",
+    "internal_error",
 };
 
 }  // namespace

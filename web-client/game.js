@@ -7,6 +7,7 @@ import { MatchPanel } from './match_panel.js';
 import { h, variantLabel, sideLabel, reasonText, copyText } from './ui.js';
 import { renderMoveList } from './move_list.js';
 import { ActionBar, renderPlayerBars } from './game_panels.js';
+import { ClockPanel } from './clock.js';
 
 export class GamePage {
     constructor(app, root, gameId) {
@@ -28,6 +29,7 @@ export class GamePage {
     }
 
     leave() {
+        this.clocks_.stop();
         this.app_.conn.unwatch(this.gameId_);
         document.removeEventListener('keydown', this.keyHandler_);
     }
@@ -48,6 +50,9 @@ export class GamePage {
         }
         if (err.code === 'no_draw_offer' && this.g_) {
             this.g_.drawOffer = null;
+        }
+        if (err.code === 'no_takeback_offer' && this.g_) {
+            this.g_.takebackOffer = null;
         }
         this.render_();
         return false;
@@ -171,6 +176,14 @@ export class GamePage {
             rematchOffer: () => this.send_(build.rematchOffer(id)),
             rematchAccept: () => this.send_(build.rematchAccept(id)),
         });
+        this.timeActions_ = h('div', { class: 'time-actions', role: 'group', 'aria-label': 'Time', hidden: true });
+        this.clocks_ = new ClockPanel(this.timeActions_, {
+            abort: () => this.send_(build.abort(id)), moretime: () => this.send_(build.moretime(id)),
+            claimVictory: () => this.send_(build.claimVictory(id)), claimDraw: () => this.send_(build.claimDraw(id)),
+            takebackOffer: () => this.send_(build.takebackOffer(id)),
+            takebackAccept: () => this.send_(build.takebackAccept(id)),
+            takebackDecline: () => this.send_(build.takebackDecline(id)),
+        });
         this.chatLog_ = h('ol', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Chat' });
         const chatInput = h('input', { name: 'text', maxlength: 300, placeholder: 'Say something…',
                                        'aria-label': 'Chat message', autocomplete: 'off' });
@@ -187,7 +200,7 @@ export class GamePage {
         this.meta_ = h('div', { class: 'meta-row' });
         const side = h('aside', { class: 'side-col' }, this.banner_, h('div', { class: 'status-box' }, this.status_,
                        this.lastMoveNote_), this.matchHost_,
-                       this.moves_, this.actions_,
+                       this.moves_, this.timeActions_, this.actions_,
                        h('section', { class: 'card chat', 'aria-label': 'Chat' }, this.chatLog_, chatForm),
                        this.meta_);
         this.root_.append(h('div', { class: 'game-layout' },
@@ -223,6 +236,8 @@ export class GamePage {
         document.body.dataset.variant = g.variant;
         this.renderBoard_();
         renderPlayerBars(this.topBar_, this.bottomBar_, { g, flipped: this.flipped_(), meId: this.app_.me.id });
+        this.clocks_.render({ g, seat: this.seat_(), nameOf: (s) => this.nameOf_(s),
+                              bars: [this.topBar_, this.bottomBar_] });
         this.renderStatus_();
         this.matchHost_.hidden = g.variant !== 'sniderman' || !g.match;
         if (g.match) {
@@ -263,8 +278,9 @@ export class GamePage {
         this.banner_.hidden = !g.result;
         if (g.result) {
             const w = g.result.winner;
-            const who = !w ? 'Draw' : w === 'white' || w === 'black' || w === 'odd' || w === 'even'
-                ? `${sideLabel(w)} wins` : `${this.nameOf_(w)} wins`;
+            const who = g.result.reason === 'aborted' ? 'Game aborted' : !w ? 'Draw'
+                : w === 'white' || w === 'black' || w === 'odd' || w === 'even'
+                    ? `${sideLabel(w)} wins` : `${this.nameOf_(w)} wins`;
             this.banner_.replaceChildren(h('strong', {}, who), h('span', {}, reasonText(g.result.reason)));
             this.banner_.dataset.result = w ?? 'draw';
         }

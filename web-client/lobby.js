@@ -2,6 +2,7 @@
 // private invitation link opens.
 import { build, readLobby, readSeekCancelled, readSeekCreated, SNIDERMAN_ROUNDS } from './protocol.js';
 import { h, variantLabel, sideLabel, copyText } from './ui.js';
+import { clockLabel, clockPicker } from './clock.js';
 
 export class LobbyPage {
     constructor(app, root) {
@@ -64,11 +65,12 @@ export class LobbyPage {
             h('select', { name: 'rounds' }, ...SNIDERMAN_ROUNDS.map((r) =>
                 h('option', { value: r, selected: r === 3 ? '' : null }, `${r} (first to ${(r + 1) / 2})`))));
         const note = h('p', { class: 'form-note' }, 'ODD or EVEN is chosen each round by the player who did not name the object.');
+        const clock = clockPicker();
         const priv = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
                        ' Private (invitation link only)');
         const create = h('button', { type: 'submit', class: 'btn primary', 'data-action': 'create' }, 'Create game');
         const quick = h('button', { type: 'button', class: 'btn', 'data-action': 'quick' }, 'Quick pairing');
-        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, rules, side, rounds, note, priv,
+        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, clock.element, rules, side, rounds, note, priv,
                     h('div', { class: 'row' }, create, quick));
         const refreshSides = () => {
             const v = form.elements.variant.value;
@@ -89,7 +91,7 @@ export class LobbyPage {
         refreshSides();
         const options = () => ({ variant: form.elements.variant.value, rules: form.elements.rules.value,
                                  side: form.elements.side.value, rounds: Number(form.elements.rounds.value),
-                                 isPrivate: form.elements.private.checked });
+                                 isPrivate: form.elements.private.checked, clock: clock.value() });
         form.addEventListener('submit', (e) => {
             e.preventDefault();
             this.sendOrWarn_(build.seekCreate(options()));
@@ -124,7 +126,7 @@ export class LobbyPage {
                                         h('span', { class: 'badge' }, String(open.length))),
             open.length === 0 ? h('p', { class: 'empty' }, 'No one is waiting. Create a game!')
                 : h('table', { class: 'list', 'data-list': 'seeks' },
-                    h('thead', {}, h('tr', {}, ...['Player', 'Game', 'Rules', 'They play', ''].map((t) =>
+                    h('thead', {}, h('tr', {}, ...['Player', 'Game', 'Clock', 'Rules', 'They play', ''].map((t) =>
                         h('th', { scope: 'col' }, t)))),
                     h('tbody', {}, ...open.map((s) => {
                         const own = s.creator.id === me;
@@ -138,6 +140,7 @@ export class LobbyPage {
                         return h('tr', { 'data-seek': s.id, 'data-variant': s.variant, class: own ? 'own' : '' },
                             h('td', {}, s.creator.name, own ? h('span', { class: 'you' }, ' (you)') : ''),
                             h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${s.rounds} rounds` : ''),
+                            h('td', { 'data-clock': clockLabel(s.clock) }, clockLabel(s.clock)),
                             h('td', {}, s.rules === 'strict' ? 'Strict' : 'House'),
                             h('td', {}, sideLabel(s.side)), h('td', {}, button));
                     }))));
@@ -150,7 +153,7 @@ export class LobbyPage {
                              'aria-label': `Watch ${variantLabel(g.variant)}: ${g.players.map((p) => p.name).join(' against ')}` },
                       h('span', { class: 'variant-tag' }, variantLabel(g.variant)),
                       h('span', { class: 'vs' }, g.players.map((p) => p.name).join(' – ')),
-                      h('span', { class: 'meta' }, `${g.moves} moves · ${g.spectators} watching`),
+                      h('span', { class: 'meta' }, `${clockLabel(g.clock)} · ${g.moves} moves · ${g.spectators} watching`),
                       h('span', { class: 'btn small' }, 'Watch'))))));
     }
 
@@ -164,7 +167,7 @@ export class LobbyPage {
         cancel.addEventListener('click', () => this.sendOrWarn_(build.seekCancel(s.id)));
         return h('div', { class: 'mine-row', 'data-my-seek': s.id, 'data-private': String(s.isPrivate) },
             h('div', { class: 'waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }),
-              `${variantLabel(s.variant)}${s.isPrivate ? ' · private' : ''} — waiting for an opponent`),
+              `${variantLabel(s.variant)} · ${clockLabel(s.clock)}${s.isPrivate ? ' · private' : ''} — waiting for an opponent`),
             input, h('div', { class: 'row' }, copy, cancel));
     }
 }

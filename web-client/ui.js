@@ -30,7 +30,7 @@ const REASONS = {
     hundred_ply_rule: '100 plies without capture', all_captured: 'all pieces captured',
     no_legal_moves: 'no legal move', resignation: 'resignation', agreement: 'draw by agreement',
     match_won: 'match won', object_decided: 'the object decided', round_over: 'round over',
-    timeout: 'time', abandoned: 'abandoned',
+    timeout: 'out of time', abandoned: 'the opponent left', aborted: 'aborted before both moved',
 };
 export const reasonText = (r) => REASONS[r] ?? String(r ?? '').replace(/_/g, ' ');
 
