@@ -93,7 +93,8 @@ std::optional<std::int64_t> parse_clock_text(std::string_view text) {
         std::int64_t value = 0;
         const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
         if (digits.empty() || digits.size() > 9 || ec != std::errc() ||
-            end != digits.data() + digits.size() || digits.front() == '-' || digits.front() == '+') {
+            end != digits.data() + digits.size() || digits.front() == '-' ||
+            digits.front() == '+') {
             return std::nullopt;
         }
         return value;

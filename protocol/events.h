@@ -37,7 +37,7 @@ struct Move {
     std::optional<std::string> player;
     int ply = 0;  // plies played in the game (the Sniderman round) including this one
     std::optional<ClockReading> clock = std::nullopt;  // the clocks once the move was accepted
-    int lag_ms = 0;                     // network lag credited to the mover (real time)
+    int lag_ms = 0;  // network lag credited to the mover (real time)
 };
 
 // {winner, reason}: winner a side ("white", …), in Sniderman a seat, or nothing for a draw.
@@ -127,10 +127,9 @@ struct MoreTime {
     ClockReading clock{};  // the clocks after it
 };
 
-using RoomEvent =
-    std::variant<Move, GameOver, DrawOffered, DrawDeclined, RematchOffered, RematchStarted, Chat,
-                 RoundStarted, ObjectNamed, SideChosen, RoundOver, TakebackOffered,
-                 TakebackDeclined, Takeback, MoreTime>;
+using RoomEvent = std::variant<Move, GameOver, DrawOffered, DrawDeclined, RematchOffered,
+                               RematchStarted, Chat, RoundStarted, ObjectNamed, SideChosen,
+                               RoundOver, TakebackOffered, TakebackDeclined, Takeback, MoreTime>;
 
 // The wire name of the event's kind ("move", "game_over", …).
 std::string_view kind_name(const RoomEvent& event);

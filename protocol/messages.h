@@ -57,8 +57,9 @@ std::string events_message(std::string_view game_id, std::int64_t version,
                            const nlohmann::json& position, const nlohmann::json& id);
 std::string spectators_message(std::string_view game_id, int count);
 // Whether each seated player has a connection watching the room: {"<seat>": true|false, …}; the
-// measured round trip of each seat's connection ({"<seat>": ms|null}); and for a seat that has left,
-// the milliseconds until its opponent may claim ({"<seat>": ms}, only seats that count as gone).
+// measured round trip of each seat's connection ({"<seat>": ms|null}); and for a seat that has
+// left, the milliseconds until its opponent may claim ({"<seat>": ms}, only seats that count as
+// gone).
 std::string presence_message(std::string_view game_id, const nlohmann::json& online,
                              const nlohmann::json& lag = nlohmann::json::object(),
                              const nlohmann::json& claim_in = nlohmann::json::object());
@@ -66,8 +67,12 @@ std::string pong_message(const nlohmann::json& id);
 
 // {files, ranks, squares, reserves} of a board.
 nlohmann::json board_json(const core::BoardView& board);
+// {"<square>": "<powers>"} for every man of a Chessence board: what it may move as now ("r", "b",
+// "n", in that order; "" for none). An empty object for the other games.
+nlohmann::json powers_json(const core::BoardView& board);
 // The public position fields shared by `move` events and snapshots:
-// {fen, board, to_move, legal, in_check}; `to_move` is null once the game is over.
+// {fen, board, to_move, legal, in_check} and, in Chessence, `powers`; `to_move` is null once the
+// game is over.
 nlohmann::json position_json(const core::Game& game);
 // {winner, reason} with the winner named by side ("white", "odd", …) or null.
 nlohmann::json outcome_json(core::VariantId variant, const core::Outcome& outcome);

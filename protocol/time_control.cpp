@@ -33,8 +33,8 @@ std::variant<int, ProtocolError> seconds_field(const json& object, const char* k
         return bad(std::string("`clock.") + key + "` must be a whole number of seconds from 0 to " +
                    std::to_string(max));
     }
-    const bool negative = it->is_number_integer() && !it->is_number_unsigned() &&
-                          it->get<std::int64_t>() < 0;
+    const bool negative =
+        it->is_number_integer() && !it->is_number_unsigned() && it->get<std::int64_t>() < 0;
     if (negative || it->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
         return bad(std::string("`clock.") + key + "` must be from 0 to " + std::to_string(max) +
                    " seconds");

@@ -1,8 +1,8 @@
 #pragma once
 // A game's time control (docs/protocol.md, "Clocks"): unlimited, real time (initial time plus an
 // increment per move) or correspondence (days per move). One value with its three written forms:
-// the protocol's `clock` object, the record's TimeControl tag (also how the store keeps it), and the
-// words the lobby shows.
+// the protocol's `clock` object, the record's TimeControl tag (also how the store keeps it), and
+// the words the lobby shows.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -109,20 +109,23 @@ export class ClockPanel {
         clearInterval(this.timer_);
     }
 
-    // view: {g, seat (mine or null), nameOf(seat), bars: [element with data-seat, …]}
+    // view: {g, seat (mine or null), nameOf(seat), bars: [.player-bar element with data-seat, …]}
     render(view) {
         this.view_ = view;
         const { g, bars } = view;
         for (const bar of bars) {
             const seat = bar.dataset.seat;
             const p = g.players.find((x) => x.seat === seat);
+            bar.querySelectorAll('.clock, .lag').forEach((el) => el.remove());
+            const info = bar.querySelector('.bar-info') ?? bar;
             if (p && typeof p.lagMs === 'number' && p.online) {
-                bar.append(h('span', { class: 'lag', 'data-lag': p.lagMs, title: 'network round trip' },
-                             `${p.lagMs} ms`));
+                info.append(h('span', { class: 'lag', 'data-lag': p.lagMs, title: 'network round trip' },
+                              `${p.lagMs} ms`));
             }
             if (g.clock) {
-                bar.append(h('span', { class: 'clock', 'data-clock': seat, role: 'timer',
-                                       'aria-label': `${sideLabel(seat)} clock` }));
+                const clock = h('span', { class: 'clock', 'data-clock': seat, role: 'timer',
+                                          'aria-label': `${sideLabel(seat)} clock` });
+                bar.insertBefore(clock, info.nextSibling);
             }
         }
         this.renderActions_();

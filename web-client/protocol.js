@@ -14,12 +14,12 @@ export const build = {
     lobbyUnsubscribe: () => ({ type: 'lobby_unsubscribe' }),
     seekCreate: ({ variant, rules, side, rounds, isPrivate, clock }) =>
         clean({ type: 'seek_create', variant, rules, side, private: !!isPrivate,
-                rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined }),
+                rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined, id: 'seek' }),
     seekCancel: (seekId) => ({ type: 'seek_cancel', seek_id: seekId }),
     seekAccept: (seekId) => ({ type: 'seek_accept', seek_id: seekId }),
     quickPair: ({ variant, rules, rounds, clock }) =>
         clean({ type: 'quick_pair', variant, rules,
-                rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined }),
+                rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined, id: 'seek' }),
     watch: (gameId, since) => clean({ type: 'watch', game_id: gameId, since }),
     unwatch: (gameId) => ({ type: 'unwatch', game_id: gameId }),
     move: (gameId, move) => ({ type: 'move', game_id: gameId, move }),
@@ -88,6 +88,9 @@ export function applyPresence(g, msg) {
 }
 export const readStarted = (msg) => ({ gameId: msg.game_id, variant: msg.variant, you: msg.you });
 export const readSeekCreated = (msg) => readSeek(msg.seek ?? {});
+// Whether a frame answers one of this page's requests (it echoes the request's id) rather than
+// being pushed (a seek announced again after a reload).
+export const isReply = (msg) => msg.id !== undefined && msg.id !== null;
 export const readSeekCancelled = (msg) => msg.seek_id;
 
 export function readSeek(s) {
@@ -95,6 +98,7 @@ export function readSeek(s) {
         id: s.seek_id, variant: s.variant, rules: s.rules ?? 'house', side: s.side ?? 'random',
         rounds: s.rounds ?? null, isPrivate: !!s.private, clock: s.clock ?? null,
         creator: { id: s.creator?.id ?? '', name: s.creator?.name ?? '?' }, createdAt: s.created_at,
+        expiresAt: s.expires_at ?? null,
     };
 }
 
@@ -130,6 +134,11 @@ function readBoard(b) {
              reserves: Array.isArray(b.reserves) ? b.reserves.slice() : [0, 0] };
 }
 
+// Chessence: {square: "rbn"} for every man (what it may move as now); null in other games.
+function readPowers(p) {
+    return p && typeof p === 'object' ? { ...p } : null;
+}
+
 function readResult(r) {
     return r ? { winner: r.winner ?? null, reason: r.reason ?? '' } : null;
 }
@@ -148,7 +157,8 @@ function readMatch(m) {
                                                  available: o.available !== false })),
         object: m.object || null, score: Array.isArray(m.score) ? m.score.slice() : [0, 0],
         records: (m.records ?? []).map((r) => ({ start: r.start, object: r.object, odd: seatOf(r.odd),
-                                                 moves: r.moves ?? [], winner: seatOf(r.winner) })),
+                                                 moves: r.moves ?? [], winner: seatOf(r.winner),
+                                                 why: r.why ?? '' })),
         winner: seatOf(m.winner),
     };
 }
@@ -165,7 +175,7 @@ export function readSnapshot(msg) {
                                                    claimIn: p.claim_in ?? null, claimAt: performance.now() })),
         startFen: msg.start_fen ?? '', fen: msg.fen ?? '', moves, toMove: msg.to_move ?? null,
         board, legal: Array.isArray(msg.legal) ? msg.legal.slice() : [], inCheck: !!msg.in_check,
-        result: readResult(msg.result), drawOffer: msg.draw_offer ?? null,
+        powers: readPowers(msg.powers), result: readResult(msg.result), drawOffer: msg.draw_offer ?? null,
         rematchOffer: msg.rematch_offer ?? null, rematchGameId: msg.rematch_game_id ?? null,
         takebackOffer: msg.takeback_offer ?? null,
         // Time: the control, the last clock reading and when it arrived, the first-move abort.
@@ -214,6 +224,7 @@ export function applyEvents(g, msg) {
         g.toMove = p.to_move ?? null;
         g.legal = Array.isArray(p.legal) ? p.legal.slice() : [];
         g.inCheck = !!p.in_check;
+        g.powers = readPowers(p.powers);
         g.history[g.moves.length] = { fen: g.fen, board: g.board, move: g.moves.at(-1) ?? null };
     }
     return kinds;
@@ -237,10 +248,12 @@ export function applyEvent(g, msg) {
         g.toMove = e.to_move ?? null;
         g.legal = Array.isArray(e.legal) ? e.legal.slice() : [];
         g.inCheck = !!e.in_check;
+        g.powers = readPowers(e.powers);
         g.history[g.moves.length] = { fen: g.fen, board: g.board, move: e.move };
         g.drawOffer = null;
         g.takebackOffer = null;
         setClock(g, e.clock);
+        g.lastEvent = { kind: 'move', by: e.by ?? null, move: e.move, capture: /x/.test(e.move ?? '') };
         break;
     }
     case 'game_over':
@@ -257,7 +270,7 @@ export function applyEvent(g, msg) {
         }
         break;
     case 'draw_offered': g.drawOffer = e.by ?? null; break;
-    case 'draw_declined': g.drawOffer = null; break;
+    case 'draw_declined': g.drawDeclinedBy = e.by ?? null; g.drawOffer = null; break;
     case 'rematch_offered': g.rematchOffer = e.by ?? null; break;
     case 'rematch_started': g.rematchGameId = e.new_game_id ?? null; break;
     case 'takeback_offered': g.takebackOffer = e.by ?? null; break;
@@ -287,13 +300,15 @@ export function applyEvent(g, msg) {
         }
         g.toMove = e.to_move ?? 'odd';
         g.legal = Array.isArray(e.legal) ? e.legal.slice() : [];
+        g.powers = readPowers(e.powers);
         break;
     case 'round_over':
         if (g.match) {
             g.match.score = Array.isArray(e.score) ? e.score.slice() : g.match.score;
         }
         g.roundWinners.push({ round: e.round, winner: e.winner, player: seatOf(e.winner_player),
-                              object: g.match?.object ?? null });
+                              object: g.match?.object ?? null, why: e.why ?? '',
+                              moves: g.moves.slice() });
         g.legal = [];
         break;
     default: break;
@@ -327,6 +342,7 @@ function applyTakeback(g, e) {
     g.toMove = e.to_move ?? (g.moves.length % 2 === 0 ? 'white' : 'black');
     g.legal = Array.isArray(e.legal) ? e.legal.slice() : [];
     g.inCheck = !!e.in_check;
+    g.powers = readPowers(e.powers);
     g.history[g.moves.length] = { fen: g.fen, board: g.board, move: g.moves.at(-1) ?? null };
     g.drawOffer = null;
     g.takebackOffer = null;
@@ -397,3 +413,42 @@ export function boardFromFen(variant, fen) {
                       [...reserveText].filter((c) => c === 'm').length];
     return { files, ranks, squares, reserves };
 }
+
+// ---- HTTP API (docs/protocol.md, "HTTP") ------------------------------------------------------
+
+export const api = {
+    // The position reached from `fen` (the variant's start when empty) by `moves`.
+    legalUrl: ({ variant, fen = '', moves = [], rules = null }) => {
+        const q = [`variant=${encodeURIComponent(variant)}`];
+        if (fen) {
+            q.push(`fen=${encodeURIComponent(fen)}`);
+        }
+        if (moves.length) {
+            q.push(`moves=${encodeURIComponent(moves.join(','))}`);
+        }
+        if (rules) {
+            q.push(`rules=${encodeURIComponent(rules)}`);
+        }
+        return `/api/legal?${q.join('&')}`;
+    },
+    gameUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}`,
+    pgnUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}.pgn`,
+    seekUrl: (seekId) => `/api/seeks/${encodeURIComponent(seekId)}`,
+};
+
+// GET /api/legal: a position with its legal moves, check state and (Chessence) powers.
+export function readLegal(j) {
+    return { variant: j.variant, fen: j.fen ?? '', board: readBoard(j.board), toMove: j.to_move ?? null,
+             legal: Array.isArray(j.legal) ? j.legal.slice() : [], inCheck: !!j.in_check,
+             powers: readPowers(j.powers) };
+}
+
+// GET /api/games/<id>: what the lobby needs to name a game of yours.
+export function readGameInfo(j) {
+    return { id: j.game_id, variant: j.variant, rules: j.rules ?? 'house', status: j.status ?? 'active',
+             isPrivate: !!j.private,
+             players: (j.players ?? []).map((p) => ({ seat: p.seat, id: p.id, name: p.name ?? '?' })),
+             moves: Array.isArray(j.moves) ? j.moves.length : 0, result: readResult(j.result) };
+}
+
+export const readApiError = (j) => j?.error ?? '';

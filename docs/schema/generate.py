@@ -70,7 +70,9 @@ write('defs/seek.json', obj({
     'seek_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
     'side': enum('white', 'black', 'random'),
     'rounds': enum(1, 3, 5, 7, 9), 'private': B, 'clock': ref('time_control.json'),
-    'creator': ref('player.json'), 'created_at': {'type': 'integer', 'minimum': 0}},
+    'creator': ref('player.json'), 'created_at': {'type': 'integer', 'minimum': 0},
+    # issue 15: a private invitation's end of life (unix seconds)
+    'expires_at': {'type': 'integer', 'minimum': 0}},
     ['seek_id', 'variant', 'rules', 'side', 'private', 'clock', 'creator', 'created_at'], title='seek'))
 write('defs/game_summary.json', obj({
     'game_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
@@ -79,6 +81,8 @@ write('defs/game_summary.json', obj({
     'clock': ref('time_control.json')},
     ['game_id', 'variant', 'rules', 'players', 'moves', 'spectators', 'clock'], title='game summary'))
 legal = arr(s(1, 64))
+# issue 15: Chessence only, every man's square -> what it may move as now (r, b, n in that order)
+powers = {'type': 'object', 'additionalProperties': enum('', 'r', 'b', 'n', 'rb', 'rn', 'bn', 'rbn')}
 position_props = {'fen': s(1, 200), 'board': ref('board.json'),
                   'to_move': nullable(ref('side.json')), 'legal': legal, 'in_check': B}
 position_req = ['fen', 'board', 'to_move', 'legal', 'in_check']
@@ -95,7 +99,7 @@ write('defs/match.json', obj({
     'score': arr({'type': 'integer', 'minimum': 0}, minItems=2, maxItems=2),
     'records': arr(obj({'start': S, 'object': {'type': 'integer', 'minimum': 0, 'maximum': 10},
                         'odd': nullable(ref('seat.json')), 'moves': legal,
-                        'winner': nullable(ref('seat.json'))},
+                        'winner': nullable(ref('seat.json')), 'why': s(1, 300)},
                        ['start', 'object', 'odd', 'moves', 'winner'])),
     'winner': nullable(ref('seat.json'))},
     ['rounds', 'round', 'phase', 'namer', 'chooser', 'odd', 'even', 'objects', 'object', 'score', 'records', 'winner'],
@@ -137,13 +141,16 @@ events = {
                  ['by', 'ms', 'clock']),
 }
 live_position = {'fen': s(1, 200), 'board': ref('../defs/board.json'),
-                 'to_move': nullable(ref('../defs/side.json')), 'legal': legal, 'in_check': B}
+                 'to_move': nullable(ref('../defs/side.json')), 'legal': legal, 'in_check': B,
+                 'powers': powers}
+live_position_req = ['fen', 'board', 'to_move', 'legal', 'in_check']
 derived = {
     'move': live_position,
     'side_chosen': live_position,
     'round_started': {'board': ref('../defs/board.json'), 'available_objects': arr(objects_range)},
     'object_named': {'text': s(1, 200)},
     'takeback': live_position,
+    'round_over': {'why': s(1, 300)},
 }
 for kind, (props, req) in events.items():
     write(f'events/{kind}.json', obj({'kind': const(kind), **props}, ['kind'] + req, title=f'event {kind}'))
@@ -209,7 +216,7 @@ snapshot_props = {
                        ['seat', 'id', 'name', 'online']), minItems=2, maxItems=2),
     'start_fen': s(1, 200), 'moves': legal, 'positions': arr(s(1, 200), minItems=1),
     'fen': s(1, 200), 'board': ref('../defs/board.json'), 'to_move': nullable(ref('../defs/side.json')),
-    'legal': legal, 'in_check': B,
+    'legal': legal, 'in_check': B, 'powers': powers,
     'result': nullable(ref('../defs/result.json')),
     'draw_offer': nullable(ref('../defs/seat.json')), 'rematch_offer': nullable(ref('../defs/seat.json')),
     'takeback_offer': nullable(ref('../defs/seat.json')),
@@ -232,14 +239,14 @@ server = {
     'seek_cancelled': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'game_started': ({**gid, 'variant': ref('../defs/variant.json'), 'you': ref('../defs/seat.json')},
                      ['game_id', 'variant', 'you']),
-    'snapshot': (snapshot_props, list(snapshot_props.keys())),
+    'snapshot': (snapshot_props, [k for k in snapshot_props if k != 'powers']),
     'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/wire/event.json')},
               ['game_id', 'version', 'event']),
     'events': ({**gid, 'version': {'type': 'integer', 'minimum': 0},
                 'events': arr(obj({'version': {'type': 'integer', 'minimum': 1},
                                    'event': ref('../events/wire/event.json')}, ['version', 'event'])),
                 'position': obj({**live_position, 'clock': nullable(ref('../defs/clock.json'))},
-                                list(live_position.keys()))},
+                                live_position_req)},
                ['game_id', 'version', 'events', 'position']),
     'spectators': ({**gid, 'count': {'type': 'integer', 'minimum': 0}}, ['game_id', 'count']),
     'presence': ({**gid, 'online': {'type': 'object', 'additionalProperties': B},

@@ -67,7 +67,8 @@ GameClock::Action GameClock::after_action(int seat, std::optional<int> next, Ste
         const auto took = std::max<std::int64_t>(0, ms_between(since_, now));
         const auto gain = lag_quota_gain_ms(control_);
         const auto quota = std::min(quota_[mover] + gain, lag_quota_keep * gain);
-        const auto credit = std::clamp<std::int64_t>(std::min<std::int64_t>(lag_ms, took), 0, quota);
+        const auto credit =
+            std::clamp<std::int64_t>(std::min<std::int64_t>(lag_ms, took), 0, quota);
         action.lag_credited = static_cast<int>(credit);
         left[mover] = left_[mover] - took + credit + control_.increment_ms();
     }

@@ -27,7 +27,8 @@ inline constexpr std::chrono::milliseconds first_move_window{30000};
 // What `moretime` gives the opponent.
 inline constexpr int moretime_ms = 15000;
 // How long a seated player of a real-time game must have been without a connection before the
-// opponent may claim: a tenth of the estimated game (initial + 40 × increment), within these bounds.
+// opponent may claim: a tenth of the estimated game (initial + 40 × increment), within these
+// bounds.
 inline constexpr std::chrono::seconds min_gone_grace{30};
 inline constexpr std::chrono::seconds max_gone_grace{120};
 std::chrono::milliseconds gone_grace(const protocol::TimeControl& control);

@@ -193,8 +193,8 @@ private:
     std::optional<core::sniderman::Match> match_;  // Sniderman
     std::vector<std::string> fens_;  // the position after each ply of the game (Sniderman: round)
     std::optional<protocol::events::Result> result_;
-    std::optional<int> draw_offer_;     // seat that offered
-    std::optional<int> rematch_offer_;  // seat that offered
+    std::optional<int> draw_offer_;      // seat that offered
+    std::optional<int> rematch_offer_;   // seat that offered
     std::optional<int> takeback_offer_;  // seat that offered
     std::optional<std::string> rematch_game_;
     std::deque<Json> chat_;

@@ -88,7 +88,8 @@ void Room::stamp_action(RoomEvent& event, int seat, int lag_ms) {
     std::visit(
         [&](auto& e) {
             using E = std::decay_t<decltype(e)>;
-            if constexpr (std::is_same_v<E, events::Move> || std::is_same_v<E, events::ObjectNamed> ||
+            if constexpr (std::is_same_v<E, events::Move> ||
+                          std::is_same_v<E, events::ObjectNamed> ||
                           std::is_same_v<E, events::SideChosen>) {
                 e.clock = action.reading;
                 e.lag_ms = action.lag_credited;
@@ -102,7 +103,8 @@ void Room::apply_clock(const RoomEvent& event) {
     std::visit(
         [&](const auto& e) {
             using E = std::decay_t<decltype(e)>;
-            if constexpr (std::is_same_v<E, events::Move> || std::is_same_v<E, events::ObjectNamed> ||
+            if constexpr (std::is_same_v<E, events::Move> ||
+                          std::is_same_v<E, events::ObjectNamed> ||
                           std::is_same_v<E, events::SideChosen>) {
                 const auto seat = seat_from_name(actor_name(e, match_.has_value()).value_or(""));
                 if (!seat) {
@@ -159,8 +161,7 @@ void Room::schedule_clock() {
             return;
         }
         guarded(
-            "room", [&] { return "room " + self->id() + ": clock"; },
-            [&] { self->check_clock(); });
+            "room", [&] { return "room " + self->id() + ": clock"; }, [&] { self->check_clock(); });
     });
 }
 
@@ -258,8 +259,8 @@ std::optional<std::int64_t> Room::claim_in(int seat) const {
     if (result_ || !since || time_control_.kind == protocol::ClockKind::correspondence) {
         return std::nullopt;
     }
-    const auto grace =
-        time_control_.real_time() ? gone_grace(time_control_) : std::chrono::milliseconds(max_gone_grace);
+    const auto grace = time_control_.real_time() ? gone_grace(time_control_)
+                                                 : std::chrono::milliseconds(max_gone_grace);
     return std::max<std::int64_t>(0, grace.count() - ms_until(*since, now()));
 }
 
@@ -277,10 +278,11 @@ std::optional<int> Room::seat_lag(int seat) const {
 json Room::clock_fields() const {
     const auto t = now();
     const bool abort_pending = abort_deadline_ && !result_;
-    return {{"time_control", protocol::time_control_json(time_control_)},
-            {"clock", clock_.timed() ? events::clock_json(clock_.reading(t)) : json(nullptr)},
-            {"abort_in", abort_pending ? json(std::max<std::int64_t>(0, ms_until(t, *abort_deadline_)))
-                                       : json(nullptr)}};
+    return {
+        {"time_control", protocol::time_control_json(time_control_)},
+        {"clock", clock_.timed() ? events::clock_json(clock_.reading(t)) : json(nullptr)},
+        {"abort_in", abort_pending ? json(std::max<std::int64_t>(0, ms_until(t, *abort_deadline_)))
+                                   : json(nullptr)}};
 }
 
 }  // namespace server

@@ -22,8 +22,8 @@ core::Status Room::apply_takeback(const events::Takeback& takeback, json* derive
     const auto moves = game_->moves();
     if (takeback.plies < 1 || takeback.plies > 2 ||
         static_cast<std::size_t>(takeback.plies) > moves.size()) {
-        return core::make_error("cannot take back " + std::to_string(takeback.plies) +
-                                " of " + std::to_string(moves.size()) + " moves");
+        return core::make_error("cannot take back " + std::to_string(takeback.plies) + " of " +
+                                std::to_string(moves.size()) + " moves");
     }
     const auto keep = moves.size() - static_cast<std::size_t>(takeback.plies);
     core::GameOptions options;

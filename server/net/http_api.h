@@ -1,6 +1,7 @@
 #pragma once
 // The JSON (and PGN) endpoints: /healthz, /api/games/<id>, /api/games/<id>.pgn,
-// /api/players/<id>/games?page=N. Anything else is not an API path.
+// /api/players/<id>/games?page=N, /api/legal?variant=…&fen=…&moves=…, /api/seeks/<id>.
+// Anything else is not an API path.
 #include <optional>
 #include <string_view>
 

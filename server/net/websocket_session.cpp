@@ -394,6 +394,7 @@ void WebSocketSession::welcome(const core::Status& stored, const protocol::Playe
     player_ = player;
     component_logger("ws")->info("client {}: player {} \"{}\"", id_, player_->id, player_->name);
     reply(protocol::welcome_message(*player_, token, state_.unfinished_games_of(player_->id), id));
+    state_.lobby().post_player_connected(actor());
 }
 
 void WebSocketSession::set_name(const protocol::Request& request) {

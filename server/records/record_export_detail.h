@@ -1,8 +1,8 @@
 #pragma once
 // Pieces shared by the record export of the two-colour games and of Sniderman matches.
 #include <cstdint>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>

@@ -21,7 +21,7 @@ struct Round {
     std::string even;
     std::vector<std::string> moves;
     std::vector<std::optional<std::int64_t>> clocks;  // the mover's clock after each move
-    std::string winner;  // "odd" / "even" once the round is over
+    std::string winner;                               // "odd" / "even" once the round is over
 };
 
 std::string player_name(const std::vector<std::string>& names, const std::string& player) {

@@ -81,21 +81,22 @@ TEST_F(Events, ClocksAreWrittenBySeatWithTheRunningSeat) {
         events::Move{"e3-e4", "white", std::nullopt, 3, clock({299000, 300000}, 1), 80});
     EXPECT_EQ(move["clock"], (json{{"white", 299000}, {"black", 300000}, {"running", "black"}}));
     EXPECT_EQ(move["lag_ms"], 80);
-    const auto round = events::encode_event(
-        events::ObjectNamed{"player1", 4, clock({1, 2}, std::nullopt, true)});
+    const auto round =
+        events::encode_event(events::ObjectNamed{"player1", 4, clock({1, 2}, std::nullopt, true)});
     EXPECT_EQ(round["clock"], (json{{"player0", 1}, {"player1", 2}, {"running", nullptr}}));
     EXPECT_FALSE(round.contains("lag_ms")) << "no lag credited, none written";
-    EXPECT_FALSE(events::encode_event(events::Move{"e3-e4", "white", std::nullopt, 1})
-                     .contains("clock"))
+    EXPECT_FALSE(
+        events::encode_event(events::Move{"e3-e4", "white", std::nullopt, 1}).contains("clock"))
         << "unlimited games have no clocks";
     const auto bad = events::decode_event_text(
         R"({"kind":"move","move":"e3-e4","by":"white","ply":1,"clock":{"white":1,"running":null}})");
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().find("black"), std::string::npos) << bad.error();
     EXPECT_FALSE(events::decode_event_text(R"({"kind":"moretime","by":"white","ms":15000})").ok());
-    EXPECT_FALSE(events::decode_event_text(
-                     R"({"kind":"takeback","by":"white","plies":1,"clock":{"white":1,"black":2,"running":"odd"}})")
-                     .ok());
+    EXPECT_FALSE(
+        events::decode_event_text(
+            R"({"kind":"takeback","by":"white","plies":1,"clock":{"white":1,"black":2,"running":"odd"}})")
+            .ok());
 }
 
 TEST_F(Events, TheStoredFormKeepsOnlyWhatHappened) {

@@ -22,10 +22,11 @@ protected:
 
     schema::Validator validator_{schema::protocol_schema_root()};
     const protocol::PlayerInfo ann_{"p_0123456789ab", "Ann"};
-    const json seek_ = {{"seek_id", "s_1"},        {"variant", "chesica"},
-                        {"rules", "house"},        {"side", "random"},
-                        {"private", false},        {"creator", {{"id", "p_1"}, {"name", "Ann"}}},
-                        {"created_at", 1700000000}, {"clock", {{"initial", 180}, {"increment", 2}}}};
+    const json seek_ = {
+        {"seek_id", "s_1"},         {"variant", "chesica"},
+        {"rules", "house"},         {"side", "random"},
+        {"private", false},         {"creator", {{"id", "p_1"}, {"name", "Ann"}}},
+        {"created_at", 1700000000}, {"clock", {{"initial", 180}, {"increment", 2}}}};
 };
 
 TEST_F(Messages, WelcomeCarriesTokenAndGames) {

@@ -109,8 +109,8 @@ TEST(TimeControl, TheNewGameRequestsNeedAGame) {
         ASSERT_TRUE(std::holds_alternative<protocol::RequestError>(parsed)) << type;
         EXPECT_EQ(std::get<protocol::RequestError>(parsed).error.code,
                   protocol::ErrorCode::missing_field);
-        parsed = protocol::parse_request(std::string(R"({"type":")") + type +
-                                         R"(","game_id":"g_1"})");
+        parsed =
+            protocol::parse_request(std::string(R"({"type":")") + type + R"(","game_id":"g_1"})");
         ASSERT_TRUE(std::holds_alternative<protocol::Request>(parsed)) << type;
         EXPECT_EQ(std::get<protocol::Request>(parsed).game_id, "g_1");
         EXPECT_EQ(protocol::request_type_name(std::get<protocol::Request>(parsed).type), type);

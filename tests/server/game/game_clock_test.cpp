@@ -145,8 +145,8 @@ TEST(GameClock, SetTakesAReadingAndStopFreezesIt) {
 }
 
 TEST(GameClock, GraceDependsOnTheTimeControl) {
-    EXPECT_EQ(server::gone_grace(real_time(60, 0)), 30s);     // a tenth of 60 s, raised to 30 s
-    EXPECT_EQ(server::gone_grace(real_time(600, 5)), 80s);    // (600 + 200) / 10
+    EXPECT_EQ(server::gone_grace(real_time(60, 0)), 30s);      // a tenth of 60 s, raised to 30 s
+    EXPECT_EQ(server::gone_grace(real_time(600, 5)), 80s);     // (600 + 200) / 10
     EXPECT_EQ(server::gone_grace(real_time(1800, 20)), 120s);  // capped
 }
 

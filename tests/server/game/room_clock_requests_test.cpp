@@ -141,8 +141,8 @@ TEST(RoomLag, TheMeasuredRoundTripIsCreditedToTheMoverAndShown) {
     Table table(server.port(), "chessence", 1, false, one_minute);
     for (int ply = 0; ply < 2; ++ply) {
         const auto now = table.snapshot(*table.sam);
-        table.seat_named(now["to_move"].get<std::string>()).send(
-            {{"type", "move"}, {"game_id", table.game_id}, {"move", now["legal"][0]}});
+        table.seat_named(now["to_move"].get<std::string>())
+            .send({{"type", "move"}, {"game_id", table.game_id}, {"move", now["legal"][0]}});
         table.event(++table.version);
     }
     const auto presence = table.bob->wait_for([](const json& m) {

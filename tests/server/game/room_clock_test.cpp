@@ -151,7 +151,8 @@ TEST_F(RoomClocks, SnidermanNamingAndChoosingUseTheClockOfWhoMustAct) {
     const std::string namer = table.start["match"]["namer"];
     const std::string chooser = namer == "player0" ? "player1" : "player0";
     time_->advance(3s);
-    table.seat_named(namer).send({{"type", "name_object"}, {"game_id", table.game_id}, {"object", 2}});
+    table.seat_named(namer).send(
+        {{"type", "name_object"}, {"game_id", table.game_id}, {"object", 2}});
     EXPECT_EQ(table.event(++table.version)["clock"], seat_clock(30000, 30000, nullptr));
     time_->advance(4s);
     table.seat_named(chooser).send(
@@ -198,14 +199,14 @@ TEST_F(RoomClocks, SeeksAndSummariesCarryTheClockAndQuickPairingMatchesIt) {
     ann.send({{"type", "quick_pair"}, {"variant", "chesica"}, {"clock", blitz}, {"id", "a"}});
     EXPECT_EQ(ann.wait_type("seek_created")["seek"]["clock"], blitz);
     bob.send({{"type", "quick_pair"}, {"variant", "chesica"}, {"id", "b"}});
-    EXPECT_TRUE(bob.wait_type("seek_created")["seek"]["clock"].is_null()) << "not paired: unlimited";
+    EXPECT_TRUE(bob.wait_type("seek_created")["seek"]["clock"].is_null())
+        << "not paired: unlimited";
     cat.send({{"type", "lobby_subscribe"}, {"id", "l"}});
     cat.wait_type("lobby");
     cat.send({{"type", "quick_pair"}, {"variant", "chesica"}, {"clock", blitz}, {"id", "c"}});
     const auto started = cat.wait_type("game_started");
-    const auto lobby = cat.wait_for([&](const json& m) {
-        return m.value("type", "") == "lobby" && !m["games"].empty();
-    });
+    const auto lobby = cat.wait_for(
+        [&](const json& m) { return m.value("type", "") == "lobby" && !m["games"].empty(); });
     EXPECT_EQ(lobby["games"][0]["game_id"], started["game_id"]);
     EXPECT_EQ(lobby["games"][0]["clock"], blitz);
     ASSERT_EQ(lobby["seeks"].size(), 1u);

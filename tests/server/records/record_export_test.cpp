@@ -209,8 +209,8 @@ namespace {
 std::string timed_move(const std::string& move, const std::string& by, int ply, int white,
                        int black) {
     return R"({"kind":"move","move":")" + move + R"(","by":")" + by + R"(","ply":)" +
-           std::to_string(ply) + R"(,"clock":{"white":)" + std::to_string(white) +
-           R"(,"black":)" + std::to_string(black) + R"(,"running":null}})";
+           std::to_string(ply) + R"(,"clock":{"white":)" + std::to_string(white) + R"(,"black":)" +
+           std::to_string(black) + R"(,"running":null}})";
 }
 
 TEST_F(RecordExport, TimedGamesHaveTheirTimeControlAndEachMovesClock) {
