@@ -12,6 +12,7 @@
 
 #include "core/variant.h"
 #include "protocol/errors.h"
+#include "protocol/time_control.h"
 
 namespace protocol {
 
@@ -36,6 +37,14 @@ enum class RequestType : std::uint8_t {
     name_object,
     choose_side,
     chat,
+    // issue 13: clocks and the life of a game
+    abort,
+    claim_victory,
+    claim_draw,
+    takeback_offer,
+    takeback_accept,
+    takeback_decline,
+    moretime,
     ping,
 };
 
@@ -59,6 +68,7 @@ struct Request {
     std::optional<core::Side> side;  // seek_create: nullopt = random; choose_side: first = odd
     int rounds = 3;                  // seek_create, quick_pair (Sniderman)
     bool is_private = false;         // seek_create
+    TimeControl clock;               // seek_create, quick_pair (default: unlimited)
 
     std::string seek_id;                // seek_cancel, seek_accept
     std::string game_id;                // every game request

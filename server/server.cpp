@@ -28,7 +28,7 @@ using asio::ip::tcp;
 struct Server::Impl {
     Impl(Store& store, const ServerOptions& options)
         : io(options.threads),
-          state(io, store, options.limits, options.web_root),
+          state(io, store, options.limits, options.web_root, options.time),
           acceptor(io),
           signals(io),
           poll(io) {}

@@ -33,6 +33,7 @@ struct Actor {
     std::uint64_t client_id = 0;
     std::string player_id;
     std::string name;
+    int lag_ms = 0;  // the connection's measured round trip when it asked (0: not measured yet)
 
     void send(Frame frame) const {
         if (auto c = client.lock()) {

@@ -114,6 +114,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     seek.side = sniderman ? std::nullopt : request.side;
     seek.rounds = request.rounds;
     seek.is_private = request.is_private;
+    seek.clock = request.clock;
     seek.creator = actor;
     seek.created_at = unix_now();
     seek.json = {{"seek_id", seek.id},
@@ -121,6 +122,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
                  {"rules", core::rule_set_name(seek.rules)},
                  {"side", seek.side ? json(core::side_name(seek.variant, *seek.side)) : "random"},
                  {"private", seek.is_private},
+                 {"clock", protocol::time_control_json(seek.clock)},
                  {"creator", {{"id", actor.player_id}, {"name", actor.name}}},
                  {"created_at", seek.created_at}};
     if (sniderman) {
@@ -186,6 +188,7 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     spec.rules = seek.rules;
     spec.rounds = seek.rounds;
     spec.is_private = seek.is_private;
+    spec.clock = seek.clock;
     bool creator_first = true;
     if (seek.variant != core::VariantId::sniderman) {
         creator_first = seek.side ? *seek.side == core::Side::first : random_below(2) == 0;
@@ -239,7 +242,8 @@ void Lobby::quick_pair(const Actor& actor, const protocol::Request& request) {
         const bool rounds_match =
             seek.variant != core::VariantId::sniderman || seek.rounds == request.rounds;
         if (!seek.is_private && seek.variant == request.variant && seek.rules == request.rules &&
-            rounds_match && seek.creator.player_id != actor.player_id) {
+            rounds_match && seek.clock == request.clock &&
+            seek.creator.player_id != actor.player_id) {
             accept_seek(actor, seek.id, request.id);
             return;
         }

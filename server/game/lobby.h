@@ -49,6 +49,7 @@ private:
         std::optional<core::Side> side;
         int rounds = 3;
         bool is_private = false;
+        protocol::TimeControl clock;
         Actor creator;
         std::int64_t created_at = 0;
         nlohmann::json json;

@@ -14,8 +14,10 @@
 
 #include "core/expected.h"
 #include "core/variant.h"
+#include "protocol/time_control.h"
 #include "server/game/client.h"
 #include "server/game/identity.h"
+#include "server/game/time_source.h"
 #include "server/limits.h"
 #include "server/store/store.h"
 
@@ -36,12 +38,15 @@ struct GameSpec {
     core::RuleSet rules = core::RuleSet::house;
     int rounds = 3;  // Sniderman
     bool is_private = false;
+    protocol::TimeControl clock;     // unlimited by default
     std::vector<std::string> seats;  // player ids: white/black or player0/player1
 };
 
 class ServerState {
 public:
-    ServerState(boost::asio::io_context& io, Store& store, Limits limits, std::string web_root);
+    // `time` drives the game clocks (the steady clock when null).
+    ServerState(boost::asio::io_context& io, Store& store, Limits limits, std::string web_root,
+                std::shared_ptr<TimeSource> time = nullptr);
     ~ServerState();
 
     boost::asio::io_context& io() { return io_; }
@@ -50,6 +55,7 @@ public:
     const std::string& web_root() const { return web_root_; }
     Lobby& lobby() { return *lobby_; }
     Identities& identities() { return identities_; }
+    const TimeSource& time() const { return *time_; }
 
     // Rebuilds every unfinished game of the store by replaying its events; drops stale seeks.
     core::Status restore_games();
@@ -64,6 +70,8 @@ public:
     // Unfinished games in which the player holds a seat.
     std::vector<std::string> unfinished_games_of(std::string_view player_id);
     std::size_t room_count();
+    // Every room looks at its clocks again (after the time source jumped).
+    void check_clocks();
 
     // Sessions register so shutdown can close them.
     void join(const std::shared_ptr<Client>& client);
@@ -80,6 +88,8 @@ private:
     Limits limits_;
     std::string web_root_;
     Identities identities_;
+    std::shared_ptr<TimeSource> time_;
+    int time_listener_ = 0;
     std::shared_ptr<Lobby> lobby_;
 
     std::mutex rooms_mutex_;

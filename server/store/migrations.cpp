@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 3> steps = {
+constexpr std::array<std::string_view, 4> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -83,6 +83,11 @@ WHERE status = 'active' AND EXISTS (
     WHERE e.game_id = games.id AND CASE WHEN json_valid(e.json) THEN
         json_extract(e.json, '$.kind') = 'game_over' AND json_type(e.json, '$.result') = 'object'
     END);
+)sql",
+    // 4 (issue 13): a game's time control, as its record's TimeControl tag writes it; the games
+    // from before clocks were unlimited.
+    R"sql(
+ALTER TABLE games ADD COLUMN time_control TEXT NOT NULL DEFAULT '-';
 )sql",
 };
 

@@ -14,7 +14,7 @@ using sqlite::Statement;
 
 constexpr const char* game_columns =
     "id, variant, rules, start_fen, seed, rounds, private, status, result_json, created_at, "
-    "finished_at";
+    "finished_at, time_control";
 
 template <class T>
 T log_failure(T empty, const std::string& message) {
@@ -52,6 +52,7 @@ GameRecord game_from_row(const Statement& s) {
     g.result_json = s.text(8);
     g.created_at = s.integer(9);
     g.finished_at = s.integer(10);
+    g.time_control = s.text(11);
     return g;
 }
 

@@ -36,6 +36,9 @@ struct GameRecord {
     std::uint64_t seed = 0;          // Sniderman: the match seed
     int rounds = 0;                  // Sniderman: rounds in the match
     bool is_private = false;
+    // The time control as a record's TimeControl tag writes it (protocol/time_control.h): "-" (or
+    // "") unlimited, "300+3", "1/259200".
+    std::string time_control = "-";
     std::string status = "active";  // "active" | "finished"
     std::string result_json;        // "" while active, else {"winner":…,"reason":…}
     std::int64_t created_at = 0;    // unix seconds

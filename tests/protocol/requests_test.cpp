@@ -25,6 +25,8 @@ const std::vector<std::string>& client_examples() {
         R"({"type":"seek_cancel","seek_id":"s_0123456789ab"})",
         R"({"type":"seek_accept","seek_id":"s_0123456789ab"})",
         R"({"type":"quick_pair","variant":"chesica"})",
+        R"({"type":"seek_create","variant":"chesica","clock":{"initial":180,"increment":2}})",
+        R"({"type":"quick_pair","variant":"chessence","clock":{"days":3}})",
         R"({"type":"watch","game_id":"g_0123456789ab","since":17})",
         R"({"type":"watch","game_id":"g_0123456789ab","since":3,"full":true})",
         R"({"type":"unwatch","game_id":"g_0123456789ab"})",
@@ -38,6 +40,13 @@ const std::vector<std::string>& client_examples() {
         R"({"type":"name_object","game_id":"g_0123456789ab","object":4})",
         R"({"type":"choose_side","game_id":"g_0123456789ab","side":"even"})",
         R"({"type":"chat","game_id":"g_0123456789ab","text":"good luck ♞"})",
+        R"({"type":"abort","game_id":"g_0123456789ab"})",
+        R"({"type":"claim_victory","game_id":"g_0123456789ab"})",
+        R"({"type":"claim_draw","game_id":"g_0123456789ab"})",
+        R"({"type":"takeback_offer","game_id":"g_0123456789ab"})",
+        R"({"type":"takeback_accept","game_id":"g_0123456789ab"})",
+        R"({"type":"takeback_decline","game_id":"g_0123456789ab"})",
+        R"({"type":"moretime","game_id":"g_0123456789ab"})",
         R"({"type":"ping","id":"p"})",
     };
     return examples;
