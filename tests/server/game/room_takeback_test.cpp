@@ -131,7 +131,9 @@ TEST_F(RoomTakebacks, WrongUsesAreRefusedAndChangeNothing) {
     send(table, *table.ann, "takeback_offer");
     table.event(++table.version);
     send(table, *table.ann, "takeback_offer");  // repeating one's own offer does nothing
-    play(table);                                // Black moves instead: the offer lapses
+    // A watch on the same connection is handled after the repeated offer: the offer still stands.
+    EXPECT_FALSE(table.snapshot(*table.ann)["takeback_offer"].is_null());
+    play(table);  // Black moves instead: the offer lapses
     EXPECT_TRUE(table.snapshot(*table.sam)["takeback_offer"].is_null());
     EXPECT_EQ(refused(table, *table.bob, "takeback_accept"), "no_takeback_offer");
     send(table, *table.ann, "resign");
