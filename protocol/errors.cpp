@@ -6,6 +6,8 @@ namespace protocol {
 
 namespace {
 
+// Two names a line, aligned by hand.
+// clang-format off
 constexpr std::array<std::string_view, error_code_count> code_names = {
     "hello_required",  "unsupported_protocol",
     "bad_json",        "unknown_type",
@@ -18,8 +20,16 @@ constexpr std::array<std::string_view, error_code_count> code_names = {
     "game_over",       "not_supported",
     "no_draw_offer",   "no_rematch_offer",
     "wrong_phase",     "object_used",
-    "chat_too_long",   "internal_error",
+    "chat_too_long",
+    // Issue 16: accounts, moderation, rated seeks.
+    "name_taken",      "bad_credentials",
+    "weak_password",   "account_required",
+    "already_registered", "forbidden",
+    "account_closed",  "muted",
+    "no_such_player",  "outside_rating_range",
+    "internal_error",
 };
+// clang-format on
 
 }  // namespace
 

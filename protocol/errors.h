@@ -31,6 +31,17 @@ enum class ErrorCode : std::uint8_t {
     wrong_phase,
     object_used,
     chat_too_long,
+    // Issue 16: accounts, moderation, rated seeks.
+    name_taken,
+    bad_credentials,
+    weak_password,
+    account_required,
+    already_registered,
+    forbidden,
+    account_closed,
+    muted,
+    no_such_player,
+    outside_rating_range,
     internal_error,
 };
 

@@ -1,9 +1,11 @@
 // Wiring: one connection, the header (name, connection state), hash routing between the pages
-// (#/ lobby, #/game/<id>, #/join/<seek_id>), and messages that matter on every page.
+// (#/ lobby, #/game/<id>, #/join/<seek_id>, #/player/<id>, #/leaderboard/<game>), and messages that matter on every page.
 import { Connection } from './socket.js';
 import { build, readError, readPlayer, readStarted, welcomeGames } from './protocol.js';
 import { JoinPage, LobbyPage } from './lobby.js';
 import { GamePage } from './game.js';
+import { installAccounts } from './account.js';
+import { LeaderboardPage, PlayerPage } from './player.js';
 
 const NAME_KEY = 'chessence.name';
 const NAME_PATTERN = /^[A-Za-z0-9 _.\-]{1,20}$/;
@@ -47,6 +49,10 @@ function route() {
     main.replaceChildren();
     if (parts[0] === 'game' && parts[1]) {
         page = new GamePage(app, main, parts[1]);
+    } else if (parts[0] === 'player' && parts[1]) {
+        page = new PlayerPage(app, main, parts[1]);
+    } else if (parts[0] === 'leaderboard') {
+        page = new LeaderboardPage(app, main, parts[1]);
     } else if (parts[0] === 'join' && parts[1]) {
         page = new JoinPage(app, main, parts[1]);
     } else {
@@ -139,6 +145,10 @@ conn.on('error', (msg) => {
 });
 
 conn.on('*', (msg) => page?.handle?.(msg));
+
+// Accounts (account.js): after a login the page starts again as the account.
+app.refresh = () => route();
+installAccounts(app, document.getElementById('account'));
 
 window.addEventListener('hashchange', route);
 route();

@@ -7,6 +7,7 @@ import { MatchPanel } from './match_panel.js';
 import { h, variantLabel, sideLabel, reasonText, copyText } from './ui.js';
 import { renderMoveList } from './move_list.js';
 import { ActionBar, renderPlayerBars } from './game_panels.js';
+import { renderRatingChange } from './rating_view.js';
 
 export class GamePage {
     constructor(app, root, gameId) {
@@ -59,6 +60,7 @@ export class GamePage {
         }
         if (msg.type === 'snapshot') {
             this.g_ = readSnapshot(msg);
+            this.ratingChange_ = msg.rating_change ?? this.ratingChange_ ?? null;
             this.app_.conn.seen(this.gameId_, this.g_.version);
             this.render_();
         } else if (msg.type === 'events' && this.g_) {
@@ -75,6 +77,9 @@ export class GamePage {
             if (kind) {
                 this.onEventApplied_(kind, msg.event);
             }
+        } else if (msg.type === 'rating_change') {
+            this.ratingChange_ = msg.changes;
+            this.renderRating_();
         } else if (msg.type === 'spectators' && this.g_) {
             this.g_.spectators = readSpectators(msg);
             this.renderMeta_();
@@ -157,6 +162,7 @@ export class GamePage {
         this.status_ = h('div', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' },
                          'Loading the game…');
         this.lastMoveNote_ = h('div', { class: 'last-move-note', 'aria-live': 'polite' });
+        this.ratingHost_ = h('section', { class: 'card rating-change', 'aria-live': 'polite', hidden: true });
         this.matchHost_ = h('section', { class: 'card match', hidden: true, 'aria-label': 'Match' });
         this.match_ = new MatchPanel(this.matchHost_, {
             nameObject: (o) => this.send_(build.nameObject(this.gameId_, o)),
@@ -185,7 +191,7 @@ export class GamePage {
             }
         });
         this.meta_ = h('div', { class: 'meta-row' });
-        const side = h('aside', { class: 'side-col' }, this.banner_, h('div', { class: 'status-box' }, this.status_,
+        const side = h('aside', { class: 'side-col' }, this.banner_, this.ratingHost_, h('div', { class: 'status-box' }, this.status_,
                        this.lastMoveNote_), this.matchHost_,
                        this.moves_, this.actions_,
                        h('section', { class: 'card chat', 'aria-label': 'Chat' }, this.chatLog_, chatForm),
@@ -233,6 +239,12 @@ export class GamePage {
         this.actionBar_.render({ g, seat: this.seat_(), nameOf: (s) => this.nameOf_(s) });
         this.renderChat_();
         this.renderMeta_();
+        this.renderRating_();
+    }
+
+    renderRating_() {
+        renderRatingChange(this.ratingHost_, this.g_ ? this.ratingChange_ : null,
+                           { meId: this.app_.me.id, nameOf: (s) => this.nameOf_(s) });
     }
 
     renderBoard_() {
@@ -323,7 +335,9 @@ export class GamePage {
         });
         this.meta_.replaceChildren(
             h('span', { class: 'spectators', 'data-count': g.spectators }, `${g.spectators} watching`),
-            h('span', { class: 'variant-tag' }, `${variantLabel(g.variant)} · ${g.rules}`), flip, copy);
+            h('span', { class: 'variant-tag' }, `${variantLabel(g.variant)} · ${g.rules}${g.rated ? ' · rated' : ''}`), flip, copy,
+            g.result ? h('a', { class: 'btn small', href: `/api/games/${encodeURIComponent(this.gameId_)}.pgn`,
+                                download: `${this.gameId_}.pgn`, 'data-action': 'pgn' }, 'PGN') : '');
     }
 
     // ---- Review --------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // private invitation link opens.
 import { build, readLobby, readSeekCancelled, readSeekCreated, SNIDERMAN_ROUNDS } from './protocol.js';
 import { h, variantLabel, sideLabel, copyText } from './ui.js';
+import { ratingText } from './rating_view.js';
 
 export class LobbyPage {
     constructor(app, root) {
@@ -66,9 +67,11 @@ export class LobbyPage {
         const note = h('p', { class: 'form-note' }, 'ODD or EVEN is chosen each round by the player who did not name the object.');
         const priv = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
                        ' Private (invitation link only)');
+        // Rated games need an account on both sides (account.js).
+        const rated = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'rated' }), ' Rated');
         const create = h('button', { type: 'submit', class: 'btn primary', 'data-action': 'create' }, 'Create game');
         const quick = h('button', { type: 'button', class: 'btn', 'data-action': 'quick' }, 'Quick pairing');
-        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, rules, side, rounds, note, priv,
+        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, rules, side, rounds, note, priv, rated,
                     h('div', { class: 'row' }, create, quick));
         const refreshSides = () => {
             const v = form.elements.variant.value;
@@ -89,7 +92,7 @@ export class LobbyPage {
         refreshSides();
         const options = () => ({ variant: form.elements.variant.value, rules: form.elements.rules.value,
                                  side: form.elements.side.value, rounds: Number(form.elements.rounds.value),
-                                 isPrivate: form.elements.private.checked });
+                                 isPrivate: form.elements.private.checked, rated: form.elements.rated.checked });
         form.addEventListener('submit', (e) => {
             e.preventDefault();
             this.sendOrWarn_(build.seekCreate(options()));
@@ -136,8 +139,10 @@ export class LobbyPage {
                         button.addEventListener('click', () => this.sendOrWarn_(
                             own ? build.seekCancel(s.id) : build.seekAccept(s.id)));
                         return h('tr', { 'data-seek': s.id, 'data-variant': s.variant, class: own ? 'own' : '' },
-                            h('td', {}, s.creator.name, own ? h('span', { class: 'you' }, ' (you)') : ''),
-                            h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${s.rounds} rounds` : ''),
+                            h('td', {}, s.creator.name, s.rating ? ` (${ratingText(s.rating)})` : '',
+                              own ? h('span', { class: 'you' }, ' (you)') : ''),
+                            h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${s.rounds} rounds` : '',
+                              s.rated ? ' · rated' : ''),
                             h('td', {}, s.rules === 'strict' ? 'Strict' : 'House'),
                             h('td', {}, sideLabel(s.side)), h('td', {}, button));
                     }))));

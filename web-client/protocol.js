@@ -12,13 +12,13 @@ export const build = {
     setName: (name) => ({ type: 'set_name', name }),
     lobbySubscribe: () => ({ type: 'lobby_subscribe' }),
     lobbyUnsubscribe: () => ({ type: 'lobby_unsubscribe' }),
-    seekCreate: ({ variant, rules, side, rounds, isPrivate }) =>
-        clean({ type: 'seek_create', variant, rules, side, private: !!isPrivate,
+    seekCreate: ({ variant, rules, side, rounds, isPrivate, rated }) =>
+        clean({ type: 'seek_create', variant, rules, side, private: !!isPrivate, rated: rated || undefined,
                 rounds: variant === 'sniderman' ? rounds : undefined }),
     seekCancel: (seekId) => ({ type: 'seek_cancel', seek_id: seekId }),
     seekAccept: (seekId) => ({ type: 'seek_accept', seek_id: seekId }),
-    quickPair: ({ variant, rules, rounds }) =>
-        clean({ type: 'quick_pair', variant, rules,
+    quickPair: ({ variant, rules, rounds, rated }) =>
+        clean({ type: 'quick_pair', variant, rules, rated: rated || undefined,
                 rounds: variant === 'sniderman' ? rounds : undefined }),
     watch: (gameId, since) => clean({ type: 'watch', game_id: gameId, since }),
     unwatch: (gameId) => ({ type: 'unwatch', game_id: gameId }),
@@ -74,7 +74,8 @@ export const readSeekCancelled = (msg) => msg.seek_id;
 export function readSeek(s) {
     return {
         id: s.seek_id, variant: s.variant, rules: s.rules ?? 'house', side: s.side ?? 'random',
-        rounds: s.rounds ?? null, isPrivate: !!s.private,
+        rounds: s.rounds ?? null, isPrivate: !!s.private, rated: !!s.rated,
+        rating: typeof s.rating === 'number' ? { rating: s.rating, rd: s.provisional ? 350 : 0 } : null,
         creator: { id: s.creator?.id ?? '', name: s.creator?.name ?? '?' }, createdAt: s.created_at,
     };
 }
@@ -144,7 +145,7 @@ export function readSnapshot(msg) {
                                                    online: !!p.online })),
         startFen: msg.start_fen ?? '', fen: msg.fen ?? '', moves, toMove: msg.to_move ?? null,
         board, legal: Array.isArray(msg.legal) ? msg.legal.slice() : [], inCheck: !!msg.in_check,
-        result: readResult(msg.result), drawOffer: msg.draw_offer ?? null,
+        rated: !!msg.rated, result: readResult(msg.result), drawOffer: msg.draw_offer ?? null,
         rematchOffer: msg.rematch_offer ?? null, rematchGameId: msg.rematch_game_id ?? null,
         spectators: msg.spectators ?? 0,
         chat: (msg.chat ?? []).map((c) => ({ from: c.from ?? '?', spectator: c.seat === null, text: c.text ?? '', at: c.at })),

@@ -27,6 +27,7 @@ def s(minl=None, maxl=None):
     return o
 I = {'type': 'integer'}
 B = {'type': 'boolean'}
+N = {'type': 'number'}
 def ref(p): return {'$ref': p}
 def arr(items, **kw): return {'type': 'array', 'items': items, **kw}
 def const(v): return {'const': v}
@@ -53,17 +54,29 @@ write('defs/result.json', obj({
                    'all_captured', 'no_legal_moves', 'object_decided', 'round_over',
                    'resignation', 'agreement', 'match_won', 'aborted')},
     ['winner', 'reason'], title='result'))
+rating_bound = {'type': 'integer', 'minimum': 0, 'maximum': 4000}
 write('defs/seek.json', obj({
     'seek_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
     'side': enum('white', 'black', 'random'),
     'rounds': enum(1, 3, 5, 7, 9), 'private': B, 'creator': ref('player.json'),
-    'created_at': {'type': 'integer', 'minimum': 0}},
-    ['seek_id', 'variant', 'rules', 'side', 'private', 'creator', 'created_at'], title='seek'))
+    'created_at': {'type': 'integer', 'minimum': 0},
+    # issue 16: rated seeks, the accepter's rating range, the creator's shown rating
+    'rated': B, 'rating_min': rating_bound, 'rating_max': rating_bound,
+    'rating': {'type': 'integer'}, 'provisional': B},
+    ['seek_id', 'variant', 'rules', 'side', 'private', 'creator', 'created_at', 'rated'], title='seek'))
 write('defs/game_summary.json', obj({
     'game_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
     'players': {'type': 'object', 'additionalProperties': s(0, 20)},
-    'moves': {'type': 'integer', 'minimum': 0}, 'spectators': {'type': 'integer', 'minimum': 0}},
-    ['game_id', 'variant', 'rules', 'players', 'moves', 'spectators'], title='game summary'))
+    'moves': {'type': 'integer', 'minimum': 0}, 'spectators': {'type': 'integer', 'minimum': 0},
+    'rated': B},
+    ['game_id', 'variant', 'rules', 'players', 'moves', 'spectators', 'rated'], title='game summary'))
+# issue 16: a rating before and after a rated game, numbers unrounded
+rating_value = obj({'rating': N, 'rd': {'type': 'number', 'minimum': 0},
+                    'volatility': {'type': 'number', 'minimum': 0}}, ['rating', 'rd', 'volatility'])
+write('defs/rating_change.json', {D: SCHEMA, 'title': 'rating change of a rated game', **arr(obj({
+    'seat': ref('seat.json'), 'player_id': s(1, 64), 'before': rating_value, 'after': rating_value},
+    ['seat', 'player_id', 'before', 'after']), minItems=2, maxItems=2)})
+write('defs/account.json', obj({'username': s(3, 20), 'admin': B}, ['username', 'admin'], title='account'))
 legal = arr(s(1, 64))
 position_props = {'fen': s(1, 200), 'board': ref('board.json'),
                   'to_move': nullable(ref('side.json')), 'legal': legal, 'in_check': B}
@@ -137,11 +150,13 @@ client = {
     'lobby_unsubscribe': ({}, []),
     'seek_create': ({'variant': ref('../defs/variant.json'), 'rules': ref('../defs/rules.json'),
                      'side': enum('white', 'black', 'odd', 'even', 'random'), 'rounds': enum(1, 3, 5, 7, 9),
-                     'private': B}, ['variant']),
+                     'private': B, 'rated': B,
+                     'rating_min': {'type': 'integer', 'minimum': 0, 'maximum': 4000},
+                     'rating_max': {'type': 'integer', 'minimum': 0, 'maximum': 4000}}, ['variant']),
     'seek_cancel': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'seek_accept': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'quick_pair': ({'variant': ref('../defs/variant.json'), 'rules': ref('../defs/rules.json'),
-                    'rounds': enum(1, 3, 5, 7, 9)}, ['variant']),
+                    'rounds': enum(1, 3, 5, 7, 9), 'rated': B}, ['variant']),
     'watch': ({**gid, 'since': {'type': 'integer', 'minimum': 0}, 'full': B}, ['game_id']),
     'unwatch': (gid, ['game_id']),
     'move': ({**gid, 'move': s(1, 64)}, ['game_id', 'move']),
@@ -154,6 +169,13 @@ client = {
     'name_object': ({**gid, 'object': {'type': 'integer', 'minimum': 1, 'maximum': 10}}, ['game_id', 'object']),
     'choose_side': ({**gid, 'side': enum('odd', 'even')}, ['game_id', 'side']),
     'chat': ({**gid, 'text': s(1, 1200)}, ['game_id', 'text']),
+    # issue 16: accounts and moderation
+    'register': ({'username': s(3, 20), 'password': s(8, 256)}, ['username', 'password']),
+    'login': ({'username': s(3, 20), 'password': s(1, 256)}, ['username', 'password']),
+    'logout': ({'everywhere': B}, []),
+    'change_password': ({'password': s(1, 256), 'new_password': s(8, 256)}, ['password', 'new_password']),
+    'admin_mute': ({'player_id': s(1, 64), 'muted': B}, ['player_id']),
+    'admin_close': ({'player_id': s(1, 64), 'closed': B}, ['player_id']),
     'ping': ({}, []),
 }
 for t, (props, req) in client.items():
@@ -162,7 +184,11 @@ for t, (props, req) in client.items():
 errors = ['hello_required', 'unsupported_protocol', 'bad_json', 'unknown_type', 'missing_field', 'bad_field',
           'frame_too_large', 'rate_limited', 'bad_token', 'bad_name', 'no_such_seek', 'own_seek', 'no_such_game',
           'not_a_player', 'not_your_turn', 'illegal_move', 'game_over', 'not_supported', 'no_draw_offer',
-          'no_rematch_offer', 'wrong_phase', 'object_used', 'chat_too_long', 'internal_error']
+          'no_rematch_offer', 'wrong_phase', 'object_used', 'chat_too_long',
+          # issue 16: accounts, moderation, rated seeks
+          'name_taken', 'bad_credentials', 'weak_password', 'account_required', 'already_registered',
+          'forbidden', 'account_closed', 'muted', 'no_such_player', 'outside_rating_range',
+          'internal_error']
 snapshot_props = {
     **gid, 'version': {'type': 'integer', 'minimum': 0}, 'variant': ref('../defs/variant.json'),
     'rules': ref('../defs/rules.json'), 'private': B,
@@ -177,10 +203,12 @@ snapshot_props = {
     'spectators': {'type': 'integer', 'minimum': 0},
     'chat': arr(chat_line),
     'match': nullable(ref('../defs/match.json')),
+    'rated': B, 'rating_change': nullable(ref('../defs/rating_change.json')),
 }
 server = {
     'welcome': ({'protocol': const(1), 'server': s(1, 100), 'player': ref('../defs/player.json'),
-                 'token': s(16, 128), 'games': arr(ref('../defs/ref.json'))},
+                 'token': s(16, 128), 'games': arr(ref('../defs/ref.json')),
+                 'account': ref('../defs/account.json')},
                 ['protocol', 'server', 'player', 'token', 'games']),
     'player': ({'player': ref('../defs/player.json')}, ['player']),
     'error': ({'code': enum(*errors), 'message': s(1, 500), **gid}, ['code', 'message']),
@@ -201,6 +229,16 @@ server = {
     'spectators': ({**gid, 'count': {'type': 'integer', 'minimum': 0}}, ['game_id', 'count']),
     'presence': ({**gid, 'online': {'type': 'object', 'additionalProperties': B}}, ['game_id', 'online']),
     'pong': ({}, []),
+    # issue 16: accounts, moderation and ratings
+    'signed_in': ({'player': ref('../defs/player.json'), 'token': s(16, 128),
+                   'account': ref('../defs/account.json'), 'games': arr(ref('../defs/ref.json'))},
+                  ['player', 'token', 'account', 'games']),
+    'signed_out': ({'reason': enum('logout', 'logout_everywhere', 'registered', 'password_changed',
+                                   'account_closed')}, ['reason']),
+    'password_changed': ({}, []),
+    'account_status': ({'player': ref('../defs/player.json'), 'muted': B, 'closed': B},
+                       ['player', 'muted', 'closed']),
+    'rating_change': ({**gid, 'changes': ref('../defs/rating_change.json')}, ['game_id', 'changes']),
 }
 for t, (props, req) in server.items():
     write(f'server/{t}.json', obj({'type': const(t), **idp, **props}, ['type'] + req, title=f'server {t}'))

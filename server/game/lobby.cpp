@@ -133,6 +133,10 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
             ErrorCode::rate_limited, "at most 5 open seeks per connection", request.id)));
         return;
     }
+    if (auto refused = seek_refusal(actor, request)) {
+        actor.send(make_frame(protocol::error_message(*refused, request.id)));
+        return;
+    }
     Seek seek;
     seek.id = random_id("s_");
     seek.variant = request.variant;
@@ -154,6 +158,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     if (sniderman) {
         seek.json["rounds"] = seek.rounds;
     }
+    rate_seek(seek, actor, request);
     store_async(SaveSeek{{seek.id, protocol::to_text(seek.json)}});
     actor.send(make_frame(protocol::seek_created_message(seek.json, request.id)));
     component_logger("lobby")->info(
@@ -195,12 +200,17 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
             protocol::error_message(ErrorCode::own_seek, "you cannot accept your own seek", id)));
         return;
     }
+    if (auto refused = accept_refusal(actor, *it)) {
+        actor.send(make_frame(protocol::error_message(*refused, id)));
+        return;
+    }
     const Seek seek = *it;
     GameSpec spec;
     spec.variant = seek.variant;
     spec.rules = seek.rules;
     spec.rounds = seek.rounds;
     spec.is_private = seek.is_private;
+    spec.rated = seek.rated;
     bool creator_first = true;
     if (seek.variant != core::VariantId::sniderman) {
         creator_first = seek.side ? *seek.side == core::Side::first : random_below(2) == 0;
@@ -249,19 +259,20 @@ void Lobby::game_stored(const core::Status& stored, const std::shared_ptr<Room>&
 }
 
 void Lobby::quick_pair(const Actor& actor, const protocol::Request& request) {
-    for (const auto& seek : seeks_) {
-        const bool rounds_match =
-            seek.variant != core::VariantId::sniderman || seek.rounds == request.rounds;
-        if (!seek.is_private && seek.variant == request.variant && seek.rules == request.rules &&
-            rounds_match && seek.creator.player_id != actor.player_id) {
-            accept_seek(actor, seek.id, request.id);
-            return;
-        }
+    if (auto refused = seek_refusal(actor, request)) {
+        actor.send(make_frame(protocol::error_message(*refused, request.id)));
+        return;
+    }
+    if (const auto* seek = best_match(actor, request)) {
+        accept_seek(actor, seek->id, request.id);
+        return;
     }
     protocol::Request create = request;
     create.type = RequestType::seek_create;
     create.side.reset();
     create.is_private = false;
+    create.rating_min.reset();
+    create.rating_max.reset();
     create_seek(actor, create);
 }
 

@@ -46,6 +46,9 @@ void Room::watch(const Actor& actor, const protocol::Request& request) {
         position["legal"] = json::array();
     }
     actor.send(make_frame(protocol::events_message(id(), known, missed, position, request.id)));
+    if (!rating_change_.empty()) {
+        actor.send(make_frame(protocol::rating_change_message(id(), rating_change_)));
+    }
     watchers_changed();
 }
 
@@ -144,7 +147,8 @@ void Room::publish_summary() {
                                             {"rules", record_.rules},
                                             {"players", players},
                                             {"moves", moves},
-                                            {"spectators", last_spectators_}});
+                                            {"spectators", last_spectators_},
+                                            {"rated", record_.rated}});
 }
 
 bool Room::online(const std::string& player_id) const {
