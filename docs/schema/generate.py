@@ -63,13 +63,13 @@ write('defs/seek.json', obj({
     # issue 16: rated seeks, the accepter's rating range, the creator's shown rating
     'rated': B, 'rating_min': rating_bound, 'rating_max': rating_bound,
     'rating': {'type': 'integer'}, 'provisional': B},
-    ['seek_id', 'variant', 'rules', 'side', 'private', 'creator', 'created_at', 'rated'], title='seek'))
+    ['seek_id', 'variant', 'rules', 'side', 'private', 'creator', 'created_at'], title='seek'))
 write('defs/game_summary.json', obj({
     'game_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
     'players': {'type': 'object', 'additionalProperties': s(0, 20)},
     'moves': {'type': 'integer', 'minimum': 0}, 'spectators': {'type': 'integer', 'minimum': 0},
     'rated': B},
-    ['game_id', 'variant', 'rules', 'players', 'moves', 'spectators', 'rated'], title='game summary'))
+    ['game_id', 'variant', 'rules', 'players', 'moves', 'spectators'], title='game summary'))
 # issue 16: a rating before and after a rated game, numbers unrounded
 rating_value = obj({'rating': N, 'rd': {'type': 'number', 'minimum': 0},
                     'volatility': {'type': 'number', 'minimum': 0}}, ['rating', 'rd', 'volatility'])
@@ -218,7 +218,8 @@ server = {
     'seek_cancelled': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'game_started': ({**gid, 'variant': ref('../defs/variant.json'), 'you': ref('../defs/seat.json')},
                      ['game_id', 'variant', 'you']),
-    'snapshot': (snapshot_props, list(snapshot_props.keys())),
+    # `rated` and `rating_change` (issue 16) may be absent: a casual game.
+    'snapshot': (snapshot_props, [k for k in snapshot_props if k not in ('rated', 'rating_change')]),
     'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/wire/event.json')},
               ['game_id', 'version', 'event']),
     'events': ({**gid, 'version': {'type': 'integer', 'minimum': 0},

@@ -233,31 +233,35 @@ TEST(ParseRequest, AccountRequestsReadTheirFields) {
 
 TEST(ParseRequest, BadAccountFieldsGetTheirCodes) {
     using protocol::ErrorCode;
-    EXPECT_EQ(error_of(R"({"type":"register","username":"ab","password":"long enough"})").code,
-              ErrorCode::bad_name);
-    EXPECT_EQ(error_of(R"({"type":"register","username":"a b c","password":"long enough"})").code,
-              ErrorCode::bad_name);
-    EXPECT_EQ(error_of(R"({"type":"register","username":"ann","password":"seven77"})").code,
+    EXPECT_EQ(
+        error_of(R"({"type":"register","username":"ab","password":"long enough"})").error.code,
+        ErrorCode::bad_name);
+    EXPECT_EQ(
+        error_of(R"({"type":"register","username":"a b c","password":"long enough"})").error.code,
+        ErrorCode::bad_name);
+    EXPECT_EQ(error_of(R"({"type":"register","username":"ann","password":"seven77"})").error.code,
               ErrorCode::weak_password);
     // Eight code points, more bytes: long enough.
     request_of(R"({"type":"register","username":"ann","password":"ééééééé1"})");
-    EXPECT_EQ(error_of(R"({"type":"login","username":"ann"})").code, ErrorCode::missing_field);
-    EXPECT_EQ(error_of(R"({"type":"change_password","password":"x","new_password":"short"})").code,
-              ErrorCode::weak_password);
-    EXPECT_EQ(error_of(R"({"type":"admin_close","player_id":7})").code, ErrorCode::bad_field);
+    EXPECT_EQ(error_of(R"({"type":"login","username":"ann"})").error.code,
+              ErrorCode::missing_field);
+    EXPECT_EQ(
+        error_of(R"({"type":"change_password","password":"x","new_password":"short"})").error.code,
+        ErrorCode::weak_password);
+    EXPECT_EQ(error_of(R"({"type":"admin_close","player_id":7})").error.code, ErrorCode::bad_field);
     EXPECT_EQ(
         error_of(
             R"({"type":"seek_create","variant":"chessence","rating_min":1800,"rating_max":1700})")
-            .code,
+            .error.code,
         ErrorCode::bad_field);
-    EXPECT_EQ(error_of(R"({"type":"seek_create","variant":"chessence","rating_min":-5})").code,
-              ErrorCode::bad_field);
-    EXPECT_EQ(error_of(R"({"type":"seek_create","variant":"chessence","rated":"yes"})").code,
+    EXPECT_EQ(
+        error_of(R"({"type":"seek_create","variant":"chessence","rating_min":-5})").error.code,
+        ErrorCode::bad_field);
+    EXPECT_EQ(error_of(R"({"type":"seek_create","variant":"chessence","rated":"yes"})").error.code,
               ErrorCode::bad_field);
     EXPECT_EQ(error_of(R"({"type":"register","username":"ann","password":")" +
-                       std::string(300, 'x') + ""
-}")
-                  .code,
+                       std::string(300, 'x') + R"("})")
+                  .error.code,
               ErrorCode::bad_field);
 }
 

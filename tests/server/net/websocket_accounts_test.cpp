@@ -206,10 +206,8 @@ TEST_F(WsAccounts, BadInputForEveryAccountRequest) {
     EXPECT_EQ(ann.wait_error(17)["code"], "already_registered");
     ann.send({{"type", "set_name"}, {"name", "Someone"}, {"id", 18}});
     EXPECT_EQ(ann.wait_error(18)["code"], "forbidden");
-    ann.send({{"type", "change_password"},
-              {"password", "correct horse"},
-              {"new_password", "short"},
-              {"id", 19}});
+    ann.send_raw(
+        R"({"type":"change_password","password":"correct horse","new_password":"short","id":19})");
     EXPECT_EQ(ann.wait_error(19)["code"], "weak_password");
     ann.sync();
     EXPECT_FALSE(ann.closed());

@@ -166,8 +166,10 @@ TEST(MigrationStep3, EventsLoseTheirDerivedFieldsAndHalfFinishedGamesAreFinished
     store->reset();
     auto db = server::sqlite::Connection::open(path);
     ASSERT_TRUE(db.ok());
-    EXPECT_EQ(*(*db)->query_text("PRAGMA user_version"), "3");
-    EXPECT_EQ(server::current_schema_version(), 3);
+    // Opening applies every later step too (step 4: accounts and ratings).
+    EXPECT_EQ(*(*db)->query_text("PRAGMA user_version"),
+              std::to_string(server::current_schema_version()));
+    EXPECT_GE(server::current_schema_version(), 3);
 }
 
 // The previous version wrote events with nlohmann::json (keys sorted, no spaces): after step 3
