@@ -1,6 +1,6 @@
 #pragma once
-// One game (for Sniderman: one round) behind an interface that is the same for every variant, so the
-// server, the protocol and the CLI treat every game alike. Not a hot path: hot paths (movegen,
+// One game (for Sniderman: one round) behind an interface that is the same for every variant, so
+// the server, the protocol and the CLI treat every game alike. Not a hot path: hot paths (movegen,
 // perft, search) live in each variant's own typed code; this layer speaks notation strings.
 #include <array>
 #include <cstdint>
@@ -41,6 +41,11 @@ struct BoardView {
     // otherwise the piece as the position string writes it ("K", "m", "+Q", "n").
     std::vector<std::string> squares;
     std::array<int, 2> reserves{0, 0};  // men in reserve for the first and second side (Chessence)
+    // Chessence: per square (the index of `squares`), the powers its man has now from the friendly
+    // men around it: any of "r" (an orthogonal friend), "b" (a diagonal friend), "n" (a friend a
+    // knight's move away), in that order; "" for a man without powers and for every other square.
+    // Empty in the other games.
+    std::vector<std::string> powers;
 };
 
 class Game {

@@ -145,14 +145,32 @@ json board_json(const core::BoardView& board) {
             {"reserves", board.reserves}};
 }
 
+json powers_json(const core::BoardView& board) {
+    json powers = json::object();
+    for (std::size_t i = 0; i < board.powers.size() && i < board.squares.size(); ++i) {
+        if (board.squares[i] == "M" || board.squares[i] == "m") {
+            const auto files = static_cast<std::size_t>(board.files);
+            std::string square{static_cast<char>('a' + i % files)};
+            square += std::to_string(i / files + 1);
+            powers[square] = board.powers[i];
+        }
+    }
+    return powers;
+}
+
 json position_json(const core::Game& game) {
     const bool over = game.outcome().has_value();
-    return {
+    const auto board = game.board();
+    json position = {
         {"fen", game.fen()},
-        {"board", board_json(game.board())},
+        {"board", board_json(board)},
         {"to_move", over ? json(nullptr) : json(core::side_name(game.variant(), game.to_move()))},
         {"legal", game.legal_moves()},
         {"in_check", game.in_check()}};
+    if (!board.powers.empty()) {
+        position["powers"] = powers_json(board);
+    }
+    return position;
 }
 
 json outcome_json(core::VariantId variant, const core::Outcome& outcome) {

@@ -64,8 +64,12 @@ std::string pong_message(const nlohmann::json& id);
 
 // {files, ranks, squares, reserves} of a board.
 nlohmann::json board_json(const core::BoardView& board);
+// {"<square>": "<powers>"} for every man of a Chessence board: what it may move as now ("r", "b",
+// "n", in that order; "" for none). An empty object for the other games.
+nlohmann::json powers_json(const core::BoardView& board);
 // The public position fields shared by `move` events and snapshots:
-// {fen, board, to_move, legal, in_check}; `to_move` is null once the game is over.
+// {fen, board, to_move, legal, in_check} and, in Chessence, `powers`; `to_move` is null once the
+// game is over.
 nlohmann::json position_json(const core::Game& game);
 // {winner, reason} with the winner named by side ("white", "odd", …) or null.
 nlohmann::json outcome_json(core::VariantId variant, const core::Outcome& outcome);

@@ -122,6 +122,14 @@ const std::vector<Flag>& flags() {
             [](Config & c) -> auto& { return c.server.limits.idle_timeout; },
             whole_number(2, 86400)),
         flag(
+            "--seek-grace", "CHESSENCE_SEEK_GRACE",
+            "seconds a public seek waits for its player to reconnect",
+            [](Config & c) -> auto& { return c.server.limits.seek_grace; }, whole_number(1, 3600)),
+        flag(
+            "--invite-ttl", "CHESSENCE_INVITE_TTL", "seconds a private invitation stays open",
+            [](Config & c) -> auto& { return c.server.limits.invite_ttl; },
+            whole_number(60, 7 * 86400)),
+        flag(
             "--threads", "CHESSENCE_THREADS", "I/O threads",
             [](Config & c) -> auto& { return c.server.threads; }, whole_number(1, 64)),
         // Issue 16: Argon2id's cost (libsodium's interactive limits by default, docs/accounts.md).

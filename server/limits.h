@@ -31,6 +31,9 @@ inline constexpr std::chrono::seconds http_read_timeout{30};
 inline constexpr std::size_t http_body_limit = 16 * 1024;
 // Finished games per page in GET /api/players/<id>/games.
 inline constexpr int games_page_size = 20;
+// GET /api/legal: the longest position string and the most moves it replays.
+inline constexpr std::size_t legal_api_max_fen = 200;
+inline constexpr std::size_t legal_api_max_moves = 1000;
 // Time the server waits for clients to close during shutdown before it stops anyway.
 inline constexpr std::chrono::milliseconds shutdown_grace{1500};
 
@@ -52,6 +55,11 @@ inline constexpr std::size_t default_password_memory = 64u * 1024u * 1024u;
 inline constexpr int leaderboard_size = 50;
 inline constexpr int leaderboard_days = 90;
 inline constexpr int max_pgn_games = 2000;
+// A public seek whose player has no connection left is withdrawn after this (a reload or a short
+// network drop keeps it).
+inline constexpr std::chrono::seconds default_seek_grace{30};
+// A private invitation is withdrawn this long after it was created (issue 15).
+inline constexpr std::chrono::seconds default_invite_ttl{3600};
 
 struct Limits {
     std::size_t max_frame_bytes = default_max_frame_bytes;
@@ -61,6 +69,8 @@ struct Limits {
     LoginPolicy login;
     std::uint64_t password_ops = default_password_ops;
     std::size_t password_memory = default_password_memory;
+    std::chrono::seconds seek_grace = default_seek_grace;
+    std::chrono::seconds invite_ttl = default_invite_ttl;
 };
 
 }  // namespace server

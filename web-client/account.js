@@ -80,7 +80,7 @@ export function installAccounts(app, host) {
         });
         const parts = [toggle];
         if (a && app.me.id) {
-            parts.unshift(h('a', { class: 'my-page', href: `#/player/${encodeURIComponent(app.me.id)}` }, 'My games'));
+            parts.unshift(h('a', { class: 'my-page', href: `/player/${encodeURIComponent(app.me.id)}` }, 'My games'));
         }
         if (open) {
             const panel = h('div', { class: 'account-panel card' });
@@ -107,10 +107,6 @@ export function installAccounts(app, host) {
         }
         host.replaceChildren(...parts);
         document.body.dataset.account = a ? a.username : '';
-        const nameForm = document.getElementById('name-form');
-        if (nameForm) {
-            nameForm.hidden = !!a; // an account's name is its username
-        }
     }
 
     conn.on('welcome', (msg) => {

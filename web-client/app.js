@@ -1,83 +1,109 @@
-// Wiring: one connection, the header (name, connection state), hash routing between the pages
-// (#/ lobby, #/game/<id>, #/join/<seek_id>, #/player/<id>, #/leaderboard/<game>), and messages that matter on every page.
+// Wiring: one connection, the header (name, settings, connection state), the routes between the
+// pages, and messages that matter on every page. Pages live on real paths (/game/<id>,
+// /learn/chessence, …); router.js turns old hash links into them.
 import { Connection } from './socket.js';
-import { build, readError, readPlayer, readStarted, welcomeGames } from './protocol.js';
-import { JoinPage, LobbyPage } from './lobby.js';
+import { build, readError, readPlayer, readSeekCancelled, readSeekCreated, readStarted,
+         welcomeGames } from './protocol.js';
+import { LobbyPage } from './lobby.js';
+import { JoinPage } from './join.js';
 import { GamePage } from './game.js';
+import { LearnPage } from './learn.js';
+import { AnalysisPage } from './analysis.js';
+import { Router, currentRoute } from './router.js';
+import { SettingsDialog, applyToDocument } from './settings.js';
+import { soundLog } from './sound.js';
 import { installAccounts } from './account.js';
 import { LeaderboardPage, PlayerPage } from './player.js';
 
 const NAME_KEY = 'chessence.name';
 const NAME_PATTERN = /^[A-Za-z0-9 _.\-]{1,20}$/;
 
+// Route name (the first path segment) → page class: new pages add a line here.
+const ROUTES = {
+    '': LobbyPage,
+    game: GamePage,
+    join: JoinPage,
+    learn: LearnPage,
+    analysis: AnalysisPage,
+    player: PlayerPage,
+    leaderboard: LeaderboardPage,
+};
+
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 const conn = new Connection(wsUrl, { nameFn: () => localStorage.getItem(NAME_KEY) ?? '' });
 const main = document.getElementById('main');
 const toastEl = document.getElementById('toast');
 let toastTimer = null;
+let page = null;
 
 // What every page may use.
 const app = {
     conn,
     me: { id: '', name: '' },
     myGames: [],
+    mySeeks: new Map(), // seek id → seek: this player's open seeks, private ones included
+    soundLog,
     toast(text) {
         toastEl.textContent = text;
         toastEl.hidden = false;
         clearTimeout(toastTimer);
         toastTimer = setTimeout(() => { toastEl.hidden = true; }, 4500);
     },
-    navigate(hash) {
-        if (location.hash !== hash) {
-            location.hash = hash;
-        } else {
-            route();
-        }
+    navigate(path, options) {
+        router.go(path, options);
     },
-    inviteLink: (seekId) => `${location.origin}${location.pathname}#/join/${encodeURIComponent(seekId)}`,
-    gameLink: (gameId) => `${location.origin}${location.pathname}#/game/${encodeURIComponent(gameId)}`,
+    inviteLink: (seekId) => `${location.origin}/join/${encodeURIComponent(seekId)}`,
+    gameLink: (gameId) => `${location.origin}/game/${encodeURIComponent(gameId)}`,
+    openSettings: (options = {}) => settings.open({ name: app.me.name, ...options }),
 };
 window.chessence = app;
 
-let page = null;
-
 function route() {
-    const hash = location.hash || '#/';
-    const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+    const { name, args } = currentRoute();
+    const Page = ROUTES[name] ?? LobbyPage;
     page?.leave();
     toastEl.hidden = true;
     main.replaceChildren();
-    if (parts[0] === 'game' && parts[1]) {
-        page = new GamePage(app, main, parts[1]);
-    } else if (parts[0] === 'player' && parts[1]) {
-        page = new PlayerPage(app, main, parts[1]);
-    } else if (parts[0] === 'leaderboard') {
-        page = new LeaderboardPage(app, main, parts[1]);
-    } else if (parts[0] === 'join' && parts[1]) {
-        page = new JoinPage(app, main, parts[1]);
-    } else {
-        page = new LobbyPage(app, main);
+    page = new Page(app, main, ...args);
+    document.body.dataset.page = name || 'lobby';
+    delete document.body.dataset.variant;
+    for (const a of document.querySelectorAll('.site-nav a')) {
+        const current = (a.dataset.nav === 'learn' && name === 'learn') || (a.dataset.nav === 'play' && name === '')
+            || (a.dataset.nav === 'leaderboard' && name === 'leaderboard');
+        if (current) {
+            a.setAttribute('aria-current', 'page');
+        } else {
+            a.removeAttribute('aria-current');
+        }
     }
     page.enter();
+    window.scrollTo(0, 0);
 }
+const router = new Router(route);
 
 // ---- Header --------------------------------------------------------------------------------------
 
-const nameForm = document.getElementById('name-form');
-const nameInput = document.getElementById('name-input');
-nameInput.value = localStorage.getItem(NAME_KEY) ?? '';
-nameForm.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const name = nameInput.value.trim();
+// Stores and sends a new name; false (with a message) when it breaks the rules.
+function saveName(name) {
     if (!NAME_PATTERN.test(name)) {
         app.toast('A name has 1–20 letters, digits, spaces, _ - or .');
-        return;
+        return false;
     }
     localStorage.setItem(NAME_KEY, name);
     if (!conn.send(build.setName(name))) {
         app.toast('Not connected: your name will be sent when the connection is back.');
     }
-});
+    return true;
+}
+const settings = new SettingsDialog(document.getElementById('settings'), { onName: saveName });
+const meName = document.getElementById('me-name');
+document.getElementById('me-button').addEventListener('click', () => app.openSettings({ focusName: true }));
+document.getElementById('settings-button').addEventListener('click', () => app.openSettings());
+function showName() {
+    meName.textContent = app.me.name || localStorage.getItem(NAME_KEY) || 'Guest';
+}
+showName();
+applyToDocument();
 
 const connEl = document.getElementById('conn');
 const CONN_TEXT = { online: 'Online', connecting: 'Connecting…', reconnecting: 'Reconnecting…',
@@ -105,29 +131,39 @@ connEl.addEventListener('click', () => conn.reconnectNow());
 
 conn.on('welcome', (msg) => {
     app.me = readPlayer(msg);
+    app.mySeeks.clear(); // the server announces the open ones again
     app.myGames = welcomeGames(msg);
-    const stored = localStorage.getItem(NAME_KEY);
-    if (!stored || stored !== app.me.name) {
-        nameInput.value = app.me.name;
-    }
     document.body.dataset.player = app.me.id;
+    showName();
     page?.onWelcome?.();
 });
 
 conn.on('player', (msg) => {
     app.me = readPlayer(msg);
-    nameInput.value = app.me.name;
     localStorage.setItem(NAME_KEY, app.me.name);
+    showName();
     app.toast(`You are now “${app.me.name}”.`);
     page?.onPlayer?.();
 });
 
+conn.on('seek_created', (msg) => {
+    const seek = readSeekCreated(msg);
+    app.mySeeks.set(seek.id, seek);
+});
+conn.on('seek_cancelled', (msg) => app.mySeeks.delete(readSeekCancelled(msg)));
+
 conn.on('game_started', (msg) => {
     const started = readStarted(msg);
+    for (const [id, seek] of app.mySeeks) {
+        if (seek.variant === started.variant) {
+            app.mySeeks.delete(id); // most likely the seek that was just accepted
+            break;
+        }
+    }
     if (!app.myGames.includes(started.gameId)) {
         app.myGames.push(started.gameId);
     }
-    app.navigate(`#/game/${encodeURIComponent(started.gameId)}`);
+    app.navigate(`/game/${encodeURIComponent(started.gameId)}`);
     page?.onStarted?.(started);
 });
 
@@ -146,10 +182,13 @@ conn.on('error', (msg) => {
 
 conn.on('*', (msg) => page?.handle?.(msg));
 
-// Accounts (account.js): after a login the page starts again as the account.
-app.refresh = () => route();
+// Accounts (account.js): after a login or a registration the header and the page start again as
+// the account.
+app.refresh = () => {
+    showName();
+    route();
+};
 installAccounts(app, document.getElementById('account'));
 
-window.addEventListener('hashchange', route);
 route();
 conn.connect();

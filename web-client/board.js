@@ -1,49 +1,96 @@
 // The board: draws a position as SVG and turns clicks, drags and keys into one of the legal moves it
 // was handed. It knows squares and notation shapes, never rules, and never talks to the server.
-import { describePiece, pieceGraphic, pieceIcon } from './pieces.js';
-import { CELL, SVG_NS, el, moveSquares, squareName } from './squares.js';
+// When it is not the user's turn it can take one premove: any two squares, starting on one of the
+// `premovable` squares the host names; the host decides later whether that became a legal move.
+import { describePiece, pieceGraphic, powerBadges, powersText } from './pieces.js';
+import { CELL, el, moveSquares, squareName } from './squares.js';
 import { inputMethods } from './board_input.js';
+import { drawMethods } from './board_draw.js';
 
 export { moveSquares, squareName };
 
 export class Board {
-    // onMove(notation) is called with one of the legal moves once the user has entered it.
-    constructor(host, { onMove, label = 'Board' } = {}) {
+    // onMove(notation): a legal move entered. onPremove({drop, squares}) / onCancelPremove(): the
+    // premove set or dropped. onSelect(selection): what is picked up changed ({from} | {drop} | null). describe(square, code): extra words for a square's label (optional).
+    // reserveHosts {top, bottom}: where the reserve piles go (default: rows above and below).
+    constructor(host, { onMove, onPremove, onCancelPremove, onSelect, describe, label = 'Board',
+                        reserveHosts } = {}) {
         this.onMove_ = onMove ?? (() => {});
+        this.onSelect_ = onSelect ?? (() => {});
+        this.onPremove_ = onPremove ?? null;
+        this.onCancelPremove_ = onCancelPremove ?? (() => {});
+        this.describe_ = describe ?? (() => '');
         this.host_ = host;
         this.host_.classList.add('board-wrap');
-        this.top_ = document.createElement('div');
-        this.bottom_ = document.createElement('div');
-        this.top_.className = 'reserve-row top';
-        this.bottom_.className = 'reserve-row bottom';
         this.svg_ = el('svg', { class: 'board', role: 'group', 'aria-label': label });
-        this.host_.replaceChildren(this.top_, this.svg_, this.bottom_);
+        this.tip_ = document.createElement('div');
+        this.tip_.className = 'board-tip';
+        this.tip_.hidden = true;
+        this.tip_.setAttribute('role', 'tooltip');
+        if (reserveHosts) {
+            this.top_ = reserveHosts.top;
+            this.bottom_ = reserveHosts.bottom;
+            this.host_.replaceChildren(this.svg_, this.tip_);
+        } else {
+            this.top_ = document.createElement('div');
+            this.bottom_ = document.createElement('div');
+            this.top_.className = 'reserve-row top';
+            this.bottom_.className = 'reserve-row bottom';
+            this.host_.replaceChildren(this.top_, this.svg_, this.bottom_, this.tip_);
+        }
         this.state_ = null;
         this.selected_ = null; // {drop: true} | {from: 'e2'}
         this.path_ = [];
         this.focus_ = null;
         this.drag_ = null;
-        this.svg_.addEventListener('pointerdown', (e) => this.onPointerDown_(e));
-        this.svg_.addEventListener('pointermove', (e) => this.onPointerMove_(e));
-        this.svg_.addEventListener('pointerup', (e) => this.onPointerUp_(e));
-        this.svg_.addEventListener('pointercancel', () => this.endDrag_(null));
-        this.svg_.addEventListener('keydown', (e) => this.onKey_(e));
+        this.listen_();
     }
 
     // state: {board: {files, ranks, squares, reserves}, flipped, legal: [notation], lastMove,
-    //         checkSquare, red: bool, dropSide: 0|1|null, variant}
+    //         checkSquare, red: bool, dropSide: 0|1|null, variant, powers: {square: "rbn"}|null,
+    //         showPowers, premovable: [square]|null, premove: {drop, squares}|null, premoveDrops,
+    //         premoveAnyTarget (a premove may end on another premovable square: Sniderman)}
     set(state) {
-        const sameLegal = this.state_ && state.legal.join() === this.state_.legal.join();
-        const prev = this.state_?.board;
-        if (!prev || !state.board || prev.files !== state.board.files || prev.ranks !== state.board.ranks) {
+        const prev = this.state_;
+        if (!prev?.board || !state.board || prev.board.files !== state.board.files
+            || prev.board.ranks !== state.board.ranks) {
             this.focus_ = null;
         }
-        const moved = state.lastMove && state.lastMove !== this.state_?.lastMove && prev
-            && prev.files === state.board?.files;
+        const moved = state.lastMove && state.lastMove !== prev?.lastMove && prev?.board
+            && prev.board.files === state.board?.files;
         this.animate_ = moved && this.draggedMove_ !== state.lastMove ? moveSquares(state.lastMove) : null;
-        this.state_ = state;
-        this.moves_ = state.legal.map((n) => ({ notation: n, ...moveSquares(n) }));
-        if (!sameLegal) {
+        this.state_ = { ...state, legal: state.legal ?? [], premovable: state.premovable ?? null };
+        this.moves_ = this.state_.legal.map((n) => ({ notation: n, ...moveSquares(n) }));
+        if (!this.selectionStillValid_()) {
+            this.clearSelection_();
+        }
+        this.render_();
+    }
+
+    // A piece picked up while it was not the user's turn stays selected when it becomes one.
+    selectionStillValid_() {
+        if (!this.selected_) {
+            return true;
+        }
+        if (this.moves_.length) {
+            if (this.selected_.drop) {
+                return this.moves_.some((m) => m.drop);
+            }
+            return this.candidates_().length > 0;
+        }
+        return this.premoveMode_() && !this.path_.length
+            && (this.selected_.drop || this.state_.premovable.includes(this.selected_.from));
+    }
+
+    premoveMode_() {
+        return !this.moves_.length && !!this.onPremove_ && !!this.state_?.premovable?.length;
+    }
+
+    // Selects `squares` (a piece and the landings entered so far) as if the user had clicked them.
+    preselect(squares) {
+        this.selected_ = { from: squares[0] };
+        this.path_ = squares.slice(1);
+        if (!this.candidates_().length) {
             this.clearSelection_();
         }
         this.render_();
@@ -72,11 +119,17 @@ export class Board {
     }
 
     movableFrom_() {
+        if (this.premoveMode_()) {
+            return new Set(this.state_.premovable);
+        }
         return new Set(this.moves_.filter((m) => !m.drop).map((m) => m.squares[0]));
     }
 
-    // One user action on a square: select, extend a chain, complete a move, or cancel.
+    // One user action on a square: select, extend a chain, complete a move (or premove), cancel.
     activate_(sq) {
+        if (this.premoveMode_()) {
+            return this.activatePremove_(sq);
+        }
         const movable = this.movableFrom_();
         if (this.selected_ && this.destinations_().has(sq)) {
             if (this.selected_.drop) {
@@ -84,8 +137,7 @@ export class Board {
             }
             this.path_.push(sq);
             const prefix = [this.selected_.from, ...this.path_];
-            const left = this.candidates_();
-            const exact = left.find((m) => m.squares.length === prefix.length);
+            const exact = this.candidates_().find((m) => m.squares.length === prefix.length);
             if (exact) {
                 return this.complete_(exact.notation);
             }
@@ -101,10 +153,27 @@ export class Board {
         this.render_();
     }
 
+    activatePremove_(sq) {
+        const sel = this.selected_;
+        const premovable = this.state_.premovable.includes(sq);
+        if (sel && !sel.drop && sel.from !== sq && premovable && !this.state_.premoveAnyTarget) {
+            this.selected_ = { from: sq }; // another own piece: pick that one instead
+            this.render_();
+            return;
+        }
+        if (sel && (sel.drop || sel.from !== sq)) {
+            this.clearSelection_();
+            this.render_();
+            this.onPremove_(sel.drop ? { drop: true, squares: [sq] } : { drop: false, squares: [sel.from, sq] });
+            return;
+        }
+        this.selected_ = !sel && premovable ? { from: sq } : null;
+        this.render_();
+    }
+
     complete_(notation) {
         this.draggedMove_ = this.draggingDone_ ? notation : null;
         this.clearSelection_();
-        this.lastSent_ = notation;
         this.render_();
         this.onMove_(notation);
     }
@@ -127,6 +196,17 @@ export class Board {
                  y: (flipped ? rank : ranks - 1 - rank) * CELL };
     }
 
+    // Words for a square: its name, its piece, a man's powers, and what the host adds.
+    squareLabel_(name, code) {
+        const info = describePiece(code, this.state_.variant);
+        if (!info) {
+            return `${name}, empty`;
+        }
+        const powers = this.state_.powers?.[name];
+        const extra = this.describe_(name, code);
+        return `${name}, ${info.name}${typeof powers === 'string' ? `, ${powersText(powers)}` : ''}${extra ? `, ${extra}` : ''}`;
+    }
+
     render_() {
         const s = this.state_;
         if (!s || !s.board) {
@@ -139,17 +219,20 @@ export class Board {
         this.host_.style.setProperty('--ratio', String(files / ranks));
         this.host_.dataset.legal = s.legal.join(' ');
         this.host_.dataset.variant = s.variant ?? '';
-        this.host_.classList.toggle('interactive', s.legal.length > 0);
+        this.host_.dataset.premove = s.premove ? s.premove.squares.join('-') : '';
+        this.host_.classList.toggle('interactive', s.legal.length > 0 || this.premoveMode_());
+        this.host_.classList.toggle('premoving', this.premoveMode_());
         const last = new Set(s.lastMove ? moveSquares(s.lastMove).squares : []);
+        const premove = new Set(s.premove?.squares ?? []);
         const movable = this.movableFrom_();
         const dests = this.destinations_();
         const chain = new Set(this.path_);
         const frag = document.createDocumentFragment();
-        const pieces = [];
         const focusCode = this.focus_ ? squares[this.indexOf_(this.focus_)] : undefined;
         if (focusCode === undefined || focusCode === '*') {
             this.focus_ = this.firstFocus_();
         }
+        const showPowers = s.showPowers && s.powers;
         for (let rank = 0; rank < ranks; rank++) {
             for (let file = 0; file < files; file++) {
                 const code = squares[rank * files + file];
@@ -164,14 +247,17 @@ export class Board {
                 const g = el('g', { class: `sq ${dark ? 'dark' : 'light'}${s.red && !dark ? ' red' : ''}`,
                                    'data-square': name, role: 'button',
                                    tabindex: name === this.focus_ ? 0 : -1 });
-                const info = describePiece(code);
-                g.setAttribute('aria-label', `${name}${info ? ', ' + info.name : ', empty'}`);
+                g.setAttribute('aria-label', this.squareLabel_(name, code));
                 if (code) {
                     g.dataset.piece = code;
                 }
-                g.appendChild(el('rect', { x, y, width: CELL, height: CELL, class: 'sq-fill' }));
+                const fill = el('rect', { x, y, width: CELL, height: CELL, class: 'sq-fill' });
+                g.appendChild(fill);
                 if (last.has(name)) {
                     g.appendChild(el('rect', { x, y, width: CELL, height: CELL, class: 'hl-last' }));
+                }
+                if (premove.has(name)) {
+                    g.appendChild(el('rect', { x, y, width: CELL, height: CELL, class: 'hl-premove' }));
                 }
                 if (this.selected_?.from === name || chain.has(name)) {
                     g.appendChild(el('rect', { x, y, width: CELL, height: CELL, class: 'hl-selected' }));
@@ -183,9 +269,12 @@ export class Board {
                     g.classList.add('movable');
                 }
                 this.drawCoords_(g, file, rank, x, y);
+                const powers = showPowers && code && code.toLowerCase() === 'm' ? s.powers[name] : undefined;
                 if (code && !(this.drag_?.moving && this.drag_.from === name)) {
-                    pieces.push(pieceGraphic(code, x, y));
-                    g.appendChild(pieces[pieces.length - 1]);
+                    g.appendChild(pieceGraphic(code, typeof powers === 'string' ? x - 8 : x, y, 100, s.variant));
+                    if (typeof powers === 'string') {
+                        g.appendChild(powerBadges(powers, code === 'M' ? 'white' : 'black', x, y));
+                    }
                 }
                 if (dests.has(name)) {
                     g.classList.add('dest');
@@ -196,89 +285,21 @@ export class Board {
             }
         }
         if (this.drag_?.moving) {
-            const ghost = pieceGraphic(this.drag_.code, this.drag_.x - 50, this.drag_.y - 50);
+            const ghost = pieceGraphic(this.drag_.code, this.drag_.x - 50, this.drag_.y - 50, 100, s.variant);
             ghost.classList.add('dragging');
             frag.appendChild(ghost);
         }
         this.svg_.replaceChildren(frag);
+        const picked = this.selected_ ? (this.selected_.drop ? '@' : this.selected_.from) : '';
+        if (picked !== this.reportedPick_) {
+            this.reportedPick_ = picked;
+            this.onSelect_(this.selected_ ? { ...this.selected_ } : null);
+        }
         this.renderReserves_();
         this.runAnimation_();
         if (this.refocus_) {
             this.refocus_ = false;
             this.svg_.querySelector(`[data-square="${this.focus_}"]`)?.focus();
-        }
-    }
-
-    // Slides the piece that just arrived along its squares (a drop fades in).
-    runAnimation_() {
-        const a = this.animate_;
-        this.animate_ = null;
-        if (!a || !a.squares.length || window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) {
-            return;
-        }
-        const to = a.squares[a.squares.length - 1];
-        const piece = this.svg_.querySelector(`[data-square="${to}"] .piece`);
-        if (!piece) {
-            return;
-        }
-        const at = (name) => this.toScreen_(name.charCodeAt(0) - 97, Number(name.slice(1)) - 1);
-        const end = at(to);
-        const frames = a.drop ? [{ opacity: 0 }, { opacity: 1 }] : a.squares.map((sq) => {
-            const p = at(sq);
-            return { transform: `translate(${p.x - end.x}px, ${p.y - end.y}px)` };
-        });
-        const wrapper = document.createElementNS(SVG_NS, 'g');
-        piece.replaceWith(wrapper);
-        wrapper.appendChild(piece);
-        this.svg_.appendChild(wrapper.closest('.sq')); // above the other squares while it slides
-        wrapper.animate(frames, { duration: 110 + 90 * (a.squares.length - 1), easing: 'ease-out' });
-    }
-
-    drawCoords_(g, file, rank, x, y) {
-        const { files, ranks } = this.state_.board;
-        const flipped = this.state_.flipped;
-        if (file === (flipped ? files - 1 : 0)) {
-            const t = el('text', { x: x + 5, y: y + 19, class: 'coord' });
-            t.textContent = String(rank + 1);
-            g.appendChild(t);
-        }
-        if (rank === (flipped ? ranks - 1 : 0)) {
-            const t = el('text', { x: x + CELL - 5, y: y + CELL - 6, class: 'coord file' });
-            t.textContent = String.fromCharCode(97 + file);
-            g.appendChild(t);
-        }
-    }
-
-    renderReserves_() {
-        const s = this.state_;
-        const reserves = s.board.reserves ?? [0, 0];
-        const show = s.variant === 'chessence';
-        const hasDrops = this.moves_.some((m) => m.drop);
-        const rows = s.flipped ? [this.bottom_, this.top_] : [this.top_, this.bottom_];
-        for (const [index, row] of [[1, rows[0]], [0, rows[1]]]) {
-            row.replaceChildren();
-            row.hidden = !show;
-            if (!show) {
-                continue;
-            }
-            const color = index === 0 ? 'White' : 'Black';
-            const active = hasDrops && s.dropSide === index;
-            const pile = document.createElement('button');
-            pile.type = 'button';
-            pile.className = `reserve ${index === 0 ? 'white' : 'black'}`;
-            pile.dataset.reserve = index === 0 ? 'white' : 'black';
-            pile.disabled = !active;
-            pile.setAttribute('aria-pressed', String(!!(active && this.selected_?.drop)));
-            pile.setAttribute('aria-label', `${color} reserve: ${reserves[index]} men${active ? ', select to drop' : ''}`);
-            for (let i = 0; i < Math.max(reserves[index], 0); i++) {
-                pile.appendChild(pieceIcon(index === 0 ? 'M' : 'm', 34));
-            }
-            const count = document.createElement('span');
-            count.className = 'count';
-            count.textContent = `×${reserves[index]}`;
-            pile.appendChild(count);
-            pile.addEventListener('click', () => this.selectReserve_());
-            row.appendChild(pile);
         }
     }
 
@@ -298,4 +319,4 @@ export class Board {
     }
 }
 
-Object.assign(Board.prototype, inputMethods);
+Object.assign(Board.prototype, inputMethods, drawMethods);

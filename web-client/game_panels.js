@@ -2,18 +2,8 @@
 // buttons (resign with confirmation, draw offers, rematch).
 import { h, sideLabel } from './ui.js';
 
-function snidermanLabel(m, seat) {
-    if (m?.odd === seat) {
-        return 'ODD';
-    }
-    if (m?.even === seat) {
-        return 'EVEN';
-    }
-    return seat === 'player0' ? 'Player 1' : 'Player 2';
-}
-
 // Whether `seat` has to act now (move, name the object, or choose a side).
-function actsNow(g, seat) {
+export function actsNow(g, seat) {
     if (g.result) {
         return false;
     }
@@ -27,30 +17,60 @@ function actsNow(g, seat) {
     return m?.phase === 'naming' ? m.namer === seat : m?.chooser === seat;
 }
 
-// Fills the bars above and below the board: the side at the bottom is the one the board faces.
-export function renderPlayerBars(topBar, bottomBar, { g, flipped, meId }) {
-    const ordered = g.variant === 'sniderman'
-        ? (g.match?.odd ? [g.match.odd, g.match.even] : ['player0', 'player1'])
-        : ['white', 'black'];
-    const [bottom, top] = flipped ? [ordered[1], ordered[0]] : ordered;
-    for (const [bar, seat] of [[bottomBar, bottom], [topBar, top]]) {
+// The chip beside a name: the colour, or in Sniderman this round's ODD/EVEN (or the seat's number
+// before it is chosen).
+function chip(g, seat) {
+    if (g.variant !== 'sniderman') {
+        return h('span', { class: `side-chip ${seat}` }, sideLabel(seat));
+    }
+    const m = g.match;
+    const side = m?.odd === seat ? 'odd' : m?.even === seat ? 'even' : null;
+    if (side) {
+        return h('span', { class: `side-chip ${side}`, title: side === 'odd' ? 'moves 1, 3, 5…' : 'moves 2, 4, 6…' },
+                 sideLabel(side));
+    }
+    return h('span', { class: 'side-chip seat' }, seat === 'player0' ? 'Player 1' : 'Player 2');
+}
+
+// A bar: {el, info, reserve}; the reserve slot is kept across renders (the board draws into it).
+export function makePlayerBar(where) {
+    const info = h('div', { class: 'bar-info' });
+    const reserve = h('div', { class: 'reserve-slot' });
+    return { el: h('div', { class: `player-bar ${where}` }, info, reserve), info, reserve };
+}
+
+// The seats at the bottom and the top: the player's own seat at the bottom (White's, or
+// player0's, for a spectator), the other way round when flipped. Fixed for the whole game: a
+// Sniderman player keeps their side of the board whatever ODD/EVEN they take.
+export function barSeats(g, flipped) {
+    const seats = g.variant === 'sniderman' ? ['player0', 'player1'] : ['white', 'black'];
+    return flipped ? [seats[1], seats[0]] : seats;
+}
+
+// Fills the bars above and below the board.
+export function renderPlayerBars(top, bottom, { g, flipped, meId }) {
+    const [bottomSeat, topSeat] = barSeats(g, flipped);
+    for (const [bar, seat] of [[bottom, bottomSeat], [top, topSeat]]) {
         const p = g.players.find((x) => x.seat === seat);
-        const label = g.variant === 'sniderman' ? snidermanLabel(g.match, seat) : sideLabel(seat);
         const toAct = actsNow(g, seat);
-        bar.dataset.seat = seat ?? '';
-        bar.classList.toggle('to-move', toAct);
-        bar.replaceChildren(
-            h('span', { class: `online ${p?.online ? 'on' : 'off'}`, title: p?.online ? 'online' : 'offline',
-                        role: 'img', 'aria-label': p?.online ? 'online' : 'offline' }),
-            h('span', { class: `side-chip ${seat}` }, label),
+        const online = !!p?.online;
+        bar.el.dataset.seat = seat ?? '';
+        bar.el.dataset.online = String(online);
+        bar.el.classList.toggle('to-move', toAct);
+        bar.info.replaceChildren(
+            h('span', { class: `online ${online ? 'on' : 'off'}`, role: 'img',
+                        'aria-label': online ? 'connected' : 'not connected' }),
+            chip(g, seat),
             h('span', { class: 'name' }, p?.name ?? 'Waiting…'),
             p && p.id === meId ? h('span', { class: 'you' }, 'you') : '',
-            toAct ? h('span', { class: 'clock-dot', 'aria-hidden': 'true' }) : '');
+            p && !online && !g.result ? h('span', { class: 'away' }, 'disconnected') : '',
+            toAct ? h('span', { class: 'turn-mark' }, g.variant === 'sniderman' && g.match?.phase !== 'playing'
+                ? 'to choose' : 'to move') : '');
     }
 }
 
 export class ActionBar {
-    // act: {drawOffer, drawAccept, drawDecline, resign, rematchOffer, rematchAccept} callbacks
+    // act: {drawOffer, drawAccept, drawDecline, resign} callbacks
     constructor(host, act) {
         this.host_ = host;
         this.act_ = act;
@@ -62,7 +82,7 @@ export class ActionBar {
         this.confirmResign_ = false;
     }
 
-    // view: {g, seat (mine or null), nameOf(seat)}
+    // view: {g, seat (mine or null), nameOf(seat)}. Spectators see a standing draw offer too.
     render(view) {
         this.view_ = view;
         const { g, seat, nameOf } = view;
@@ -72,10 +92,14 @@ export class ActionBar {
             b.addEventListener('click', onClick);
             items.push(b);
         };
+        if (!g.result && g.drawOffer && (!seat || g.drawOffer === seat)) {
+            items.push(h('p', { class: 'offer', 'data-offer': 'draw' },
+                seat ? 'You offered a draw; waiting for the answer.' : `${nameOf(g.drawOffer)} offers a draw.`));
+        }
         if (seat && !g.result) {
             if (g.variant !== 'sniderman') {
                 if (g.drawOffer && g.drawOffer !== seat) {
-                    items.push(h('p', { class: 'offer' }, `${sideLabel(g.drawOffer)} offers a draw.`));
+                    items.push(h('p', { class: 'offer', 'data-offer': 'draw' }, `${nameOf(g.drawOffer)} offers a draw.`));
                     button('Accept draw', 'draw-accept', this.act_.drawAccept, 'btn primary');
                     button('Decline', 'draw-decline', this.act_.drawDecline);
                 } else {
@@ -85,19 +109,6 @@ export class ActionBar {
             }
             button(this.confirmResign_ ? 'Confirm resign' : 'Resign', 'resign', () => this.onResign_(),
                    this.confirmResign_ ? 'btn danger' : 'btn');
-        }
-        if (g.result) {
-            if (g.rematchGameId) {
-                items.push(h('a', { class: 'btn primary', href: `#/game/${encodeURIComponent(g.rematchGameId)}`,
-                                    'data-action': 'rematch-go' }, 'Go to the rematch'));
-            } else if (seat && g.rematchOffer && g.rematchOffer !== seat) {
-                items.push(h('p', { class: 'offer' }, `${nameOf(g.rematchOffer)} wants a rematch.`));
-                button('Accept rematch', 'rematch-accept', this.act_.rematchAccept, 'btn primary');
-            } else if (seat) {
-                const mine = g.rematchOffer === seat;
-                button(mine ? 'Rematch offered' : 'Rematch', 'rematch-offer', this.act_.rematchOffer, 'btn', mine);
-            }
-            items.push(h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'));
         }
         this.host_.replaceChildren(...items);
         this.host_.hidden = items.length === 0;

@@ -1,7 +1,9 @@
-// The lobby (seeks, games in progress, creating and accepting seeks, quick pairing) and the page a
-// private invitation link opens.
-import { build, readLobby, readSeekCancelled, readSeekCreated, SNIDERMAN_ROUNDS } from './protocol.js';
-import { h, variantLabel, sideLabel, copyText } from './ui.js';
+// The lobby: creating and accepting seeks, quick pairing, the open seeks, the games in progress,
+// and the player's own seeks (with invitation links) and games.
+import { build, isReply, readLobby, readSeekCreated, SNIDERMAN_ROUNDS } from './protocol.js';
+import { h, variantLabel, sideLabel, copyText, plural } from './ui.js';
+import { MyGames } from './my_games.js';
+import { setTitle } from './notify.js';
 import { ratingText } from './rating_view.js';
 
 export class LobbyPage {
@@ -9,11 +11,12 @@ export class LobbyPage {
         this.app_ = app;
         this.root_ = root;
         this.lobby_ = { seeks: [], games: [] };
-        this.mySeeks_ = new Map(); // seek id → seek, including private ones (not listed)
+        this.mySeeks_ = app.mySeeks; // seek id → seek, including private ones (not listed)
+        this.myGames_ = new MyGames(app, () => this.renderLists_());
     }
 
     enter() {
-        document.title = 'Lobby — Chessence';
+        setTitle('Play — Chessence');
         this.root_.append(this.renderShell_());
         this.app_.conn.send(build.lobbySubscribe());
         this.renderLists_();
@@ -25,26 +28,34 @@ export class LobbyPage {
 
     onWelcome() {
         this.app_.conn.send(build.lobbySubscribe());
+        this.myGames_.refresh();
         this.renderLists_();
     }
 
     handle(msg) {
         if (msg.type === 'lobby') {
             this.lobby_ = readLobby(msg);
+            this.myGames_.sawLobby(this.lobby_.games);
+            const listed = new Set(this.lobby_.seeks.map((s) => s.id));
             for (const s of this.lobby_.seeks) {
                 if (s.creator.id === this.app_.me.id) {
                     this.mySeeks_.set(s.id, s);
                 }
             }
+            for (const [id, s] of this.mySeeks_) {
+                if (!s.isPrivate && !listed.has(id)) {
+                    this.mySeeks_.delete(id); // accepted or withdrawn
+                }
+            }
             this.renderLists_();
         } else if (msg.type === 'seek_created') {
             const seek = readSeekCreated(msg);
-            this.mySeeks_.set(seek.id, seek);
             this.renderLists_();
-            this.app_.toast(seek.isPrivate ? 'Private game created: send the invitation link.'
-                                           : 'Seek created: waiting for an opponent.');
+            if (isReply(msg)) {
+                this.app_.toast(seek.isPrivate ? 'Private game created: send the invitation link.'
+                                               : 'Seek created: waiting for an opponent.');
+            }
         } else if (msg.type === 'seek_cancelled') {
-            this.mySeeks_.delete(readSeekCancelled(msg));
             this.renderLists_();
         }
     }
@@ -57,21 +68,24 @@ export class LobbyPage {
             ...['chessence', 'chesica', 'sniderman'].map((v, i) => h('label', {},
                 h('input', { type: 'radio', name: 'variant', value: v, checked: i === 0 ? '' : null }),
                 h('span', {}, variantLabel(v)))));
-        const rules = h('label', { class: 'field' }, 'Rules ',
-            h('select', { name: 'rules' }, h('option', { value: 'house' }, 'House rules (draw rules on)'),
-              h('option', { value: 'strict' }, 'Strict (sources only)')));
+        const rules = h('label', { class: 'field rules-field' }, 'Rules ',
+            h('select', { name: 'rules' }, h('option', { value: 'house' }, 'House rules: draws by repetition and by 100 moves without a capture'),
+              h('option', { value: 'strict' }, 'Strict: only the rules of the sources')));
         const side = h('fieldset', { class: 'seg side' }, h('legend', {}, 'Play as'));
         const rounds = h('label', { class: 'field rounds' }, 'Rounds ',
             h('select', { name: 'rounds' }, ...SNIDERMAN_ROUNDS.map((r) =>
-                h('option', { value: r, selected: r === 3 ? '' : null }, `${r} (first to ${(r + 1) / 2})`))));
-        const note = h('p', { class: 'form-note' }, 'ODD or EVEN is chosen each round by the player who did not name the object.');
+                h('option', { value: r, selected: r === 3 ? '' : null }, `${plural(r, 'round')} (first to win ${(r + 1) / 2})`))));
+        const note = h('p', { class: 'form-note' }, 'Sniderman has no draws and no colours: each round one player names the object, '
+            + 'the other chooses ODD or EVEN.');
+        const learn = h('p', { class: 'form-note learn-note' }, 'New to these games? ',
+            h('a', { href: '/learn/chessence', class: 'learn-link', 'data-learn': 'variant' }, 'Learn the rules of Chessence'), '.');
         const priv = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
                        ' Private (invitation link only)');
-        // Rated games need an account on both sides (account.js).
+        // Rated games need an account on both sides (account.js, issue 16).
         const rated = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'rated' }), ' Rated');
         const create = h('button', { type: 'submit', class: 'btn primary', 'data-action': 'create' }, 'Create game');
         const quick = h('button', { type: 'button', class: 'btn', 'data-action': 'quick' }, 'Quick pairing');
-        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, rules, side, rounds, note, priv, rated,
+        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, learn, rules, side, rounds, note, priv, rated,
                     h('div', { class: 'row' }, create, quick));
         const refreshSides = () => {
             const v = form.elements.variant.value;
@@ -83,6 +97,11 @@ export class LobbyPage {
             side.hidden = v === 'sniderman';
             rounds.hidden = v !== 'sniderman';
             note.hidden = v !== 'sniderman';
+            // Sniderman has no draw rules: the rule set does not apply.
+            rules.hidden = v === 'sniderman';
+            const link = learn.querySelector('a');
+            link.href = `/learn/${v}`;
+            link.textContent = `Learn the rules of ${variantLabel(v)}`;
         };
         form.addEventListener('change', (e) => {
             if (e.target.name === 'variant') {
@@ -90,7 +109,8 @@ export class LobbyPage {
             }
         });
         refreshSides();
-        const options = () => ({ variant: form.elements.variant.value, rules: form.elements.rules.value,
+        const options = () => ({ variant: form.elements.variant.value,
+                                 rules: form.elements.variant.value === 'sniderman' ? 'house' : form.elements.rules.value,
                                  side: form.elements.side.value, rounds: Number(form.elements.rounds.value),
                                  isPrivate: form.elements.private.checked, rated: form.elements.rated.checked });
         form.addEventListener('submit', (e) => {
@@ -116,12 +136,10 @@ export class LobbyPage {
     renderLists_() {
         const me = this.app_.me.id;
         const mine = [...this.mySeeks_.values()];
-        const resume = this.app_.myGames;
-        this.mineEl_.hidden = mine.length === 0 && resume.length === 0;
+        const games = this.myGames_.rows();
+        this.mineEl_.hidden = mine.length === 0 && games.length === 0;
         this.mineEl_.replaceChildren(h('h2', { id: 'mine-title' }, 'Yours'),
-            ...mine.map((s) => this.mySeekRow_(s)),
-            ...resume.map((id) => h('div', { class: 'mine-row' }, h('span', {}, 'Game in progress'),
-                h('a', { class: 'btn small', href: `#/game/${encodeURIComponent(id)}` }, 'Resume'))));
+            ...mine.map((s) => this.mySeekRow_(s)), ...games);
         const open = this.lobby_.seeks.filter((s) => !s.isPrivate);
         this.seeksEl_.replaceChildren(h('h2', { id: 'seeks-title' }, 'Open seeks ',
                                         h('span', { class: 'badge' }, String(open.length))),
@@ -132,8 +150,8 @@ export class LobbyPage {
                     h('tbody', {}, ...open.map((s) => {
                         const own = s.creator.id === me;
                         const button = own
-                            ? h('button', { class: 'btn small', type: 'button', 'data-cancel': s.id }, 'Cancel')
-                            : h('button', { class: 'btn small primary', type: 'button', 'data-accept': s.id,
+                            ? h('button', { class: 'btn', type: 'button', 'data-cancel': s.id }, 'Cancel')
+                            : h('button', { class: 'btn primary', type: 'button', 'data-accept': s.id,
                                             'aria-label': `Accept ${variantLabel(s.variant)} against ${s.creator.name}` },
                                 'Accept');
                         button.addEventListener('click', () => this.sendOrWarn_(
@@ -141,70 +159,38 @@ export class LobbyPage {
                         return h('tr', { 'data-seek': s.id, 'data-variant': s.variant, class: own ? 'own' : '' },
                             h('td', {}, s.creator.name, s.rating ? ` (${ratingText(s.rating)})` : '',
                               own ? h('span', { class: 'you' }, ' (you)') : ''),
-                            h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${s.rounds} rounds` : '',
+                            h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${plural(s.rounds, 'round')}` : '',
                               s.rated ? ' · rated' : ''),
                             h('td', {}, s.rules === 'strict' ? 'Strict' : 'House'),
                             h('td', {}, sideLabel(s.side)), h('td', {}, button));
                     }))));
-        const games = this.lobby_.games;
+        const live = this.lobby_.games;
         this.gamesEl_.replaceChildren(h('h2', { id: 'games-title' }, 'Games in progress ',
-                                        h('span', { class: 'badge' }, String(games.length))),
-            games.length === 0 ? h('p', { class: 'empty' }, 'No games are being played right now.')
-                : h('ul', { class: 'game-list', 'data-list': 'games' }, ...games.map((g) => h('li', { 'data-game': g.id },
-                    h('a', { href: `#/game/${encodeURIComponent(g.id)}`, class: 'game-link',
+                                        h('span', { class: 'badge' }, String(live.length))),
+            live.length === 0 ? h('p', { class: 'empty' }, 'No games are being played right now.')
+                : h('ul', { class: 'game-list', 'data-list': 'games' }, ...live.map((g) => h('li', { 'data-game': g.id },
+                    h('a', { href: `/game/${encodeURIComponent(g.id)}`, class: 'game-link',
                              'aria-label': `Watch ${variantLabel(g.variant)}: ${g.players.map((p) => p.name).join(' against ')}` },
                       h('span', { class: 'variant-tag' }, variantLabel(g.variant)),
                       h('span', { class: 'vs' }, g.players.map((p) => p.name).join(' – ')),
-                      h('span', { class: 'meta' }, `${g.moves} moves · ${g.spectators} watching`),
-                      h('span', { class: 'btn small' }, 'Watch'))))));
+                      h('span', { class: 'meta' }, `${plural(g.moves, 'move')} · ${g.spectators} watching`),
+                      h('span', { class: 'btn' }, 'Watch'))))));
     }
 
     mySeekRow_(s) {
         const link = this.app_.inviteLink(s.id);
         const input = h('input', { class: 'invite', readonly: '', value: link, 'aria-label': 'Invitation link' });
-        const copy = h('button', { class: 'btn small', type: 'button', 'data-copy': s.id }, 'Copy link');
+        const copy = h('button', { class: 'btn', type: 'button', 'data-copy': s.id }, 'Copy link');
         copy.addEventListener('click', () => copyText(link, input).then((ok) =>
             this.app_.toast(ok ? 'Invitation link copied.' : 'Select the link and copy it.')));
-        const cancel = h('button', { class: 'btn small', type: 'button', 'data-cancel': s.id }, 'Cancel');
+        const cancel = h('button', { class: 'btn', type: 'button', 'data-cancel': s.id }, 'Cancel');
         cancel.addEventListener('click', () => this.sendOrWarn_(build.seekCancel(s.id)));
         return h('div', { class: 'mine-row', 'data-my-seek': s.id, 'data-private': String(s.isPrivate) },
             h('div', { class: 'waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }),
               `${variantLabel(s.variant)}${s.isPrivate ? ' · private' : ''} — waiting for an opponent`),
-            input, h('div', { class: 'row' }, copy, cancel));
-    }
-}
-
-// #/join/<seek_id>: accept a (private) invitation.
-export class JoinPage {
-    constructor(app, root, seekId) {
-        this.app_ = app;
-        this.root_ = root;
-        this.seekId_ = seekId;
-    }
-
-    enter() {
-        document.title = 'Invitation — Chessence';
-        this.status_ = h('p', { class: 'join-status', role: 'status' }, 'You have been invited to a game.');
-        const accept = h('button', { class: 'btn primary big', type: 'button', 'data-action': 'join' },
-                         'Accept the invitation');
-        accept.addEventListener('click', () => {
-            if (!this.app_.conn.send(build.seekAccept(this.seekId_))) {
-                this.app_.toast('Not connected yet — try again in a moment.');
-            }
-        });
-        this.root_.append(h('section', { class: 'card join' }, h('h1', {}, 'Play Chessence'), this.status_,
-                            h('div', { class: 'row' }, accept, h('a', { class: 'btn', href: '#/' }, 'Back to the lobby'))));
-    }
-
-    leave() {}
-
-    onError(err) {
-        const text = { no_such_seek: 'This invitation has expired or was already accepted.',
-                       own_seek: 'This is your own invitation: send the link to your opponent.' }[err.code];
-        if (text) {
-            this.status_.textContent = text;
-            return true;
-        }
-        return false;
+            input, s.isPrivate && s.expiresAt
+                ? h('small', { class: 'muted' }, `Send this link to your opponent. It stays valid until ${new Date(s.expiresAt * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}, even if you reload.`)
+                : '',
+            h('div', { class: 'row' }, copy, cancel));
     }
 }

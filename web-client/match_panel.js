@@ -1,6 +1,6 @@
 // Sniderman's match panel: the score, the round, the object (named from the catalogue by the namer,
 // only unused ones), the ODD/EVEN choice, and the results of earlier rounds.
-import { h } from './ui.js';
+import { h, plural } from './ui.js';
 
 export class MatchPanel {
     // actions: {nameObject(n), chooseSide('odd'|'even')}
@@ -17,7 +17,7 @@ export class MatchPanel {
             h('span', { class: 'who' }, nameOf('player1')));
         const head = h('div', { class: 'match-head' },
             h('span', {}, `Round ${m.round} of ${m.rounds}`),
-            h('span', { class: 'muted' }, `first to ${(m.rounds + 1) / 2}`));
+            h('span', { class: 'muted' }, `first to win ${plural((m.rounds + 1) / 2, 'round')}`));
         const parts = [head, score];
         const objectText = (n) => m.objects.find((o) => o.object === n)?.text ?? `Object ${n}`;
         if (m.object) {
@@ -82,12 +82,12 @@ export class MatchPanel {
             if (r.winner === null || r.winner === undefined) {
                 return;
             }
-            rows.push({ round: i + 1, object: r.object, winner: r.winner,
+            rows.push({ round: i + 1, object: r.object, winner: r.winner, why: r.why,
                         side: r.odd ? (r.odd === r.winner ? 'odd' : 'even') : null });
         });
         for (const w of roundWinners) {
             if (!rows.some((r) => r.round === w.round)) {
-                rows.push({ round: w.round, object: w.object, winner: w.player, side: w.winner });
+                rows.push({ round: w.round, object: w.object, winner: w.player, side: w.winner, why: w.why });
             }
         }
         if (!rows.length) {
@@ -95,6 +95,7 @@ export class MatchPanel {
         }
         return h('ul', { class: 'rounds', 'aria-label': 'Rounds played' }, ...rows.map((r) => h('li', { 'data-round': r.round, 'data-object': r.object ?? '' },
             `Round ${r.round}: `, h('b', {}, nameOf(r.winner)), r.side ? ` (${r.side.toUpperCase()})` : '',
-            r.object ? h('span', { class: 'muted' }, ` — #${r.object} ${objectText(r.object)}`) : '')));
+            r.object ? h('span', { class: 'muted' }, ` — #${r.object} ${objectText(r.object)}`) : '',
+            r.why ? h('span', { class: 'why' }, r.why) : '')));
     }
 }

@@ -17,7 +17,7 @@ export function renderMoveList(host, g, viewPly, onReview) {
     if (g.variant === 'sniderman') {
         g.moves.forEach((_, i) => list.append(h('li', { class: 'ply' },
             h('span', { class: 'num' }, `${i + 1}.`),
-            h('span', { class: `side ${i % 2 ? 'even' : 'odd'}` }, i % 2 ? 'EVEN' : 'ODD'), cell(i + 1))));
+            h('span', { class: `side-chip small ${i % 2 ? 'even' : 'odd'}` }, i % 2 ? 'EVEN' : 'ODD'), cell(i + 1))));
     } else {
         for (let i = 0; i < g.moves.length; i += 2) {
             list.append(h('li', { class: 'pair' }, h('span', { class: 'num' }, `${i / 2 + 1}.`), cell(i + 1),
@@ -29,7 +29,7 @@ export function renderMoveList(host, g, viewPly, onReview) {
     }
     const nav = h('div', { class: 'review-nav', role: 'group', 'aria-label': 'Review moves' });
     const button = (label, text, ply, disabled) => {
-        const b = h('button', { type: 'button', class: 'btn small', 'aria-label': label, title: label,
+        const b = h('button', { type: 'button', class: 'btn nav-btn', 'aria-label': label, title: label,
                                 'data-nav': label.split(' ')[0].toLowerCase(), disabled: disabled || null }, text);
         b.addEventListener('click', () => onReview(ply));
         nav.append(b);

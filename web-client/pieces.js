@@ -1,18 +1,15 @@
-// The piece set, drawn from scratch as SVG in a 100×100 box (base line near y = 88). A piece code is
-// what the position string writes: upper case White, lower case Black, `+` in front when promoted.
+// The piece set, drawn from scratch as SVG in a 100×100 box. A piece code is what the position
+// string writes: upper case White, lower case Black, `+` in front when promoted. Each game gets
+// pieces that say what they are: Chessence men are plain stones (their powers are drawn beside them,
+// see powerBadges), Chesica's pieces are checkers men marked with their chess power (promoted ones
+// are crowned double stacks), Sniderman uses the chess pieces.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 const BASE = 'M24 89 H76 A5 5 0 0 0 81 84 V81 A5 5 0 0 0 76 76 H24 A5 5 0 0 0 19 81 V84 A5 5 0 0 0 24 89 Z';
 
-// Outline paths per kind; `detail` paths are drawn in the contrasting ink.
+// Chess pieces: outline paths per kind; `detail` paths are drawn in the contrasting ink.
 const SHAPES = {
-    m: { // Chessence man: a round-headed stone on a flared foot
-        body: ['M34 77 C34 63 41 55 45 51 L55 51 C59 55 66 63 66 77 Z',
-               'M39 52 A11 4 0 0 0 61 52 A11 4 0 0 0 39 52 Z',
-               'M50 22 A14 14 0 1 1 49.9 22 Z'],
-        detail: ['M44 32 A7 7 0 0 1 52 27'],
-    },
     k: {
         body: ['M31 77 C33 63 37 53 40 45 L60 45 C63 53 67 63 69 77 Z',
                'M35 38 H65 A3 3 0 0 1 68 41 V44 A3 3 0 0 1 65 47 H35 A3 3 0 0 1 32 44 V41 A3 3 0 0 1 35 38 Z',
@@ -51,64 +48,145 @@ const SHAPES = {
 };
 
 const KIND_NAMES = { m: 'man', k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight' };
+const POWER_NAMES = { r: 'rook', b: 'bishop', n: 'knight' };
 
-// What a piece code means: colour, kind, promotion.
-export function describePiece(code) {
+// What a piece code means: colour, kind, promotion, and a name for people ("White bishop man" in
+// Chesica, whose pieces are all checkers men).
+export function describePiece(code, variant = '') {
     if (!code || code === '*') {
         return null;
     }
     const promoted = code.startsWith('+');
     const letter = promoted ? code.slice(1) : code;
     const kind = letter.toLowerCase();
-    if (!SHAPES[kind]) {
+    if (!KIND_NAMES[kind]) {
         return null;
     }
     const color = letter === letter.toUpperCase() ? 'white' : 'black';
-    return { color, kind, promoted, name: `${promoted ? 'promoted ' : ''}${color} ${KIND_NAMES[kind]}` };
+    const Color = color === 'white' ? 'White' : 'Black';
+    let name = `${Color} ${KIND_NAMES[kind]}`;
+    if (variant === 'chesica') {
+        name = promoted ? `${Color} promoted ${KIND_NAMES[kind]} (crowned)` : `${Color} ${KIND_NAMES[kind]} man`;
+    } else if (promoted) {
+        name = `${Color} promoted ${KIND_NAMES[kind]}`;
+    }
+    return { color, kind, promoted, name };
 }
 
-function path(d, cls) {
-    const p = document.createElementNS(SVG_NS, 'path');
-    p.setAttribute('d', d);
-    p.setAttribute('class', cls);
-    return p;
+function svg(name, attrs) {
+    const e = document.createElementNS(SVG_NS, name);
+    for (const [k, v] of Object.entries(attrs)) {
+        e.setAttribute(k, String(v));
+    }
+    return e;
 }
 
-// An SVG <g> drawing `code` in the 100×100 box at (x, y) scaled to `size`.
-export function pieceGraphic(code, x = 0, y = 0, size = 100) {
-    const info = describePiece(code);
-    const g = document.createElementNS(SVG_NS, 'g');
-    if (!info) {
-        return g;
+const path = (d, cls) => svg('path', { d, class: cls });
+
+// The chess piece `kind` in ink classes `body`/`detail`, inside a group transformed by `transform`.
+function chessShape(kind, transform, body = 'ink-body', detail = 'ink-detail') {
+    const g = svg('g', { transform });
+    if (body === 'ink-body') {
+        g.appendChild(path(BASE, body));
     }
-    g.setAttribute('class', `piece ${info.color} kind-${info.kind}${info.promoted ? ' promoted' : ''}`);
-    g.setAttribute('transform', `translate(${x} ${y}) scale(${size / 100})`);
-    if (info.promoted) {
-        g.appendChild(path('M50 3 A47 47 0 1 1 49.9 3 Z', 'promo-ring'));
+    for (const d of SHAPES[kind].body) {
+        g.appendChild(path(d, body));
     }
-    const shape = SHAPES[info.kind];
-    g.appendChild(path(BASE, 'ink-body'));
-    for (const d of shape.body) {
-        g.appendChild(path(d, 'ink-body'));
-    }
-    for (const d of shape.detail) {
-        g.appendChild(path(d, 'ink-detail'));
-    }
-    if (info.promoted) {
-        // A small crown badge in the upper right corner.
-        g.appendChild(path('M70 26 L72 13 L78 20 L83 10 L88 20 L94 13 L96 26 Z', 'promo-crown'));
+    for (const d of SHAPES[kind].detail) {
+        g.appendChild(path(d, detail));
     }
     return g;
 }
 
+// Chessence man: a round stone.
+function stone(g) {
+    g.appendChild(svg('circle', { cx: 50, cy: 52, r: 31, class: 'ink-body' }));
+    g.appendChild(svg('circle', { cx: 50, cy: 52, r: 20, class: 'ink-detail' }));
+}
+
+// Chesica: a checkers man seen from above, its chess power drawn on its face; a promoted piece is
+// a crowned double stack (a checkers king).
+function checkersMan(g, kind, promoted) {
+    if (promoted) {
+        g.appendChild(svg('circle', { cx: 50, cy: 60, r: 40, class: 'ink-body stack' }));
+    }
+    const cy = promoted ? 45 : 51;
+    g.appendChild(svg('circle', { cx: 50, cy, r: 43, class: 'ink-body' }));
+    g.appendChild(svg('circle', { cx: 50, cy, r: 37, class: 'ink-detail rim' }));
+    if (promoted) {
+        g.appendChild(svg('circle', { cx: 50, cy, r: 40, class: 'crown-band' }));
+        g.appendChild(path('M35 13 L38 2 L44 8 L50 -1 L56 8 L62 2 L65 13 Z', 'promo-crown'));
+    }
+    const scale = 0.62;
+    g.appendChild(chessShape(kind, `translate(${50 - 50 * scale} ${cy - 48 * scale}) scale(${scale})`,
+                             'mark-body', 'mark-detail'));
+}
+
+// An SVG <g> drawing `code` in the 100×100 box at (x, y) scaled to `size`, as `variant` shows it.
+export function pieceGraphic(code, x = 0, y = 0, size = 100, variant = '') {
+    const info = describePiece(code, variant);
+    const g = svg('g', {});
+    if (!info) {
+        return g;
+    }
+    const style = info.kind === 'm' ? 'stone' : variant === 'chesica' ? 'checkers' : 'chess';
+    g.setAttribute('class', `piece ${info.color} kind-${info.kind} ${style}${info.promoted ? ' promoted' : ''}`);
+    g.setAttribute('transform', `translate(${x} ${y}) scale(${size / 100})`);
+    if (style === 'stone') {
+        stone(g);
+    } else if (style === 'checkers') {
+        checkersMan(g, info.kind, info.promoted);
+    } else {
+        if (info.promoted) {
+            g.appendChild(path('M50 3 A47 47 0 1 1 49.9 3 Z', 'promo-ring'));
+        }
+        g.appendChild(chessShape(info.kind, ''));
+        if (info.promoted) {
+            g.appendChild(path('M70 26 L72 13 L78 20 L83 10 L88 20 L94 13 L96 26 Z', 'promo-crown'));
+        }
+    }
+    return g;
+}
+
+// Chessence: the powers of a man ("rbn") as lettered badges in fixed slots down the right edge of its
+// square: R (rook) at the top, B (bishop) in the middle, N (knight) at the bottom.
+export function powerBadges(powers, color, x, y) {
+    const g = svg('g', { class: `powers ${color}`, transform: `translate(${x} ${y})`, 'aria-hidden': 'true' });
+    ['r', 'b', 'n'].forEach((p, slot) => {
+        if (!powers.includes(p)) {
+            return;
+        }
+        const cy = 18 + slot * 32;
+        g.appendChild(svg('circle', { cx: 84, cy, r: 15, class: `badge badge-${p}` }));
+        const letter = svg('text', { x: 84, y: cy + 7, class: 'badge-letter' });
+        letter.textContent = p === 'n' ? 'N' : p.toUpperCase();
+        g.appendChild(letter);
+    });
+    return g;
+}
+
+// "moves as a rook and a knight" / "has no power: it cannot move"
+export function powersText(powers) {
+    const names = ['r', 'b', 'n'].filter((p) => powers.includes(p)).map((p) => POWER_NAMES[p]);
+    if (!names.length) {
+        return 'has no friend next to it, diagonally or a knight\'s move away, so it cannot move';
+    }
+    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+    return `moves as a ${list}`;
+}
+
+// Why a man has each of its powers, for the explanation on hover or long press.
+export function powersWhy(powers) {
+    const why = { r: 'a friendly man stands right beside it (orthogonally): rook moves',
+                  b: 'a friendly man stands diagonally next to it: bishop moves',
+                  n: 'a friendly man stands a knight\'s move away: knight moves' };
+    return ['r', 'b', 'n'].filter((p) => powers.includes(p)).map((p) => why[p]);
+}
+
 // A standalone <svg> icon of a piece (reserves, legends).
-export function pieceIcon(code, size = 40) {
-    const svg = document.createElementNS(SVG_NS, 'svg');
-    svg.setAttribute('viewBox', '0 0 100 100');
-    svg.setAttribute('width', String(size));
-    svg.setAttribute('height', String(size));
-    svg.setAttribute('aria-hidden', 'true');
-    svg.setAttribute('class', 'piece-icon');
-    svg.appendChild(pieceGraphic(code));
-    return svg;
+export function pieceIcon(code, size = 40, variant = '') {
+    const icon = svg('svg', { viewBox: '0 0 100 100', width: size, height: size, 'aria-hidden': 'true',
+                              class: 'piece-icon' });
+    icon.appendChild(pieceGraphic(code, 0, 0, 100, variant));
+    return icon;
 }

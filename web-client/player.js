@@ -1,4 +1,4 @@
-// The player page (#/player/<id or username>) and the leaderboards (#/leaderboard/<variant>), issue
+// The player page (/player/<id or username>) and the leaderboards (/leaderboard/<variant>), issue
 // 16: ratings per game with RD, win/draw/loss, an SVG rating-history chart per game, and the
 // finished games with filters and paging, each linking to its replay (the game page) and its PGN.
 // Requests carry the token, so a player sees their own private games; nobody else does.
@@ -151,9 +151,9 @@ export class PlayerPage {
             return h('tr', { 'data-game': g.game_id, 'data-result': res.key },
                 h('td', {}, new Date(g.finished_at * 1000).toLocaleDateString()),
                 h('td', {}, variantLabel(g.variant), g.rated ? ' · rated' : ''),
-                h('td', {}, opponent ? h('a', { href: `#/player/${encodeURIComponent(opponent.id)}` }, opponent.name) : '?'),
+                h('td', {}, opponent ? h('a', { href: `/player/${encodeURIComponent(opponent.id)}` }, opponent.name) : '?'),
                 h('td', { title: reasonText(g.result?.reason) }, res.text),
-                h('td', {}, h('a', { class: 'btn small', href: `#/game/${encodeURIComponent(g.game_id)}` }, 'Replay'), ' ',
+                h('td', {}, h('a', { class: 'btn small', href: `/game/${encodeURIComponent(g.game_id)}` }, 'Replay'), ' ',
                   h('a', { class: 'btn small', href: `/api/games/${encodeURIComponent(g.game_id)}.pgn`, download: `${g.game_id}.pgn` }, 'PGN')));
         });
         const prev = h('button', { type: 'button', class: 'btn small', disabled: f.page <= 1, 'data-action': 'prev' }, '← Newer');
@@ -179,7 +179,7 @@ export class LeaderboardPage {
     enter() {
         document.title = 'Leaderboard — Chessence';
         const tabs = h('nav', { class: 'row tabs', 'aria-label': 'Games' }, ...VARIANTS.map((v) =>
-            h('a', { class: `btn small${v === this.variant_ ? ' primary' : ''}`, href: `#/leaderboard/${v}`,
+            h('a', { class: `btn small${v === this.variant_ ? ' primary' : ''}`, href: `/leaderboard/${v}`,
                      'aria-current': v === this.variant_ ? 'page' : null }, variantLabel(v))));
         this.list_ = h('div', {}, h('p', {}, 'Loading…'));
         this.root_.append(h('section', { class: 'card leaderboard' }, h('h1', {}, 'Leaderboard'), tabs,
@@ -190,7 +190,7 @@ export class LeaderboardPage {
                 : h('table', { class: 'list', 'data-list': 'leaderboard' },
                     h('thead', {}, h('tr', {}, ...['#', 'Player', 'Rating', 'Games'].map((x) => h('th', { scope: 'col' }, x)))),
                     h('tbody', {}, ...board.players.map((p) => h('tr', {}, h('td', {}, String(p.rank)),
-                        h('td', {}, h('a', { href: `#/player/${encodeURIComponent(p.id)}` }, p.name)),
+                        h('td', {}, h('a', { href: `/player/${encodeURIComponent(p.id)}` }, p.name)),
                         h('td', {}, ratingText(p)), h('td', {}, String(p.games)))))));
         }).catch(() => this.list_.replaceChildren(h('p', { class: 'empty' }, 'The leaderboard could not be loaded.')));
     }

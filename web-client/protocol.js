@@ -14,12 +14,12 @@ export const build = {
     lobbyUnsubscribe: () => ({ type: 'lobby_unsubscribe' }),
     seekCreate: ({ variant, rules, side, rounds, isPrivate, rated }) =>
         clean({ type: 'seek_create', variant, rules, side, private: !!isPrivate, rated: rated || undefined,
-                rounds: variant === 'sniderman' ? rounds : undefined }),
+                rounds: variant === 'sniderman' ? rounds : undefined, id: 'seek' }),
     seekCancel: (seekId) => ({ type: 'seek_cancel', seek_id: seekId }),
     seekAccept: (seekId) => ({ type: 'seek_accept', seek_id: seekId }),
     quickPair: ({ variant, rules, rounds, rated }) =>
         clean({ type: 'quick_pair', variant, rules, rated: rated || undefined,
-                rounds: variant === 'sniderman' ? rounds : undefined }),
+                rounds: variant === 'sniderman' ? rounds : undefined, id: 'seek' }),
     watch: (gameId, since) => clean({ type: 'watch', game_id: gameId, since }),
     unwatch: (gameId) => ({ type: 'unwatch', game_id: gameId }),
     move: (gameId, move) => ({ type: 'move', game_id: gameId, move }),
@@ -69,14 +69,18 @@ export function applyPresence(g, msg) {
 }
 export const readStarted = (msg) => ({ gameId: msg.game_id, variant: msg.variant, you: msg.you });
 export const readSeekCreated = (msg) => readSeek(msg.seek ?? {});
+// Whether a frame answers one of this page's requests (it echoes the request's id) rather than
+// being pushed (a seek announced again after a reload).
+export const isReply = (msg) => msg.id !== undefined && msg.id !== null;
 export const readSeekCancelled = (msg) => msg.seek_id;
 
 export function readSeek(s) {
     return {
         id: s.seek_id, variant: s.variant, rules: s.rules ?? 'house', side: s.side ?? 'random',
-        rounds: s.rounds ?? null, isPrivate: !!s.private, rated: !!s.rated,
-        rating: typeof s.rating === 'number' ? { rating: s.rating, rd: s.provisional ? 350 : 0 } : null,
+        rounds: s.rounds ?? null, isPrivate: !!s.private,
         creator: { id: s.creator?.id ?? '', name: s.creator?.name ?? '?' }, createdAt: s.created_at,
+        expiresAt: s.expires_at ?? null, clock: s.clock ?? null, rated: !!s.rated,
+        rating: typeof s.rating === 'number' ? { rating: s.rating, rd: s.provisional ? 350 : 0 } : null,
     };
 }
 
@@ -111,6 +115,11 @@ function readBoard(b) {
              reserves: Array.isArray(b.reserves) ? b.reserves.slice() : [0, 0] };
 }
 
+// Chessence: {square: "rbn"} for every man (what it may move as now); null in other games.
+function readPowers(p) {
+    return p && typeof p === 'object' ? { ...p } : null;
+}
+
 function readResult(r) {
     return r ? { winner: r.winner ?? null, reason: r.reason ?? '' } : null;
 }
@@ -129,7 +138,8 @@ function readMatch(m) {
                                                  available: o.available !== false })),
         object: m.object || null, score: Array.isArray(m.score) ? m.score.slice() : [0, 0],
         records: (m.records ?? []).map((r) => ({ start: r.start, object: r.object, odd: seatOf(r.odd),
-                                                 moves: r.moves ?? [], winner: seatOf(r.winner) })),
+                                                 moves: r.moves ?? [], winner: seatOf(r.winner),
+                                                 why: r.why ?? '' })),
         winner: seatOf(m.winner),
     };
 }
@@ -145,7 +155,7 @@ export function readSnapshot(msg) {
                                                    online: !!p.online })),
         startFen: msg.start_fen ?? '', fen: msg.fen ?? '', moves, toMove: msg.to_move ?? null,
         board, legal: Array.isArray(msg.legal) ? msg.legal.slice() : [], inCheck: !!msg.in_check,
-        rated: !!msg.rated, result: readResult(msg.result), drawOffer: msg.draw_offer ?? null,
+        powers: readPowers(msg.powers), result: readResult(msg.result), drawOffer: msg.draw_offer ?? null,
         rematchOffer: msg.rematch_offer ?? null, rematchGameId: msg.rematch_game_id ?? null,
         spectators: msg.spectators ?? 0,
         chat: (msg.chat ?? []).map((c) => ({ from: c.from ?? '?', spectator: c.seat === null, text: c.text ?? '', at: c.at })),
@@ -187,6 +197,7 @@ export function applyEvents(g, msg) {
         g.toMove = p.to_move ?? null;
         g.legal = Array.isArray(p.legal) ? p.legal.slice() : [];
         g.inCheck = !!p.in_check;
+        g.powers = readPowers(p.powers);
         g.history[g.moves.length] = { fen: g.fen, board: g.board, move: g.moves.at(-1) ?? null };
     }
     return kinds;
@@ -210,8 +221,10 @@ export function applyEvent(g, msg) {
         g.toMove = e.to_move ?? null;
         g.legal = Array.isArray(e.legal) ? e.legal.slice() : [];
         g.inCheck = !!e.in_check;
+        g.powers = readPowers(e.powers);
         g.history[g.moves.length] = { fen: g.fen, board: g.board, move: e.move };
         g.drawOffer = null;
+        g.lastEvent = { kind: 'move', by: e.by ?? null, move: e.move, capture: /x/.test(e.move ?? '') };
         break;
     }
     case 'game_over':
@@ -226,7 +239,7 @@ export function applyEvent(g, msg) {
         }
         break;
     case 'draw_offered': g.drawOffer = e.by ?? null; break;
-    case 'draw_declined': g.drawOffer = null; break;
+    case 'draw_declined': g.drawDeclinedBy = e.by ?? null; g.drawOffer = null; break;
     case 'rematch_offered': g.rematchOffer = e.by ?? null; break;
     case 'rematch_started': g.rematchGameId = e.new_game_id ?? null; break;
     case 'chat': g.chat.push({ from: e.from ?? '?', spectator: e.seat === null, text: e.text ?? '', at: e.at }); break;
@@ -250,13 +263,15 @@ export function applyEvent(g, msg) {
         }
         g.toMove = e.to_move ?? 'odd';
         g.legal = Array.isArray(e.legal) ? e.legal.slice() : [];
+        g.powers = readPowers(e.powers);
         break;
     case 'round_over':
         if (g.match) {
             g.match.score = Array.isArray(e.score) ? e.score.slice() : g.match.score;
         }
         g.roundWinners.push({ round: e.round, winner: e.winner, player: seatOf(e.winner_player),
-                              object: g.match?.object ?? null });
+                              object: g.match?.object ?? null, why: e.why ?? '',
+                              moves: g.moves.slice() });
         g.legal = [];
         break;
     default: break;
@@ -328,3 +343,42 @@ export function boardFromFen(variant, fen) {
                       [...reserveText].filter((c) => c === 'm').length];
     return { files, ranks, squares, reserves };
 }
+
+// ---- HTTP API (docs/protocol.md, "HTTP") ------------------------------------------------------
+
+export const api = {
+    // The position reached from `fen` (the variant's start when empty) by `moves`.
+    legalUrl: ({ variant, fen = '', moves = [], rules = null }) => {
+        const q = [`variant=${encodeURIComponent(variant)}`];
+        if (fen) {
+            q.push(`fen=${encodeURIComponent(fen)}`);
+        }
+        if (moves.length) {
+            q.push(`moves=${encodeURIComponent(moves.join(','))}`);
+        }
+        if (rules) {
+            q.push(`rules=${encodeURIComponent(rules)}`);
+        }
+        return `/api/legal?${q.join('&')}`;
+    },
+    gameUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}`,
+    pgnUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}.pgn`,
+    seekUrl: (seekId) => `/api/seeks/${encodeURIComponent(seekId)}`,
+};
+
+// GET /api/legal: a position with its legal moves, check state and (Chessence) powers.
+export function readLegal(j) {
+    return { variant: j.variant, fen: j.fen ?? '', board: readBoard(j.board), toMove: j.to_move ?? null,
+             legal: Array.isArray(j.legal) ? j.legal.slice() : [], inCheck: !!j.in_check,
+             powers: readPowers(j.powers) };
+}
+
+// GET /api/games/<id>: what the lobby needs to name a game of yours.
+export function readGameInfo(j) {
+    return { id: j.game_id, variant: j.variant, rules: j.rules ?? 'house', status: j.status ?? 'active',
+             isPrivate: !!j.private,
+             players: (j.players ?? []).map((p) => ({ seat: p.seat, id: p.id, name: p.name ?? '?' })),
+             moves: Array.isArray(j.moves) ? j.moves.length : 0, result: readResult(j.result) };
+}
+
+export const readApiError = (j) => j?.error ?? '';

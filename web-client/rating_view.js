@@ -19,7 +19,7 @@ export function renderRatingChange(host, changes, { meId, nameOf }) {
     host.replaceChildren(h('h3', {}, 'Rating change'), h('ul', {}, ...changes.map((c) => {
         const delta = c.after.rating - c.before.rating;
         return h('li', { 'data-player': c.player_id, class: c.player_id === meId ? 'me' : null },
-            h('a', { href: `#/player/${encodeURIComponent(c.player_id)}` }, nameOf(c.seat)), ' ',
+            h('a', { href: `/player/${encodeURIComponent(c.player_id)}` }, nameOf(c.seat)), ' ',
             h('span', { class: 'rating-before' }, ratingText(c.before)), ' → ',
             h('strong', { class: 'rating-after' }, ratingText(c.after)), ' ',
             h('span', { class: `rating-delta ${delta >= 0 ? 'up' : 'down'}`, 'data-delta': delta }, signed(delta)));

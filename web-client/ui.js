@@ -1,7 +1,7 @@
 // Small DOM helpers and the words the pages show for protocol values.
 
-// h('div', {class: 'x'}, child, 'text', …): an element; null/undefined attributes and empty
-// children are skipped.
+// h('div', {class: 'x'}, child, 'text', …): an element; null/undefined/false attributes and empty
+// children are skipped; `true` sets an empty attribute.
 export function h(tag, attrs = {}, ...children) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs ?? {})) {
@@ -19,20 +19,67 @@ export function h(tag, attrs = {}, ...children) {
     return e;
 }
 
+// "1 move", "3 moves"; `many` when the plural is not just an s.
+export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 const VARIANT_LABELS = { chessence: 'Chessence', chesica: 'Chesica', sniderman: 'Sniderman' };
 export const variantLabel = (v) => VARIANT_LABELS[v] ?? v;
+const VARIANT_TITLES = { chessence: 'Chessence', chesica: 'Chesica', sniderman: "Sniderman's Chessence" };
+export const variantTitle = (v) => VARIANT_TITLES[v] ?? v;
 
 const SIDE_LABELS = { white: 'White', black: 'Black', odd: 'ODD', even: 'EVEN', random: 'Random' };
 export const sideLabel = (s) => SIDE_LABELS[s] ?? s;
 
+// The one rule a newcomer must not miss, shown above the board.
+const KEY_RULES = {
+    chessence: 'Men borrow powers from friends: one beside it gives rook moves, diagonal bishop, a knight\'s move away knight.',
+    chesica: 'Checkers men with a chess power: jumping is compulsory, and a jump goes on while it can.',
+    sniderman: 'Move either colour, always capturing; when no capture is left, the object decides the round.',
+};
+export const keyRule = (v) => KEY_RULES[v] ?? '';
+
 const REASONS = {
     checkmate: 'checkmate', stalemate: 'no legal move', threefold_repetition: 'threefold repetition',
-    hundred_ply_rule: '100 plies without capture', all_captured: 'all pieces captured',
-    no_legal_moves: 'no legal move', resignation: 'resignation', agreement: 'draw by agreement',
-    match_won: 'match won', object_decided: 'the object decided', round_over: 'round over',
-    timeout: 'time', abandoned: 'abandoned',
+    hundred_ply_rule: '100 plies without a capture', all_captured: 'all pieces captured',
+    no_legal_moves: 'no legal move', resignation: 'resignation', agreement: 'agreement',
+    match_won: 'winning the match', object_decided: 'the object', round_over: 'the round ended',
+    timeout: 'time', abandoned: 'abandonment', aborted: 'the game could not start',
 };
 export const reasonText = (r) => REASONS[r] ?? String(r ?? '').replace(/_/g, ' ');
+
+// Why a game ended, as a sentence: `loser` and `winner` are names (null for a draw).
+export function reasonSentence(variant, reason, winner, loser) {
+    switch (reason) {
+    case 'checkmate':
+        return `${loser}'s king is in check and no move gets it out: a player without a legal move loses.`;
+    case 'stalemate':
+        return `${loser} has no legal move (the king is not in check): in Chessence that loses too.`;
+    case 'no_legal_moves':
+        return `${loser} has no legal move left, and a player who cannot move loses.`;
+    case 'all_captured':
+        return `${winner} captured all of ${loser}'s pieces.`;
+    case 'threefold_repetition':
+        return 'The same position came up for the third time: a draw under the house rules.';
+    case 'hundred_ply_rule':
+        return variant === 'chessence'
+            ? '100 moves in a row (50 each) had no capture and no drop: a draw under the house rules.'
+            : '100 moves in a row (50 each) had no capture: a draw under the house rules.';
+    case 'resignation':
+        return `${loser} resigned.`;
+    case 'agreement':
+        return 'The players agreed to a draw.';
+    case 'timeout':
+        return `${loser} ran out of time.`;
+    case 'abandoned':
+        return `${loser} left the game.`;
+    case 'match_won':
+        return `${winner} won more than half of the rounds.`;
+    case 'aborted':
+        return 'The game could not start.';
+    default:
+        return reasonText(reason);
+    }
+}
 
 // Copies text to the clipboard, falling back to selecting `input` (returns whether it copied).
 export async function copyText(text, input) {
@@ -48,3 +95,6 @@ export async function copyText(text, input) {
         }
     }
 }
+
+// "a1"-style name of square index i on a board `files` wide.
+export const squareOf = (i, files) => String.fromCharCode(97 + (i % files)) + (Math.floor(i / files) + 1);

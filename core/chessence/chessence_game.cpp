@@ -34,6 +34,30 @@ char symbol_at(const Position& p, Square s) {
     return (p.men[1] & b) != 0 ? 'm' : 0;
 }
 
+// Per square, the powers of the man on it ("r", "b", "n" in that order; see BoardView::powers).
+std::vector<std::string> relation_powers(const Position& p) {
+    std::vector<std::string> powers(square_count);
+    for (const Bitboard men : p.men) {
+        const Bitboard rook = rook_powered(men);
+        const Bitboard bishop = bishop_powered(men);
+        const Bitboard knight = knight_powered(men);
+        for (Square s = 0; s < square_count; ++s) {
+            const Bitboard b = bit(s);
+            auto& text = powers[static_cast<std::size_t>(s)];
+            if ((rook & b) != 0) {
+                text += 'r';
+            }
+            if ((bishop & b) != 0) {
+                text += 'b';
+            }
+            if ((knight & b) != 0) {
+                text += 'n';
+            }
+        }
+    }
+    return powers;
+}
+
 class ChessenceGame final : public Game {
 public:
     ChessenceGame(const Position& start, RuleSet rules)
@@ -61,6 +85,7 @@ public:
             }
         }
         view.reserves = {position_.reserve[0], position_.reserve[1]};
+        view.powers = relation_powers(position_);
         return view;
     }
 

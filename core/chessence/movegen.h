@@ -21,6 +21,7 @@ public:
     int size() const { return size_; }
     bool empty() const { return size_ == 0; }
     Move operator[](int i) const { return moves_[i]; }
+    Move& operator[](int i) { return moves_[i]; }
     const Move* begin() const { return moves_.data(); }
     const Move* end() const { return moves_.data() + size_; }
     void clear() { size_ = 0; }

@@ -60,6 +60,8 @@ write('defs/seek.json', obj({
     'side': enum('white', 'black', 'random'),
     'rounds': enum(1, 3, 5, 7, 9), 'private': B, 'creator': ref('player.json'),
     'created_at': {'type': 'integer', 'minimum': 0},
+    # issue 15: a private invitation's end of life (unix seconds)
+    'expires_at': {'type': 'integer', 'minimum': 0},
     # issue 16: rated seeks, the accepter's rating range, the creator's shown rating
     'rated': B, 'rating_min': rating_bound, 'rating_max': rating_bound,
     'rating': {'type': 'integer'}, 'provisional': B},
@@ -78,6 +80,8 @@ write('defs/rating_change.json', {D: SCHEMA, 'title': 'rating change of a rated 
     ['seat', 'player_id', 'before', 'after']), minItems=2, maxItems=2)})
 write('defs/account.json', obj({'username': s(3, 20), 'admin': B}, ['username', 'admin'], title='account'))
 legal = arr(s(1, 64))
+# issue 15: Chessence only, every man's square -> what it may move as now (r, b, n in that order)
+powers = {'type': 'object', 'additionalProperties': enum('', 'r', 'b', 'n', 'rb', 'rn', 'bn', 'rbn')}
 position_props = {'fen': s(1, 200), 'board': ref('board.json'),
                   'to_move': nullable(ref('side.json')), 'legal': legal, 'in_check': B}
 position_req = ['fen', 'board', 'to_move', 'legal', 'in_check']
@@ -94,7 +98,7 @@ write('defs/match.json', obj({
     'score': arr({'type': 'integer', 'minimum': 0}, minItems=2, maxItems=2),
     'records': arr(obj({'start': S, 'object': {'type': 'integer', 'minimum': 0, 'maximum': 10},
                         'odd': nullable(ref('seat.json')), 'moves': legal,
-                        'winner': nullable(ref('seat.json'))},
+                        'winner': nullable(ref('seat.json')), 'why': s(1, 300)},
                        ['start', 'object', 'odd', 'moves', 'winner'])),
     'winner': nullable(ref('seat.json'))},
     ['rounds', 'round', 'phase', 'namer', 'chooser', 'odd', 'even', 'objects', 'object', 'score', 'records', 'winner'],
@@ -125,12 +129,15 @@ events = {
                    ['round', 'winner', 'winner_player', 'score']),
 }
 live_position = {'fen': s(1, 200), 'board': ref('../defs/board.json'),
-                 'to_move': nullable(ref('../defs/side.json')), 'legal': legal, 'in_check': B}
+                 'to_move': nullable(ref('../defs/side.json')), 'legal': legal, 'in_check': B,
+                 'powers': powers}
+live_position_req = ['fen', 'board', 'to_move', 'legal', 'in_check']
 derived = {
     'move': live_position,
     'side_chosen': live_position,
     'round_started': {'board': ref('../defs/board.json'), 'available_objects': arr(objects_range)},
     'object_named': {'text': s(1, 200)},
+    'round_over': {'why': s(1, 300)},
 }
 for kind, (props, req) in events.items():
     write(f'events/{kind}.json', obj({'kind': const(kind), **props}, ['kind'] + req, title=f'event {kind}'))
@@ -196,7 +203,7 @@ snapshot_props = {
                        ['seat', 'id', 'name', 'online']), minItems=2, maxItems=2),
     'start_fen': s(1, 200), 'moves': legal, 'positions': arr(s(1, 200), minItems=1),
     'fen': s(1, 200), 'board': ref('../defs/board.json'), 'to_move': nullable(ref('../defs/side.json')),
-    'legal': legal, 'in_check': B,
+    'legal': legal, 'in_check': B, 'powers': powers,
     'result': nullable(ref('../defs/result.json')),
     'draw_offer': nullable(ref('../defs/seat.json')), 'rematch_offer': nullable(ref('../defs/seat.json')),
     'rematch_game_id': nullable(ref('../defs/ref.json')),
@@ -218,14 +225,14 @@ server = {
     'seek_cancelled': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'game_started': ({**gid, 'variant': ref('../defs/variant.json'), 'you': ref('../defs/seat.json')},
                      ['game_id', 'variant', 'you']),
-    # `rated` and `rating_change` (issue 16) may be absent: a casual game.
-    'snapshot': (snapshot_props, [k for k in snapshot_props if k not in ('rated', 'rating_change')]),
+    # `powers` (issue 15), `rated` and `rating_change` (issue 16) may be absent.
+    'snapshot': (snapshot_props, [k for k in snapshot_props if k not in ('powers', 'rated', 'rating_change')]),
     'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/wire/event.json')},
               ['game_id', 'version', 'event']),
     'events': ({**gid, 'version': {'type': 'integer', 'minimum': 0},
                 'events': arr(obj({'version': {'type': 'integer', 'minimum': 1},
                                    'event': ref('../events/wire/event.json')}, ['version', 'event'])),
-                'position': obj(live_position, list(live_position.keys()))},
+                'position': obj(live_position, live_position_req)},
                ['game_id', 'version', 'events', 'position']),
     'spectators': ({**gid, 'count': {'type': 'integer', 'minimum': 0}}, ['game_id', 'count']),
     'presence': ({**gid, 'online': {'type': 'object', 'additionalProperties': B}}, ['game_id', 'online']),

@@ -20,13 +20,13 @@ using protocol::RequestType;
 
 namespace {
 
-// Open seeks one client may hold at a time.
-constexpr std::size_t max_seeks_per_client = 5;
+// Open seeks one player may hold at a time.
+constexpr std::size_t max_seeks_per_player = 5;
 
 }  // namespace
 
 Lobby::Lobby(ServerState& state, boost::asio::io_context& io)
-    : state_(state), strand_(boost::asio::make_strand(io)) {}
+    : state_(state), strand_(boost::asio::make_strand(io)), expiry_timer_(strand_) {}
 
 // Each handler on the lobby strand runs guarded: an exception is logged with who asked and the
 // lobby goes on serving; the asker gets internal_error.
@@ -42,34 +42,6 @@ void Lobby::post_request(Actor actor, protocol::Request request) {
                 ErrorCode::internal_error, "the lobby could not do that; try again", request.id)));
         }
     });
-}
-
-void Lobby::post_client_gone(std::uint64_t client_id) {
-    boost::asio::post(strand_, [self = shared_from_this(), client_id] {
-        guarded(
-            "lobby", [&] { return "client " + std::to_string(client_id) + " leaving"; },
-            [&] { self->client_gone(client_id); });
-    });
-}
-
-// A client's seeks leave with it: each is withdrawn on its own (a store that refuses one does not
-// keep the others listed), then the subscribers see the new lobby once.
-void Lobby::client_gone(std::uint64_t client_id) {
-    subscribers_.erase(client_id);
-    std::vector<std::string> withdrawn;
-    for (const auto& seek : seeks_) {
-        if (seek.creator.client_id == client_id) {
-            withdrawn.push_back(seek.id);
-        }
-    }
-    for (const auto& id : withdrawn) {
-        guarded(
-            "lobby", [&] { return "client " + std::to_string(client_id) + ": withdrawing " + id; },
-            [&] { remove_seek(id); });
-    }
-    if (!withdrawn.empty()) {
-        push();
-    }
 }
 
 void Lobby::post_game_summary(std::string game_id, json summary) {
@@ -126,11 +98,11 @@ void Lobby::handle(const Actor& actor, const protocol::Request& request) {
 
 void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     const auto mine = std::count_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
-        return s.creator.client_id == actor.client_id;
+        return s.creator.player_id == actor.player_id;
     });
-    if (static_cast<std::size_t>(mine) >= max_seeks_per_client) {
+    if (static_cast<std::size_t>(mine) >= max_seeks_per_player) {
         actor.send(make_frame(protocol::error_message(
-            ErrorCode::rate_limited, "at most 5 open seeks per connection", request.id)));
+            ErrorCode::rate_limited, "at most 5 open seeks per player", request.id)));
         return;
     }
     if (auto refused = seek_refusal(actor, request)) {
@@ -159,6 +131,11 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
         seek.json["rounds"] = seek.rounds;
     }
     rate_seek(seek, actor, request);
+    if (seek.is_private) {
+        const auto ttl = state_.limits().invite_ttl;
+        seek.expires = std::chrono::steady_clock::now() + ttl;
+        seek.json["expires_at"] = seek.created_at + ttl.count();
+    }
     store_async(SaveSeek{{seek.id, protocol::to_text(seek.json)}});
     actor.send(make_frame(protocol::seek_created_message(seek.json, request.id)));
     component_logger("lobby")->info(
@@ -166,6 +143,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
         protocol::to_text(seek.json["variant"]), seek.is_private ? " (private)" : "");
     const bool listed = !seek.is_private;
     seeks_.push_back(std::move(seek));
+    arm_expiry();
     if (listed) {
         push();
     }
@@ -204,7 +182,14 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
         actor.send(make_frame(protocol::error_message(*refused, id)));
         return;
     }
-    const Seek seek = *it;
+    Seek seek = *it;
+    // The creator's newest open connection hears of the game (the one that made the seek may be
+    // gone: a reload).
+    if (seek.creator.client.expired()) {
+        if (auto other = connection_of(seek.creator.player_id, seek.creator.client_id)) {
+            seek.creator = *other;
+        }
+    }
     GameSpec spec;
     spec.variant = seek.variant;
     spec.rules = seek.rules;
@@ -245,6 +230,7 @@ void Lobby::game_stored(const core::Status& stored, const std::shared_ptr<Room>&
         component_logger("lobby")->error("seek {}: cannot store the game: {}", seek.id,
                                          stored.error());
         seeks_.push_back(seek);  // still open
+        arm_expiry();
         actor.send(make_frame(protocol::error_message(
             ErrorCode::internal_error, "the game could not be stored; try again", id)));
         return;

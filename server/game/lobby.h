@@ -1,6 +1,11 @@
 #pragma once
 // The lobby, on its own strand: open seeks, the games in progress, and the clients subscribed to
 // them. Every change is pushed to every subscriber as one whole `lobby` message, serialised once.
+// A seek belongs to its player, not to the connection that created it: it follows the player to
+// a new connection (a reload), and is withdrawn only when the player cancels it, when a public
+// seek's player has had no connection for Limits::seek_grace, or when a private invitation is
+// Limits::invite_ttl old.
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -8,6 +13,7 @@
 #include <string>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
@@ -26,7 +32,11 @@ public:
 
     // Runs a lobby request (lobby_subscribe/unsubscribe, seek_*, quick_pair) on the lobby strand.
     void post_request(Actor actor, protocol::Request request);
-    // A session closed: it stops receiving pushes and its seeks are withdrawn.
+    // A session said hello as `actor`: the player's open seeks now follow this connection, which
+    // gets a `seek_created` for each of them.
+    void post_player_connected(Actor actor);
+    // A session closed: it stops receiving pushes; its player's seeks move to another of the
+    // player's connections, or wait for the player's return (see the class comment).
     void post_client_gone(std::uint64_t client_id);
     // A room reports its public summary (null summary: the game left the lobby).
     void post_game_summary(std::string game_id, nlohmann::json summary);
@@ -46,10 +56,22 @@ private:
         Actor creator;
         std::int64_t created_at = 0;
         nlohmann::json json;
+        // When the seek is withdrawn unless its player acts: a private invitation's end of life,
+        // or the end of a public seek's grace while its player has no connection.
+        std::optional<std::chrono::steady_clock::time_point> expires;
     };
 
     void handle(const Actor& actor, const protocol::Request& request);
+    // lobby_presence.cpp: who is connected, seeks following their player, expiry
+    void player_connected(const Actor& actor);
     void client_gone(std::uint64_t client_id);
+    // Another open connection of `player_id` than `except`, if any.
+    std::optional<Actor> connection_of(const std::string& player_id, std::uint64_t except) const;
+    // Sets the timer to the earliest `expires` of the open seeks.
+    void arm_expiry();
+    // Withdraws every seek whose time is up, tells its player's connection, pushes once.
+    void expire_seeks();
+
     void game_summary(const std::string& game_id, nlohmann::json summary);
     void create_seek(const Actor& actor, const protocol::Request& request);
     void cancel_seek(const Actor& actor, const protocol::Request& request);
@@ -80,6 +102,8 @@ private:
     ServerState& state_;
     boost::asio::strand<boost::asio::io_context::executor_type> strand_;
     std::map<std::uint64_t, std::weak_ptr<Client>> subscribers_;
+    std::map<std::uint64_t, Actor> connected_;  // every session that said hello, by client id
+    boost::asio::steady_timer expiry_timer_;
     std::deque<Seek> seeks_;  // oldest first
     std::map<std::string, nlohmann::json> games_;
 };

@@ -2,6 +2,7 @@
 // captures of each round, until a player has won the match.
 #include <algorithm>
 
+#include "core/sniderman/explain.h"
 #include "protocol/messages.h"
 #include "server/game/room.h"
 
@@ -26,6 +27,15 @@ const char* phase_name(MatchPhase phase) {
             return "finished";
     }
     return "finished";
+}
+
+// Why a finished round went the way it did ({"why": "…"}), or nothing for a round not over.
+json why_json(const core::sniderman::RoundRecord& record) {
+    if (!record.winner) {
+        return json::object();
+    }
+    auto why = core::sniderman::explain_round(record.start, record.object, record.moves);
+    return why ? json{{"why", *why}} : json::object();
 }
 
 }  // namespace
@@ -110,7 +120,13 @@ core::Status Room::apply_sniderman(RoomEvent& event, json* derived) {
                     *derived = round_started_derived();
                 }
             } else if constexpr (std::is_same_v<E, events::RoundOver>) {
-                return core::ok_status();  // the consequence of the move before it
+                // The consequence of the move before it; the broadcast says why.
+                const auto& records = match_->records();
+                if (derived && e.round >= 1 &&
+                    static_cast<std::size_t>(e.round) <= records.size()) {
+                    *derived = why_json(records[static_cast<std::size_t>(e.round) - 1]);
+                }
+                return core::ok_status();
             } else {
                 return core::make_error("a " + std::string(events::kind_name(e)) +
                                         " event in a sniderman game");
@@ -229,11 +245,13 @@ json Room::match_json() const {
     }
     json rounds = json::array();
     for (const auto& round : records) {
-        rounds.push_back({{"start", round.start},
-                          {"object", round.object},
-                          {"odd", seat_or_null(round.odd_player)},
-                          {"moves", round.moves},
-                          {"winner", seat_or_null(round.winner)}});
+        json entry = {{"start", round.start},
+                      {"object", round.object},
+                      {"odd", seat_or_null(round.odd_player)},
+                      {"moves", round.moves},
+                      {"winner", seat_or_null(round.winner)}};
+        entry.update(why_json(round));
+        rounds.push_back(std::move(entry));
     }
     const auto& current = records.back();
     const std::optional<int> odd = current.odd_player;

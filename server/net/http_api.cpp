@@ -1,7 +1,12 @@
 #include "server/net/http_api.h"
 
+#include <algorithm>
+#include <map>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
+#include "core/game.h"
 #include "protocol/events.h"
 #include "protocol/messages.h"
 #include "server/limits.h"
@@ -95,6 +100,96 @@ HttpReply pgn_reply(Store& store, std::string_view game_id) {
     return HttpReply{200, "application/x-chess-pgn; charset=utf-8", std::move(*text)};
 }
 
+// The fields of a query string, percent-decoded ("+" stays a plus sign, as position strings need
+// it); nothing when an escape is malformed. A repeated name keeps its first value.
+std::optional<std::map<std::string, std::string, std::less<>>> parse_query(std::string_view query) {
+    std::map<std::string, std::string, std::less<>> fields;
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const auto pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+        const auto eq = pair.find('=');
+        auto name = percent_decode(pair.substr(0, eq));
+        auto value = percent_decode(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
+        if (!name || !value) {
+            return std::nullopt;
+        }
+        fields.emplace(std::move(*name), std::move(*value));
+    }
+    return fields;
+}
+
+HttpReply bad_request(const std::string& message) {
+    return json_reply(400, protocol::to_text(json{{"error", message}}));
+}
+
+// GET /api/legal?variant=…[&fen=…][&moves=m1,m2,…][&rules=house|strict]: the position reached
+// from `fen` (default: the variant's start) by `moves`, with its legal moves and check state.
+HttpReply legal_reply(std::string_view query) {
+    const auto fields = parse_query(query);
+    if (!fields) {
+        return bad_request("the query has a malformed %-escape");
+    }
+    const auto field = [&](std::string_view name) -> std::optional<std::string> {
+        const auto it = fields->find(name);
+        return it == fields->end() ? std::nullopt : std::optional(it->second);
+    };
+    const auto variant_text = field("variant");
+    const auto variant = variant_text ? core::parse_variant(*variant_text) : std::nullopt;
+    if (!variant) {
+        return bad_request("variant must be chessence, chesica or sniderman");
+    }
+    core::GameOptions options;
+    if (const auto rules = field("rules")) {
+        const auto parsed = core::parse_rule_set(*rules);
+        if (!parsed) {
+            return bad_request("rules must be house or strict");
+        }
+        options.rules = *parsed;
+    }
+    if (const auto fen = field("fen"); fen && !fen->empty()) {
+        if (fen->size() > legal_api_max_fen) {
+            return bad_request("fen is too long");
+        }
+        options.fen = *fen;
+    }
+    auto game = core::make_game(*variant, options);
+    if (!game) {
+        return bad_request("bad fen: " + game.error());
+    }
+    const auto text = field("moves").value_or("");
+    std::vector<std::string_view> moves;
+    for (std::size_t at = 0; at < text.size();) {
+        const auto end = std::min(text.find_first_of(", ", at), text.size());
+        if (end > at) {
+            moves.push_back(std::string_view(text).substr(at, end - at));
+        }
+        at = end + 1;
+    }
+    if (moves.size() > legal_api_max_moves) {
+        return bad_request("at most " + std::to_string(legal_api_max_moves) + " moves");
+    }
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        if (auto status = (*game)->play(moves[i]); !status) {
+            return bad_request("move " + std::to_string(i + 1) + " (" + std::string(moves[i]) +
+                               "): " + status.error());
+        }
+    }
+    json body = protocol::position_json(**game);
+    body["variant"] = core::variant_name(*variant);
+    return json_reply(200, protocol::to_text(body));
+}
+
+// GET /api/seeks/<id>: an open seek as the protocol shows it (the invitation page reads it).
+HttpReply seek_reply(Store& store, std::string_view seek_id) {
+    for (const auto& seek : store.seeks()) {
+        if (seek.id == seek_id) {
+            return json_reply(200, seek.json);
+        }
+    }
+    return not_found_reply();
+}
+
 }  // namespace
 
 std::optional<HttpReply> serve_api(Store& store, std::string_view target,
@@ -118,6 +213,13 @@ std::optional<HttpReply> serve_api(Store& store, std::string_view target,
             return not_found_reply();
         }
         return game_reply(store, id);
+    }
+    if (path == "/api/legal") {
+        return legal_reply(query);
+    }
+    constexpr std::string_view seeks_prefix = "/api/seeks/";
+    if (path.substr(0, seeks_prefix.size()) == seeks_prefix) {
+        return seek_reply(store, path.substr(seeks_prefix.size()));
     }
     if (path.substr(0, players_prefix.size()) == players_prefix ||
         path.substr(0, 17) == "/api/leaderboard/") {

@@ -1,6 +1,7 @@
 #pragma once
-// The JSON (and PGN) endpoints: /healthz, /api/games/<id>, /api/games/<id>.pgn, and the player
-// and leaderboard endpoints of http_players.h. Anything else is not an API path.
+// The JSON (and PGN) endpoints: /healthz, /api/games/<id>, /api/games/<id>.pgn,
+// /api/legal?variant=…&fen=…&moves=…, /api/seeks/<id>, and the player and leaderboard endpoints
+// of http_players.h (/api/players/…, /api/leaderboard/…). Anything else is not an API path.
 #include <optional>
 #include <string_view>
 

@@ -348,6 +348,7 @@ void WebSocketSession::take_identity(const protocol::PlayerInfo& player,
     player_ = player;
     account_ = std::move(account);
     token_hash_ = std::move(token_hash);
+    state_.lobby().post_player_connected(actor());
 }
 
 void WebSocketSession::signed_out(const std::string& player_id, const std::string& reason) {

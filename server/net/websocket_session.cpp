@@ -372,6 +372,7 @@ void WebSocketSession::welcome(const core::Status& stored, const protocol::Playe
                                  account_ ? " (account)" : "");
     reply(protocol::welcome_message(*player_, token, state_.unfinished_games_of(player_->id), id,
                                     account_ ? protocol::account_json(*account_) : nullptr));
+    state_.lobby().post_player_connected(actor());
 }
 
 void WebSocketSession::set_name(const protocol::Request& request) {

@@ -63,7 +63,7 @@ test('chessence: moves by click and by drag, drops from the reserve, missing squ
     assert.equal((await mock.next((m) => m.type === 'move')).move, 'd3-c4');
     mock.push(snapshot('chessence', fen, { legal: ['@d2', 'd3-c4'], version: 5 }));
     await page.waitForSelector('#board[data-version="5"]');
-    await page.click('#board [data-reserve="white"]');
+    await page.click('[data-reserve="white"]');
     await page.waitForSelector('#board [data-square="d2"].dest');
     await click(page, 'd2');
     assert.equal((await mock.next((m) => m.type === 'move')).move, '@d2');

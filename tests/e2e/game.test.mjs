@@ -206,8 +206,8 @@ test('chesica: quick pairing, draw offer declined, full game watched, rematch', 
     console.log(`chesica: ${seen.length} plies, ${await alice.textContent('.banner')}`);
     await alice.click('[data-action="rematch-offer"]');
     await bob.click('[data-action="rematch-accept"]');
-    await Promise.all([alice, bob].map((p) => p.waitForFunction((old) => location.hash.startsWith('#/game/')
-        && !location.hash.endsWith(old), encodeURIComponent(gameId))));
+    await Promise.all([alice, bob].map((p) => p.waitForFunction((old) => location.pathname.startsWith('/game/')
+        && !location.pathname.endsWith(old), encodeURIComponent(gameId))));
     assert.equal(await gameIdOf(alice), await gameIdOf(bob));
     await carol.waitForSelector('[data-action="rematch-go"]');
     noScriptErrors([alice, bob, carol]);

@@ -32,15 +32,18 @@ TEST_F(ConfigTest, DefaultsMatchTheLimits) {
     EXPECT_EQ(config->server.limits.max_queue, server::default_max_queue);
     EXPECT_EQ(config->server.limits.rate_per_second, server::default_rate_per_second);
     EXPECT_EQ(config->server.limits.idle_timeout, server::default_idle_timeout);
+    EXPECT_EQ(config->server.limits.seek_grace, server::default_seek_grace);
+    EXPECT_EQ(config->server.limits.invite_ttl, server::default_invite_ttl);
 }
 
 TEST_F(ConfigTest, FlagsWinOverEnvironment) {
     fake_env()["CHESSENCE_PORT"] = "9000";
     fake_env()["CHESSENCE_DB"] = ":memory:";
     fake_env()["CHESSENCE_RATE"] = "7";
-    auto config = server::parse_config({"--port", "0", "--max-frame=4096", "--bind", "127.0.0.1",
-                                        "--idle-timeout", "5", "--max-queue", "32"},
-                                       lookup);
+    auto config = server::parse_config(
+        {"--port", "0", "--max-frame=4096", "--bind", "127.0.0.1", "--idle-timeout", "5",
+         "--max-queue", "32", "--seek-grace", "12", "--invite-ttl=600"},
+        lookup);
     ASSERT_TRUE(config.ok()) << config.error();
     EXPECT_EQ(config->server.port, 0);
     EXPECT_EQ(config->db, ":memory:");
@@ -49,6 +52,8 @@ TEST_F(ConfigTest, FlagsWinOverEnvironment) {
     EXPECT_EQ(config->server.bind, "127.0.0.1");
     EXPECT_EQ(config->server.limits.idle_timeout, std::chrono::seconds(5));
     EXPECT_EQ(config->server.limits.max_queue, 32u);
+    EXPECT_EQ(config->server.limits.seek_grace, std::chrono::seconds(12));
+    EXPECT_EQ(config->server.limits.invite_ttl, std::chrono::seconds(600));
 }
 
 TEST_F(ConfigTest, BadValuesAreNamed) {
@@ -56,6 +61,8 @@ TEST_F(ConfigTest, BadValuesAreNamed) {
                                                                   {"--port", "80a"},
                                                                   {"--port"},
                                                                   {"--rate", "0"},
+                                                                  {"--invite-ttl", "59"},
+                                                                  {"--seek-grace", "0"},
                                                                   {"--log-level", "chatty"},
                                                                   {"--colour", "blue"},
                                                                   {"--db", ""},
@@ -107,14 +114,15 @@ TEST_F(ConfigTest, HelpIsAskedFor) {
 
 TEST_F(ConfigTest, UsageListsEveryFlagWithItsEnvironmentAndDefault) {
     const auto usage = server::usage_text();
-    for (const char* flag : {"--bind", "--port", "--db", "--web-root", "--log-level", "--max-frame",
-                             "--max-queue", "--rate", "--idle-timeout", "--threads", "--help"}) {
+    for (const char* flag :
+         {"--bind", "--port", "--db", "--web-root", "--log-level", "--max-frame", "--max-queue",
+          "--rate", "--idle-timeout", "--seek-grace", "--invite-ttl", "--threads", "--help"}) {
         EXPECT_NE(usage.find(flag), std::string::npos) << flag;
     }
-    for (const char* env :
-         {"CHESSENCE_BIND", "CHESSENCE_PORT", "CHESSENCE_DB", "CHESSENCE_WEB_ROOT",
-          "CHESSENCE_LOG_LEVEL", "CHESSENCE_MAX_FRAME", "CHESSENCE_MAX_QUEUE", "CHESSENCE_RATE",
-          "CHESSENCE_IDLE_TIMEOUT", "CHESSENCE_THREADS"}) {
+    for (const char* env : {"CHESSENCE_BIND", "CHESSENCE_PORT", "CHESSENCE_DB",
+                            "CHESSENCE_WEB_ROOT", "CHESSENCE_LOG_LEVEL", "CHESSENCE_MAX_FRAME",
+                            "CHESSENCE_MAX_QUEUE", "CHESSENCE_RATE", "CHESSENCE_IDLE_TIMEOUT",
+                            "CHESSENCE_SEEK_GRACE", "CHESSENCE_INVITE_TTL", "CHESSENCE_THREADS"}) {
         EXPECT_NE(usage.find(env), std::string::npos) << env;
     }
     for (const char* shown : {"=8080", "=data/chessence.db", "=0.0.0.0", "=info", "0..65535"}) {

@@ -16,9 +16,9 @@ int run_bench(const Args& args, std::ostream& out, std::ostream& err) {
     }
     switch (*variant) {
         case core::VariantId::chessence:
-            return bench_chessence(out);
+            return bench_chessence(out) != 0 ? 1 : bench_search(*variant, out);
         case core::VariantId::chesica:
-            return bench_chesica(out);
+            return bench_chesica(out) != 0 ? 1 : bench_search(*variant, out);
         case core::VariantId::sniderman:
             return bench_sniderman(out);
     }

@@ -9,11 +9,17 @@ namespace {
 
 void usage(std::ostream& err) {
     err << "usage:\n"
-           "  chessence perft <variant> <depth> [--fen \"<position>\"] [--moves \"<m1> <m2> ...\"] [--divide]\n"
-           "  chessence replay <variant> [--strict] [--record <file>]   (JSON lines on standard input)\n"
+           "  chessence perft <variant> <depth> [--fen \"<position>\"] [--moves \"<m1> <m2> ...\"] "
+           "[--divide]\n"
+           "  chessence replay <variant> [--strict] [--record <file>]   (JSON lines on standard "
+           "input)\n"
            "  chessence bench <variant>\n"
            "  chessence solve sniderman --fen \"<position>\" [--moves \"...\"]\n"
            "  chessence puzzle sniderman --seed <N>\n"
+           "  chessence match --variant <variant> --levels <A> <B> --games <N> (--movetime <ms> | "
+           "--nodes <N>) [...]\n"
+           "  chessence uci   (the UCI protocol on standard input and output)\n"
+           "  chessence tune <chessence|chesica> [--games <N>] [--nodes <N>] [--seed <S>]\n"
            "variants: chessence, chesica, sniderman\n";
 }
 
@@ -41,6 +47,15 @@ int main(int argc, char** argv) {
     }
     if (command == "puzzle") {
         return cli::run_puzzle(args, std::cout, std::cerr);
+    }
+    if (command == "match") {
+        return cli::run_match(args, std::cout, std::cerr);
+    }
+    if (command == "uci") {
+        return cli::run_uci(std::cin, std::cout);
+    }
+    if (command == "tune") {
+        return cli::run_tune(args, std::cout, std::cerr);
     }
     usage(std::cerr);
     return 2;

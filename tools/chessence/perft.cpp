@@ -11,7 +11,8 @@ namespace cli {
 int run_perft(const Args& args, std::ostream& out, std::ostream& err) {
     const auto pos = positionals(args, {"--fen", "--moves"});
     if (pos.size() != 2) {
-        err << "usage: chessence perft <variant> <depth> [--fen \"<position>\"] [--moves \"...\"] [--divide]\n";
+        err << "usage: chessence perft <variant> <depth> [--fen \"<position>\"] [--moves \"...\"] "
+               "[--divide]\n";
         return 2;
     }
     const auto variant = core::parse_variant(pos[0]);

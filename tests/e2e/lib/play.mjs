@@ -2,10 +2,13 @@
 // them by clicking squares (and the reserve for drops).
 import assert from 'node:assert/strict';
 
+// The name lives in the settings dialog the header's name button opens.
 export async function setName(page, name) {
+    await page.click('#me-button');
     await page.fill('#name-input', name);
     await page.click('#name-form button[type="submit"]');
     await page.waitForFunction((n) => window.chessence?.me?.name === n, name);
+    await page.waitForSelector('#settings:not([open])', { state: 'attached' });
 }
 
 export async function waitOnline(page) {
@@ -31,9 +34,9 @@ export async function createSeek(page, { variant, side = 'random', rounds = null
 }
 
 export async function gameIdOf(page) {
-    await page.waitForFunction(() => location.hash.startsWith('#/game/'));
+    await page.waitForFunction(() => location.pathname.startsWith('/game/'));
     await page.waitForSelector('#board[data-version]');
-    return decodeURIComponent(await page.evaluate(() => location.hash.split('/')[2]));
+    return decodeURIComponent(await page.evaluate(() => location.pathname.split('/')[2]));
 }
 
 export const plyOf = async (page) => Number(await page.getAttribute('#board', 'data-ply'));
@@ -45,7 +48,7 @@ export async function playMove(page, choose) {
     assert.ok(legal.length > 0, 'the side to move has legal moves on the board');
     const move = choose(legal);
     if (move.startsWith('@')) {
-        await page.click('#board .reserve:not([disabled])');
+        await page.click('[data-reserve]:not([disabled])');
         await page.click(`#board [data-square="${move.slice(1)}"]`);
     } else {
         for (const sq of move.match(/[a-z]\d+/g)) {

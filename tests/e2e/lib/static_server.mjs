@@ -1,4 +1,5 @@
-// A tiny static file server for the client-only tests (the real server serves the files otherwise).
+// A tiny static file server for the client-only tests (the real server serves the files otherwise):
+// a path without an extension gets index.html, like the real server.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,10 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/cs
 export function serveStatic(root) {
     const server = http.createServer((req, res) => {
         const url = new URL(req.url, 'http://x');
-        const rel = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
+        let rel = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
+        if (!path.extname(rel) && !rel.startsWith('api/')) {
+            rel = 'index.html'; // client routes (/game/<id>, /learn/chessence), as the real server does
+        }
         const file = path.resolve(root, rel);
         if (!file.startsWith(path.resolve(root)) || !fs.existsSync(file)) {
             res.writeHead(404).end();

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "server/test_support.h"
 
 namespace {
@@ -11,7 +14,7 @@ using test::json;
 using test::WsClient;
 
 class LobbyTest : public ::testing::Test {
-protected:
+public:
     // The next lobby push whose seeks satisfy `pred`.
     static json lobby_where(WsClient& client, const std::function<bool(const json&)>& pred) {
         return client.wait_for(
@@ -127,22 +130,124 @@ TEST_F(LobbyTest, QuickPairJoinsTheOldestCompatibleSeek) {
     EXPECT_TRUE(lists(lobby["seeks"], bob_seek));
 }
 
-TEST_F(LobbyTest, SeeksLeaveWithTheirCreator) {
-    WsClient watcher(server_.port());
+// Limits whose seek grace and invitation life are one second.
+server::Limits quick_expiry() {
+    auto limits = test::fast_limits();
+    limits.seek_grace = std::chrono::seconds(1);
+    limits.invite_ttl = std::chrono::seconds(1);
+    return limits;
+}
+
+TEST(LobbyExpiry, APublicSeekLeavesWhenItsPlayerStaysAway) {
+    test::TestServer server(quick_expiry());
+    WsClient watcher(server.port());
     watcher.hello();
-    watcher.send({{"type", "lobby_subscribe"}});
+    watcher.send({{"type", "lobby_subscribe"}, {"id", "sub"}});
+    watcher.wait_for([](const json& m) { return m.value("id", json()) == "sub"; });
     std::string seek_id;
     {
-        WsClient ann(server_.port());
+        WsClient ann(server.port());
         ann.hello();
         ann.send({{"type", "seek_create"}, {"variant", "sniderman"}, {"rounds", 5}});
         const auto seek = ann.wait_type("seek_created")["seek"];
         seek_id = seek["seek_id"];
         EXPECT_EQ(seek["rounds"], 5);
         EXPECT_EQ(seek["side"], "random");
-        lobby_where(watcher, [&](const json& s) { return lists(s, seek_id); });
+        EXPECT_FALSE(seek.contains("expires_at"));  // a public seek lives while its player is here
+        LobbyTest::lobby_where(watcher,
+                               [&](const json& s) { return LobbyTest::lists(s, seek_id); });
     }
-    lobby_where(watcher, [&](const json& s) { return !lists(s, seek_id); });
+    // Ann is gone: the seek stays for the grace, then leaves.
+    const auto gone = std::chrono::steady_clock::now();
+    LobbyTest::lobby_where(watcher, [&](const json& s) { return !LobbyTest::lists(s, seek_id); });
+    EXPECT_GE(std::chrono::steady_clock::now() - gone, std::chrono::milliseconds(900));
+    EXPECT_TRUE(server.store().seeks().empty());
+}
+
+TEST(LobbyExpiry, ASeekFollowsItsPlayerThroughAReload) {
+    auto limits = test::fast_limits();
+    limits.seek_grace = std::chrono::seconds(3);  // a reload on a busy machine takes far less
+    test::TestServer server(limits);
+    WsClient watcher(server.port());
+    watcher.hello();
+    std::string token;
+    std::string seek_id;
+    {
+        WsClient ann(server.port());
+        token = ann.hello(std::nullopt, std::string("Ann"))["token"];
+        ann.send({{"type", "seek_create"}, {"variant", "chesica"}, {"side", "white"}});
+        seek_id = ann.wait_type("seek_created")["seek"]["seek_id"];
+    }
+    WsClient ann(server.port());
+    ann.hello(token);
+    // The new connection is told of the seek it now holds.
+    EXPECT_EQ(ann.wait_type("seek_created")["seek"]["seek_id"], seek_id);
+    // Past the grace it is still open, and the game reaches Ann's new connection.
+    std::this_thread::sleep_for(std::chrono::milliseconds(3200));
+    watcher.send({{"type", "lobby_subscribe"}, {"id", "now"}});
+    EXPECT_TRUE(LobbyTest::lists(
+        watcher.wait_for([](const json& m) { return m.value("id", json()) == "now"; })["seeks"],
+        seek_id));
+    watcher.send({{"type", "seek_accept"}, {"seek_id", seek_id}});
+    const auto started = ann.wait_type("game_started");
+    EXPECT_EQ(started["you"], "white");
+    EXPECT_EQ(watcher.wait_type("game_started")["game_id"], started["game_id"]);
+}
+
+TEST(LobbyExpiry, AnInvitationWaitsForItsPlayer) {
+    test::TestServer server(test::fast_limits());
+    std::string token;
+    std::string seek_id;
+    {
+        WsClient ann(server.port());
+        token = ann.hello()["token"];
+        ann.send({{"type", "seek_create"}, {"variant", "chessence"}, {"private", true}});
+        const auto seek = ann.wait_type("seek_created")["seek"];
+        seek_id = seek["seek_id"];
+        EXPECT_EQ(seek["expires_at"], seek["created_at"].get<std::int64_t>() + 3600);
+    }
+    // Ann is away, yet the invitation is open: the invitation page reads it …
+    const auto open = test::http_get(server.port(), "/api/seeks/" + seek_id);
+    EXPECT_EQ(open.status, 200);
+    EXPECT_EQ(json::parse(open.body)["seek_id"], seek_id);
+    // … Bob accepts it, and Ann finds the game when she is back.
+    WsClient bob(server.port());
+    bob.hello();
+    bob.send({{"type", "seek_accept"}, {"seek_id", seek_id}});
+    const std::string game_id = bob.wait_type("game_started")["game_id"];
+    WsClient ann(server.port());
+    EXPECT_EQ(ann.hello(token)["games"], json::array({game_id}));
+}
+
+TEST(LobbyExpiry, AnInvitationExpires) {
+    test::TestServer server(quick_expiry());
+    WsClient ann(server.port());
+    ann.hello();
+    ann.send({{"type", "seek_create"}, {"variant", "chessence"}, {"private", true}});
+    const auto seek = ann.wait_type("seek_created")["seek"];
+    const std::string seek_id = seek["seek_id"];
+    EXPECT_EQ(seek["expires_at"], seek["created_at"].get<std::int64_t>() + 1);
+    EXPECT_EQ(ann.wait_type("seek_cancelled")["seek_id"], seek_id);
+    WsClient bob(server.port());
+    bob.hello();
+    bob.send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", "late"}});
+    EXPECT_EQ(bob.wait_error("late")["code"], "no_such_seek");
+    EXPECT_EQ(test::http_get(server.port(), "/api/seeks/" + seek_id).status, 404);
+}
+
+TEST(LobbyExpiry, TheLimitOfOpenSeeksIsPerPlayer) {
+    test::TestServer server(test::fast_limits());
+    WsClient first(server.port());
+    const std::string token = first.hello()["token"];
+    WsClient second(server.port());
+    second.hello(token);
+    for (int i = 0; i < 5; ++i) {
+        auto& tab = i % 2 == 0 ? first : second;
+        tab.send({{"type", "seek_create"}, {"variant", "chesica"}, {"id", i}});
+        tab.wait_for([&](const json& m) { return m.value("id", json()) == i; });
+    }
+    second.send({{"type", "seek_create"}, {"variant", "chesica"}, {"id", "sixth"}});
+    EXPECT_EQ(second.wait_error("sixth")["code"], "rate_limited");
 }
 
 }  // namespace

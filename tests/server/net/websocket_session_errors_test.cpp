@@ -1,6 +1,6 @@
 // A session whose request handler throws: the exception is logged with the client id, that client
-// is closed with 1011, it leaves the lobby (its seeks are withdrawn), and every other client is
-// served as before.
+// is closed with 1011, it leaves the lobby (its seeks are withdrawn: this server gives a player
+// without a connection no grace), and every other client is served as before.
 #include "server/net/websocket_session.h"
 
 #include <gtest/gtest.h>
@@ -19,7 +19,9 @@ protected:
     WsErrors() {
         auto store = std::make_unique<test::ThrowingStore>();
         store_ = store.get();
-        server_ = std::make_unique<test::TestServer>(test::fast_limits(), std::move(store));
+        auto limits = test::fast_limits();
+        limits.seek_grace = std::chrono::seconds(0);  // a closed player's seeks leave at once
+        server_ = std::make_unique<test::TestServer>(limits, std::move(store));
     }
     ~WsErrors() override { server_.reset(); }  // before the capture lets go of the loggers
 

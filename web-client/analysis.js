@@ -1,0 +1,231 @@
+// /analysis/<game_id>: the analysis board. Step through a game (a Sniderman match round by round)
+// and try other moves from any position; every position and its legal moves come from the server
+// (GET /api/legal with the game's start and the moves up to there). One side line at a time.
+import { Board } from './board.js';
+import { applyEvent, readSnapshot } from './protocol.js';
+import { fetchLegal, pgnUrl } from './api.js';
+import { describeForBoard } from './explain.js';
+import { h, plural, sideLabel, squareOf, variantTitle } from './ui.js';
+import { plyLabel } from './game_status.js';
+import { setTitle } from './notify.js';
+import { prefs } from './settings.js';
+
+export class AnalysisPage {
+    constructor(app, root, gameId = '') {
+        this.app_ = app;
+        this.root_ = root;
+        this.gameId_ = gameId;
+        this.g_ = null;
+        this.round_ = 0;       // Sniderman: which round's line (0-based)
+        this.ply_ = 0;         // position shown: after this many moves of the main line…
+        this.side_ = null;     // …or of the side line {base, moves} (ply_ then counts into it)
+        this.onSide_ = false;
+        this.keyHandler_ = (e) => this.onKey_(e);
+    }
+
+    enter() {
+        setTitle('Analysis — Chessence');
+        this.boardHost_ = h('div', { id: 'analysis-board' });
+        this.board_ = new Board(this.boardHost_, { label: 'Analysis board', onMove: (m) => this.tryMove_(m),
+            describe: (sq, code) => describeForBoard(this.g_?.variant, code) });
+        this.info_ = h('p', { class: 'analysis-info', role: 'status', 'aria-live': 'polite' }, 'Loading the game…');
+        this.list_ = h('div', { class: 'card analysis-moves', 'aria-label': 'Moves' });
+        this.head_ = h('div', { class: 'analysis-head' });
+        this.root_.append(h('div', { class: 'analysis-layout' }, this.boardHost_,
+            h('aside', { class: 'analysis-side' }, this.head_, this.info_, this.list_)));
+        this.app_.conn.watch(this.gameId_);
+        document.addEventListener('keydown', this.keyHandler_);
+    }
+
+    leave() {
+        this.left_ = true;
+        this.app_.conn.unwatch(this.gameId_);
+        document.removeEventListener('keydown', this.keyHandler_);
+    }
+
+    onError(err) {
+        if (err.code === 'no_such_game' && (!err.gameId || err.gameId === this.gameId_)) {
+            this.info_.textContent = 'There is no such game.';
+            return true;
+        }
+        return false;
+    }
+
+    handle(msg) {
+        if (msg.game_id !== this.gameId_) {
+            return;
+        }
+        if (msg.type === 'snapshot') {
+            const first = !this.g_;
+            this.g_ = readSnapshot(msg);
+            if (first) {
+                const lines = this.lines_();
+                this.round_ = lines.length - 1;
+                this.ply_ = lines.at(-1)?.moves.length ?? 0;
+            }
+            this.show_();
+        } else if (msg.type === 'event' && this.g_ && applyEvent(this.g_, msg) === 'move') {
+            this.renderList_();
+        }
+    }
+
+    // The main lines: one per Sniderman round (its deal and moves), else the game itself.
+    lines_() {
+        const g = this.g_;
+        if (g.variant === 'sniderman' && g.match) {
+            const lines = g.match.records.map((r) => ({ start: r.start, moves: r.moves }));
+            return lines.length ? lines : [{ start: g.startFen, moves: g.moves }];
+        }
+        return [{ start: g.startFen, moves: g.moves }];
+    }
+
+    // The moves from the line's start to the position shown.
+    movesShown_() {
+        const main = this.lines_()[this.round_].moves;
+        if (this.onSide_ && this.side_) {
+            return [...main.slice(0, this.side_.base), ...this.side_.moves.slice(0, this.ply_)];
+        }
+        return main.slice(0, this.ply_);
+    }
+
+    async show_() {
+        const g = this.g_;
+        const line = this.lines_()[this.round_];
+        const moves = this.movesShown_();
+        setTitle(`Analysis · ${variantTitle(g.variant)}: ${g.players.map((p) => p.name).join(' vs ')}`);
+        const r = await fetchLegal({ variant: g.variant, fen: line.start, moves, rules: g.rules });
+        if (this.left_ || moves.join() !== this.movesShown_().join()) {
+            return; // the user stepped on meanwhile
+        }
+        if (!r.ok) {
+            this.info_.textContent = `This position could not be loaded: ${r.error}`;
+            return;
+        }
+        const p = r.value;
+        let checkSquare = null;
+        if (p.inCheck) {
+            const i = p.board.squares.indexOf(p.toMove === 'black' ? 'k' : 'K');
+            checkSquare = i >= 0 ? squareOf(i, p.board.files) : null;
+        }
+        const seat = g.players.find((x) => x.id === this.app_.me.id)?.seat;
+        this.board_.set({ board: p.board, flipped: seat === 'black' || seat === 'player1', legal: p.legal,
+                          lastMove: moves.at(-1) ?? null, checkSquare, red: g.variant === 'sniderman',
+                          variant: g.variant, dropSide: p.toMove === 'black' ? 1 : 0, powers: p.powers,
+                          showPowers: prefs.on('powers') });
+        this.boardHost_.dataset.ply = String(moves.length);
+        this.boardHost_.dataset.line = this.onSide_ ? 'side' : 'main';
+        this.info_.textContent = !p.legal.length
+            ? (g.variant === 'sniderman' ? 'No capture is left: the round is over here.'
+                                         : `${sideLabel(p.toMove ?? '')} has no legal move here.`)
+            : `${sideLabel(p.toMove)} to move${p.inCheck ? ', in check' : ''}: ${plural(p.legal.length, 'legal move')}. `
+              + 'Play any of them on the board to try a line of your own.';
+        this.renderList_();
+    }
+
+    // A move played on the board: along the game if it is the game's next move, else a side line.
+    tryMove_(move) {
+        const main = this.lines_()[this.round_].moves;
+        if (!this.onSide_ && main[this.ply_] === move) {
+            this.ply_++;
+        } else if (this.onSide_) {
+            this.side_.moves = [...this.side_.moves.slice(0, this.ply_), move];
+            this.ply_++;
+        } else {
+            this.side_ = { base: this.ply_, moves: [move] };
+            this.onSide_ = true;
+            this.ply_ = 1;
+        }
+        this.show_();
+    }
+
+    go_(onSide, ply) {
+        this.onSide_ = onSide && !!this.side_;
+        const max = this.onSide_ ? this.side_.moves.length : this.lines_()[this.round_].moves.length;
+        this.ply_ = Math.max(0, Math.min(ply, max));
+        if (this.onSide_ && this.ply_ === 0) {
+            this.onSide_ = false;
+            this.ply_ = this.side_.base;
+        }
+        this.show_();
+    }
+
+    renderList_() {
+        const g = this.g_;
+        const main = this.lines_()[this.round_].moves;
+        const cell = (onSide, ply, move, label) => {
+            const current = this.onSide_ === onSide && this.ply_ === ply;
+            const b = h('button', { type: 'button', class: `mv${current ? ' active' : ''}`, 'data-ply': ply,
+                                    'data-line': onSide ? 'side' : 'main', 'aria-current': current ? 'step' : null }, label);
+            b.addEventListener('click', () => this.go_(onSide, ply));
+            return b;
+        };
+        const mainList = h('ol', { class: 'analysis-line', 'aria-label': 'The game' },
+            ...main.map((m, i) => h('li', {}, cell(false, i + 1, m, plyLabel(g.variant, i + 1, m)))));
+        const parts = [];
+        if (g.variant === 'sniderman' && this.lines_().length > 1) {
+            parts.push(h('div', { class: 'row rounds-pick', role: 'group', 'aria-label': 'Rounds' },
+                ...this.lines_().map((_, i) => {
+                    const b = h('button', { type: 'button', class: `btn${i === this.round_ ? ' primary' : ''}`,
+                                            'data-round': i + 1, 'aria-pressed': String(i === this.round_) }, `Round ${i + 1}`);
+                    b.addEventListener('click', () => {
+                        this.round_ = i;
+                        this.side_ = null;
+                        this.go_(false, 0);
+                    });
+                    return b;
+                })));
+        }
+        const nav = h('div', { class: 'review-nav', role: 'group', 'aria-label': 'Step through' });
+        const step = (label, text, fn) => {
+            const b = h('button', { type: 'button', class: 'btn nav-btn', 'aria-label': label, title: label,
+                                    'data-nav': label.split(' ')[0].toLowerCase() }, text);
+            b.addEventListener('click', fn);
+            nav.append(b);
+        };
+        step('First position', '«', () => this.go_(false, 0));
+        step('Previous move', '‹', () => this.step_(-1));
+        step('Next move', '›', () => this.step_(1));
+        step('Last move', '»', () => this.go_(this.onSide_, Infinity));
+        parts.push(nav, h('button', { type: 'button', class: `mv start${!this.onSide_ && this.ply_ === 0 ? ' active' : ''}`,
+                                      'data-ply': 0, 'data-line': 'main' }, 'Start position'), mainList);
+        parts.at(-2).addEventListener('click', () => this.go_(false, 0));
+        if (this.side_) {
+            const back = h('button', { type: 'button', class: 'btn', 'data-action': 'back-to-game' }, 'Back to the game');
+            back.addEventListener('click', () => {
+                const base = this.side_.base;
+                this.side_ = null;
+                this.go_(false, base);
+            });
+            const base = this.side_.base;
+            parts.push(h('h3', {}, base ? `Your line after ${plyLabel(g.variant, base, main[base - 1])}` : 'Your line from the start'),
+                h('ol', { class: 'analysis-line side', 'aria-label': 'Your line' },
+                  ...this.side_.moves.map((m, i) => h('li', {}, cell(true, i + 1, m, plyLabel(g.variant, this.side_.base + i + 1, m))))),
+                back);
+        }
+        this.list_.replaceChildren(...parts);
+        this.head_.replaceChildren(h('h1', {}, `${variantTitle(g.variant)}: ${g.players.map((p) => p.name).join(' vs ')}`),
+            h('div', { class: 'row' }, h('a', { class: 'btn', href: `/game/${encodeURIComponent(this.gameId_)}` }, 'Back to the game page'),
+              h('a', { class: 'btn', href: pgnUrl(this.gameId_), download: `${g.variant}-${this.gameId_}.pgn`,
+                       'data-action': 'pgn' }, 'Download PGN')));
+    }
+
+    step_(delta) {
+        if (this.onSide_ || !this.side_ || delta < 0 || this.ply_ !== this.side_.base) {
+            this.go_(this.onSide_, this.ply_ + delta);
+        } else {
+            this.go_(false, this.ply_ + delta);
+        }
+    }
+
+    onKey_(e) {
+        if (!this.g_ || e.target.closest?.('input, textarea, select, .board')) {
+            return;
+        }
+        const keys = { ArrowLeft: () => this.step_(-1), ArrowRight: () => this.step_(1),
+                       Home: () => this.go_(false, 0), End: () => this.go_(this.onSide_, Infinity) };
+        if (keys[e.key]) {
+            e.preventDefault();
+            keys[e.key]();
+        }
+    }
+}

@@ -1,0 +1,84 @@
+// Drawing helpers of the Board, mixed into its prototype: the slide of the last move, the
+// coordinates, and the Chessence reserve piles.
+import { pieceIcon } from './pieces.js';
+import { CELL, SVG_NS, el } from './squares.js';
+
+export const drawMethods = {
+    // Slides the piece that just arrived along its squares (a drop fades in).
+    runAnimation_() {
+        const a = this.animate_;
+        this.animate_ = null;
+        if (!a || !a.squares.length || window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) {
+            return;
+        }
+        const to = a.squares[a.squares.length - 1];
+        const piece = this.svg_.querySelector(`[data-square="${to}"] .piece`);
+        if (!piece) {
+            return;
+        }
+        const at = (name) => this.toScreen_(name.charCodeAt(0) - 97, Number(name.slice(1)) - 1);
+        const end = at(to);
+        const frames = a.drop ? [{ opacity: 0 }, { opacity: 1 }] : a.squares.map((sq) => {
+            const p = at(sq);
+            return { transform: `translate(${p.x - end.x}px, ${p.y - end.y}px)` };
+        });
+        const wrapper = document.createElementNS(SVG_NS, 'g');
+        piece.replaceWith(wrapper);
+        wrapper.appendChild(piece);
+        this.svg_.appendChild(wrapper.closest('.sq')); // above the other squares while it slides
+        wrapper.animate(frames, { duration: 110 + 90 * (a.squares.length - 1), easing: 'ease-out' });
+    },
+
+    // Rank numbers in the top-left corner of the left column, file letters in the bottom-left
+    // corner of the bottom row (as the board is turned).
+    drawCoords_(g, file, rank, x, y) {
+        const { files, ranks } = this.state_.board;
+        const flipped = this.state_.flipped;
+        if (file === (flipped ? files - 1 : 0)) {
+            const t = el('text', { x: x + 5, y: y + 21, class: 'coord rank', 'aria-hidden': 'true' });
+            t.textContent = String(rank + 1);
+            g.appendChild(t);
+        }
+        if (rank === (flipped ? ranks - 1 : 0)) {
+            const t = el('text', { x: x + 5, y: y + CELL - 7, class: 'coord file', 'aria-hidden': 'true' });
+            t.textContent = String.fromCharCode(97 + file);
+            g.appendChild(t);
+        }
+    },
+
+    renderReserves_() {
+        const s = this.state_;
+        const reserves = s.board.reserves ?? [0, 0];
+        const show = s.variant === 'chessence';
+        const hasDrops = this.moves_.some((m) => m.drop);
+        const rows = s.flipped ? [this.bottom_, this.top_] : [this.top_, this.bottom_];
+        for (const [index, row] of [[1, rows[0]], [0, rows[1]]]) {
+            row.replaceChildren();
+            row.hidden = !show;
+            if (!show) {
+                continue;
+            }
+            const color = index === 0 ? 'White' : 'Black';
+            const active = s.dropSide === index && reserves[index] > 0
+                && (hasDrops || (this.premoveMode_() && s.premoveDrops));
+            const pile = document.createElement('button');
+            pile.type = 'button';
+            pile.className = `reserve ${index === 0 ? 'white' : 'black'}`;
+            pile.dataset.reserve = index === 0 ? 'white' : 'black';
+            pile.disabled = !active;
+            pile.setAttribute('aria-pressed', String(!!(active && this.selected_?.drop)));
+            pile.setAttribute('aria-label', `${color} reserve: ${reserves[index]} ${reserves[index] === 1 ? 'man' : 'men'}`
+                + `${active ? ', select to drop one' : ''}`);
+            for (let i = 0; i < Math.max(reserves[index], 0); i++) {
+                pile.appendChild(pieceIcon(index === 0 ? 'M' : 'm', 26));
+            }
+            const count = document.createElement('span');
+            count.className = 'count';
+            count.textContent = `×${reserves[index]}`;
+            pile.appendChild(count);
+            pile.addEventListener('click', () => this.selectReserve_());
+            row.appendChild(pile);
+        }
+    },
+
+};

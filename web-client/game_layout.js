@@ -1,0 +1,65 @@
+// The game page's elements, built once: player bars (with the Chessence reserves), the board, the
+// key rule with its Rules link, status, Sniderman's match panel, moves, actions, tools and chat.
+// Every part is a direct child of .game-layout so the stylesheet can place it per screen size.
+import { Board } from './board.js';
+import { build } from './protocol.js';
+import { MatchPanel } from './match_panel.js';
+import { h } from './ui.js';
+import { ActionBar, makePlayerBar } from './game_panels.js';
+import { ResultCard } from './result_dialog.js';
+import { describeForBoard } from './explain.js';
+
+export function buildGameLayout(page) {
+    const id = page.gameId_;
+    page.topBar_ = makePlayerBar('top');
+    page.bottomBar_ = makePlayerBar('bottom');
+    page.boardHost_ = h('div', { id: 'board' });
+    page.board_ = new Board(page.boardHost_, {
+        label: 'Board',
+        onMove: (m) => page.sendMove_(m),
+        onPremove: (pm) => page.setPremove_(pm),
+        onCancelPremove: () => page.setPremove_(null),
+        describe: (square, code) => describeForBoard(page.g_?.variant, code),
+        reserveHosts: { top: page.topBar_.reserve, bottom: page.bottomBar_.reserve },
+    });
+    page.keyRule_ = h('p', { class: 'key-rule', 'data-area': 'rule' });
+    page.banner_ = h('div', { class: 'banner', role: 'status', hidden: true });
+    page.status_ = h('div', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' },
+                     'Loading the game…');
+    page.lastMoveNote_ = h('div', { class: 'last-move-note' });
+    page.noteEl_ = h('div', { class: 'game-note', 'aria-live': 'polite' });
+    page.afterGame_ = h('div', { class: 'after-game', role: 'group', 'aria-label': 'After the game', hidden: true });
+    // A rated game's rating change (issue 16: rating_view.js), once it is over.
+    page.ratingHost_ = h('div', { class: 'rating-change', 'aria-live': 'polite', hidden: true });
+    page.statusBox_ = h('section', { class: 'status-box', 'aria-label': 'Status' }, page.banner_, page.ratingHost_, page.status_,
+                        page.lastMoveNote_, page.noteEl_, page.afterGame_);
+    page.matchHost_ = h('section', { class: 'card match', hidden: true, 'aria-label': 'Match' });
+    page.match_ = new MatchPanel(page.matchHost_, {
+        nameObject: (o) => page.send_(build.nameObject(id, o)),
+        chooseSide: (s) => page.send_(build.chooseSide(id, s)),
+    });
+    page.moves_ = h('section', { class: 'card moves', 'aria-label': 'Moves' });
+    page.actions_ = h('div', { class: 'actions', role: 'group', 'aria-label': 'Game actions' });
+    page.actionBar_ = new ActionBar(page.actions_, {
+        drawOffer: () => page.send_(build.drawOffer(id)), drawAccept: () => page.send_(build.drawAccept(id)),
+        drawDecline: () => page.send_(build.drawDecline(id)), resign: () => page.send_(build.resign(id)),
+    });
+    page.tools_ = h('div', { class: 'tools', role: 'group', 'aria-label': 'Board tools' });
+    page.chatLog_ = h('ol', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Chat messages' });
+    const chatInput = h('input', { name: 'text', maxlength: 300, placeholder: 'Say something…',
+                                   'aria-label': 'Chat message', autocomplete: 'off', enterkeyhint: 'send' });
+    const chatForm = h('form', { class: 'chat-form' }, chatInput, h('button', { class: 'btn', type: 'submit' }, 'Send'));
+    chatForm.addEventListener('submit', (e) => {
+        e.preventDefault();
+        const text = chatInput.value.trim();
+        if (text && page.send_(build.chat(id, text))) {
+            chatInput.value = '';
+        }
+    });
+    page.chat_ = h('section', { class: 'card chat', 'aria-label': 'Chat' }, page.chatLog_, chatForm);
+    page.layout_ = h('div', { class: 'game-layout' }, page.topBar_.el, page.boardHost_, page.bottomBar_.el,
+                     page.keyRule_, page.statusBox_, page.matchHost_, page.moves_, page.actions_, page.tools_,
+                     page.chat_);
+    page.root_.append(page.layout_);
+    page.resultCard_ = new ResultCard(page.boardHost_);
+}

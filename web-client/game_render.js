@@ -1,0 +1,194 @@
+// Drawing the game page from the room record, mixed into GamePage: board, bars, status, match,
+// moves, actions, after-game panel, tools and chat.
+import { build } from './protocol.js';
+import { h, keyRule, plural, squareOf, variantTitle } from './ui.js';
+import { renderMoveList } from './move_list.js';
+import { renderPlayerBars } from './game_panels.js';
+import { lastMoveText, pageTitle, reviewText, statusText } from './game_status.js';
+import { afterGameActions, resultWords } from './result_dialog.js';
+import { premoveText } from './premove.js';
+import { setTitle } from './notify.js';
+import { prefs } from './settings.js';
+import { pgnUrl } from './api.js';
+import { copyText } from './ui.js';
+
+export const renderGame = {
+    render_() {
+        const g = this.g_;
+        if (!g || this.left_) {
+            return;
+        }
+        document.body.dataset.variant = g.variant;
+        this.layout_.dataset.variant = g.variant;
+        this.renderBoard_();
+        renderPlayerBars(this.topBar_, this.bottomBar_, { g, flipped: this.flipped_(), meId: this.app_.me.id });
+        this.keyRule_.replaceChildren(h('span', { class: 'key-rule-text' }, keyRule(g.variant)), ' ',
+            h('a', { href: `/learn/${g.variant}`, target: '_blank', rel: 'noopener', 'data-action': 'rules' },
+              `Rules of ${variantTitle(g.variant)}`));
+        this.renderStatus_();
+        this.matchHost_.hidden = g.variant !== 'sniderman' || !g.match;
+        if (g.match) {
+            this.match_.render({ match: g.match, seat: this.seat_(), nameOf: (s) => this.nameOf_(s),
+                                 over: !!g.result, roundWinners: g.roundWinners });
+        }
+        renderMoveList(this.moves_, g, this.viewPly_, (ply) => this.review_(ply));
+        // Before a Sniderman round's first capture there is nothing to list: room for the match panel.
+        this.moves_.hidden = g.variant === 'sniderman' && !g.moves.length && g.match?.phase !== 'playing' && !g.result;
+        this.actionBar_.render({ g, seat: this.seat_(), nameOf: (s) => this.nameOf_(s) });
+        this.renderAfterGame_();
+        this.renderChat_();
+        this.renderMeta_();
+    },
+
+    // The squares with the viewer's pieces, from which a premove may start (Sniderman: every piece).
+    premovable_() {
+        const g = this.g_;
+        const seat = this.seat_();
+        if (!seat || g.result || this.viewPly_ !== null || this.isMyTurn_() || !g.board) {
+            return null;
+        }
+        if (g.variant === 'sniderman') {
+            if (g.match?.phase !== 'playing') {
+                return null;
+            }
+            return g.board.squares.map((c, i) => (c ? squareOf(i, g.board.files) : null)).filter(Boolean);
+        }
+        const white = seat === 'white';
+        return g.board.squares.map((c, i) => (c && c !== '*' && (c.replace('+', '') === c.replace('+', '').toUpperCase()) === white
+            ? squareOf(i, g.board.files) : null)).filter(Boolean);
+    },
+
+    renderBoard_() {
+        const g = this.g_;
+        const live = this.viewPly_ === null;
+        const shown = live ? { board: g.board, move: g.moves.at(-1) ?? null }
+                           : g.history[this.viewPly_] ?? { board: g.board, move: null };
+        const myTurn = live && this.isMyTurn_() && !this.pending_;
+        let checkSquare = null;
+        if (live && g.inCheck && g.board) {
+            const i = g.board.squares.indexOf(g.toMove === 'black' ? 'k' : 'K');
+            checkSquare = i >= 0 ? squareOf(i, g.board.files) : null;
+        }
+        const mySide = this.seat_() === 'black' ? 1 : 0;
+        const premovable = this.pending_ ? null : this.premovable_();
+        this.board_.set({
+            board: shown.board, flipped: this.flipped_(), legal: myTurn ? g.legal : [], lastMove: shown.move,
+            checkSquare, red: g.variant === 'sniderman', variant: g.variant,
+            dropSide: premovable ? mySide : g.toMove === 'black' ? 1 : 0,
+            powers: live ? g.powers : null, showPowers: prefs.on('powers'),
+            premovable, premove: live ? this.premove_ : null, premoveDrops: g.variant === 'chessence',
+            premoveAnyTarget: g.variant === 'sniderman',
+        });
+        const host = this.boardHost_;
+        host.dataset.ply = String(live ? g.moves.length : this.viewPly_);
+        host.dataset.live = String(live);
+        host.dataset.myTurn = String(myTurn);
+        host.dataset.version = String(g.version);
+        host.dataset.round = String(g.match?.round ?? '');
+        host.dataset.flipped = String(this.flipped_());
+        setTitle(pageTitle(g, myTurn));
+    },
+
+    renderStatus_() {
+        const g = this.g_;
+        const seat = this.seat_();
+        const nameOf = (s) => this.nameOf_(s);
+        this.banner_.hidden = !g.result;
+        if (g.result) {
+            const words = resultWords(g, nameOf, seat);
+            this.banner_.replaceChildren(h('strong', {}, words.headline), ...words.lines.map((l) => h('span', {}, l)));
+            this.banner_.dataset.result = g.result.winner ?? 'draw';
+        }
+        const online = this.app_.conn.state === 'online';
+        this.status_.textContent = statusText({ g, seat, myTurn: this.isMyTurn_(), nameOf, online });
+        this.status_.hidden = !this.status_.textContent;
+        this.status_.dataset.myTurn = String(this.isMyTurn_());
+        this.lastMoveNote_.textContent = this.viewPly_ === null ? lastMoveText(g, nameOf) : reviewText(g, this.viewPly_);
+        const premove = this.premove_ && !this.premove_.offline
+            ? `Premove ${premoveText(this.premove_)}: played as soon as it is your turn, if it is legal then. `
+              + 'Click the board or right-click to cancel.' : '';
+        this.noteEl_.textContent = premove || this.note_;
+        this.noteEl_.hidden = !this.noteEl_.textContent;
+    },
+
+    // After the game: the actions in the side panel, and once the card over the board.
+    renderAfterGame_() {
+        const g = this.g_;
+        this.afterGame_.hidden = !g.result;
+        if (!g.result) {
+            return;
+        }
+        const seat = this.seat_();
+        const nameOf = (s) => this.nameOf_(s);
+        const act = {
+            rematchOffer: () => this.send_(build.rematchOffer(this.gameId_)),
+            rematchAccept: () => this.send_(build.rematchAccept(this.gameId_)),
+            newOpponent: () => this.newOpponent_(),
+            analysisHref: `/analysis/${encodeURIComponent(this.gameId_)}`,
+            pgnHref: pgnUrl(this.gameId_), pgnName: `${g.variant}-${this.gameId_}.pgn`,
+        };
+        this.afterGame_.replaceChildren(...afterGameActions(g, seat, nameOf, act),
+                                        h('a', { class: 'btn', href: '/' }, 'Back to the lobby'));
+        const words = resultWords(g, nameOf, seat);
+        if (this.showResultCard_ && seat) {
+            this.showResultCard_ = false;
+            this.resultCard_.show(words, afterGameActions(g, seat, nameOf, act, true));
+        } else {
+            this.resultCard_.update(words, afterGameActions(g, seat, nameOf, act, true));
+        }
+    },
+
+    // A new game with the same settings against whoever comes: quick pairing from the lobby.
+    newOpponent_() {
+        const g = this.g_;
+        const rounds = g.match?.rounds;
+        if (this.send_(build.quickPair({ variant: g.variant, rules: g.rules, rounds }))) {
+            this.app_.navigate('/');
+        }
+    },
+
+    renderChat_() {
+        const g = this.g_;
+        const log = this.chatLog_;
+        const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+        log.replaceChildren(...g.chat.map((c) => h('li', c.spectator ? { class: 'chat-spectator' } : {},
+            h('b', {}, c.from), c.spectator ? h('span', { class: 'chat-role' }, ' (spectator)') : '', ' ', c.text)));
+        if (g.chat.length === 0) {
+            log.append(h('li', { class: 'chat-empty' }, 'No messages yet.'));
+        }
+        if (atBottom) {
+            log.scrollTop = log.scrollHeight;
+        }
+    },
+
+    // Tools beside the board: flip, the Chessence powers switch, the links; and who watches.
+    renderMeta_() {
+        const g = this.g_;
+        const link = this.app_.gameLink(this.gameId_);
+        const button = (label, action, onClick, extra = {}) => {
+            const b = h('button', { type: 'button', class: 'btn', 'data-action': action, ...extra }, label);
+            b.addEventListener('click', onClick);
+            return b;
+        };
+        const items = [
+            button('Flip board', 'flip', () => {
+                this.flip_ = !this.flip_;
+                this.render_();
+            }, { 'aria-pressed': String(this.flip_) }),
+        ];
+        if (g.variant === 'chessence') {
+            const on = prefs.on('powers');
+            items.push(button(on ? 'Hide powers' : 'Show powers', 'powers',
+                              () => prefs.set('powers', on ? 'off' : 'on'), { 'aria-pressed': String(on) }));
+        }
+        items.push(button('Copy link', 'copy-game', () => copyText(link).then((ok) =>
+            this.app_.toast(ok ? 'Game link copied.' : link))));
+        if (!g.result && g.moves.length) {
+            items.push(h('a', { class: 'btn', href: pgnUrl(this.gameId_), download: `${g.variant}-${this.gameId_}.pgn`,
+                                'data-action': 'pgn-now' }, 'PGN'));
+        }
+        items.push(h('span', { class: 'spectators', 'data-count': g.spectators }, `${plural(g.spectators, 'spectator')}`),
+                   h('span', { class: 'variant-tag' }, `${variantTitle(g.variant)} · ${g.rules === 'strict' ? 'strict rules' : 'house rules'}`));
+        this.tools_.replaceChildren(...items);
+    },
+};
