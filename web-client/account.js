@@ -71,7 +71,7 @@ export function installAccounts(app, host) {
 
     function render() {
         const a = app.account;
-        const toggle = h('button', { type: 'button', class: 'btn small', 'data-action': 'account-menu',
+        const toggle = h('button', { type: 'button', class: 'btn ghost account-button', 'data-action': 'account-menu',
                                      'aria-expanded': String(open) }, a ? a.username : 'Sign in');
         toggle.addEventListener('click', () => {
             open = !open;
@@ -80,12 +80,12 @@ export function installAccounts(app, host) {
         });
         const parts = [toggle];
         if (a && app.me.id) {
-            parts.unshift(h('a', { class: 'my-page', href: `/player/${encodeURIComponent(app.me.id)}` }, 'My games'));
+            parts.unshift(h('a', { class: 'btn ghost my-page', href: `/player/${encodeURIComponent(app.me.id)}` }, 'My page'));
         }
         if (open) {
             const panel = h('div', { class: 'account-panel card' });
             if (!a) {
-                panel.append(signInForm());
+                panel.append(signInForm(), h('p', {}, h('a', { href: '/leaderboard/chessence' }, 'Leaderboards')));
             } else if (mode === 'password') {
                 panel.append(passwordForm());
             } else {
@@ -101,8 +101,16 @@ export function installAccounts(app, host) {
                     render();
                 });
                 panel.append(h('p', {}, `Signed in as ${a.username}${a.admin ? ' (admin)' : ''}.`),
+                             h('p', {}, h('a', { href: `/player/${encodeURIComponent(app.me.id)}` }, 'Your games and ratings'),
+                               ' · ', h('a', { href: '/leaderboard/chessence' }, 'Leaderboards')),
                              h('div', { class: 'row' }, logout, everywhere, change));
             }
+            panel.addEventListener('click', (e) => {
+                if (e.target.closest('a')) {
+                    open = false; // the router follows the link; the menu closes
+                    setTimeout(render);
+                }
+            });
             parts.push(panel);
         }
         host.replaceChildren(...parts);
