@@ -114,10 +114,15 @@ private:
             if (in_comment_) {
                 const auto close = line.find('}', i);
                 if (close == std::string_view::npos) {
+                    comment_.append(line.substr(i)).append(" ");
                     return ok_status();
                 }
+                comment_.append(line.substr(i, close - i));
                 in_comment_ = false;
                 i = close + 1;
+                if (auto status = comment_done(); !status) {
+                    return status;
+                }
                 continue;
             }
             const char c = line[i];
@@ -128,6 +133,7 @@ private:
             } else if (c == '{') {
                 in_comment_ = true;
                 comment_line_ = line_;
+                comment_.clear();
                 ++i;
             } else if (c == '(' || c == ')') {
                 return fail("variations in parentheses are not supported");
@@ -216,9 +222,34 @@ private:
         return ok_status();
     }
 
+    // A `[%clk h:mm:ss.s]` command in a comment is the clock of the move before the comment.
+    Status comment_done() {
+        const auto at = comment_.find("[%clk");
+        if (at == std::string::npos) {
+            return ok_status();
+        }
+        const auto end = comment_.find(']', at);
+        const auto text = end == std::string::npos
+                              ? std::string_view()
+                              : trim(std::string_view(comment_).substr(at + 5, end - at - 5));
+        const auto ms = parse_clock_text(text);
+        if (!ms) {
+            return fail_at(comment_line_, "a [%clk …] command must hold h:mm:ss or h:mm:ss.s");
+        }
+        if (current_.moves.empty()) {
+            return fail_at(comment_line_, "a [%clk …] command before the first move");
+        }
+        current_.clocks.resize(current_.moves.size());
+        current_.clocks.back() = *ms;
+        return ok_status();
+    }
+
     Status finish_record(std::string_view token) {
         if (numbered_) {
             return fail("a move number without a move");
+        }
+        if (!current_.clocks.empty()) {
+            current_.clocks.resize(current_.moves.size());
         }
         current_.result = std::string(token);
         if (const auto tag = current_.tag("Result"); tag && *tag != token) {
@@ -233,6 +264,7 @@ private:
 
     std::vector<Record> records_;
     Record current_;
+    std::string comment_;  // the text of the `{…}` comment being read
     int line_ = 0;
     int record_line_ = 0;
     int comment_line_ = 0;

@@ -21,6 +21,8 @@ constexpr std::array<std::string_view, error_code_count> code_names = {
     "no_draw_offer",   "no_rematch_offer",
     "wrong_phase",     "object_used",
     "chat_too_long",
+    // Issue 13: clocks and the life of a game.
+    "no_takeback_offer", "claim_too_early",
     // Issue 16: accounts, moderation, rated seeks.
     "name_taken",      "bad_credentials",
     "weak_password",   "account_required",

@@ -31,6 +31,9 @@ enum class ErrorCode : std::uint8_t {
     wrong_phase,
     object_used,
     chat_too_long,
+    // issue 13: clocks and the life of a game
+    no_takeback_offer,
+    claim_too_early,
     // Issue 16: accounts, moderation, rated seeks.
     name_taken,
     bad_credentials,

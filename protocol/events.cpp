@@ -54,6 +54,39 @@ template <>
 constexpr std::string_view kind_of<RoundOver>() {
     return "round_over";
 }
+template <>
+constexpr std::string_view kind_of<TakebackOffered>() {
+    return "takeback_offered";
+}
+template <>
+constexpr std::string_view kind_of<TakebackDeclined>() {
+    return "takeback_declined";
+}
+template <>
+constexpr std::string_view kind_of<Takeback>() {
+    return "takeback";
+}
+template <>
+constexpr std::string_view kind_of<MoreTime>() {
+    return "moretime";
+}
+
+const char* clock_key(const ClockReading& clock, int seat) {
+    if (clock.by_player) {
+        return seat == 0 ? "player0" : "player1";
+    }
+    return seat == 0 ? "white" : "black";
+}
+
+// Adds the clock (and the lag credited, when any) of an event that may carry one.
+void add_clock(json& j, const std::optional<ClockReading>& clock, int lag_ms = 0) {
+    if (clock) {
+        j["clock"] = clock_json(*clock);
+        if (lag_ms > 0) {
+            j["lag_ms"] = lag_ms;
+        }
+    }
+}
 
 json optional_string(const std::optional<std::string>& value) {
     return value ? json(*value) : json(nullptr);
@@ -65,10 +98,13 @@ json fields(const Move& e) {
     if (e.player) {
         j["player"] = *e.player;
     }
+    add_clock(j, e.clock, e.lag_ms);
     return j;
 }
 json fields(const GameOver& e) {
-    return {{"result", result_json(e.result)}};
+    json j = {{"result", result_json(e.result)}};
+    add_clock(j, e.clock);
+    return j;
 }
 json fields(const DrawOffered& e) {
     return {{"by", e.by}};
@@ -93,10 +129,28 @@ json fields(const RoundStarted& e) {
     return {{"round", e.round}, {"fen", e.fen}, {"namer", e.namer}};
 }
 json fields(const ObjectNamed& e) {
-    return {{"by", e.by}, {"object", e.object}};
+    json j = {{"by", e.by}, {"object", e.object}};
+    add_clock(j, e.clock, e.lag_ms);
+    return j;
 }
 json fields(const SideChosen& e) {
-    return {{"by", e.by}, {"odd", e.odd}, {"even", e.even}};
+    json j = {{"by", e.by}, {"odd", e.odd}, {"even", e.even}};
+    add_clock(j, e.clock, e.lag_ms);
+    return j;
+}
+json fields(const TakebackOffered& e) {
+    return {{"by", e.by}};
+}
+json fields(const TakebackDeclined& e) {
+    return {{"by", e.by}};
+}
+json fields(const Takeback& e) {
+    json j = {{"by", e.by}, {"plies", e.plies}};
+    add_clock(j, e.clock);
+    return j;
+}
+json fields(const MoreTime& e) {
+    return {{"by", e.by}, {"ms", e.ms}, {"clock", clock_json(e.clock)}};
 }
 json fields(const RoundOver& e) {
     return {{"round", e.round},
@@ -169,6 +223,23 @@ public:
         return {0, 0};
     }
 
+    // Absent is fine; present must be a clock object.
+    std::optional<ClockReading> optional_clock(const char* key) {
+        const json* value = find(key);
+        if (!value) {
+            return std::nullopt;
+        }
+        auto clock = clock_from_json(*value);
+        if (!clock) {
+            fail_with(std::string("`") + key + "`: " + clock.error());
+            return std::nullopt;
+        }
+        return *clock;
+    }
+
+    // Absent reads as 0.
+    int optional_integer(const char* key) { return object_.contains(key) ? integer(key) : 0; }
+
     void fail_with(std::string message) {
         if (!error_) {
             error_ = std::move(message);
@@ -197,6 +268,8 @@ Move read_move(Reader& r) {
     e.by = r.string("by");
     e.player = r.optional_string("player");
     e.ply = r.integer("ply");
+    e.clock = r.optional_clock("clock");
+    e.lag_ms = r.optional_integer("lag_ms");
     return e;
 }
 
@@ -239,6 +312,39 @@ json result_json(const Result& result) {
     return {{"winner", optional_string(result.winner)}, {"reason", result.reason}};
 }
 
+json clock_json(const ClockReading& clock) {
+    return {{clock_key(clock, 0), clock.left[0]},
+            {clock_key(clock, 1), clock.left[1]},
+            {"running", clock.running ? json(clock_key(clock, *clock.running)) : json(nullptr)}};
+}
+
+core::Expected<ClockReading> clock_from_json(const json& object) {
+    if (!object.is_object()) {
+        return core::make_error("a clock must be an object");
+    }
+    ClockReading clock;
+    clock.by_player = object.contains("player0");
+    for (int seat = 0; seat < 2; ++seat) {
+        const auto it = object.find(clock_key(clock, seat));
+        if (it == object.end() || !it->is_number_integer()) {
+            return core::make_error(std::string("a clock needs `") + clock_key(clock, seat) +
+                                    "` in milliseconds");
+        }
+        clock.left[static_cast<std::size_t>(seat)] = it->get<std::int64_t>();
+    }
+    const auto running = object.find("running");
+    if (running == object.end() || running->is_null()) {
+        return clock;
+    }
+    for (int seat = 0; seat < 2; ++seat) {
+        if (running->is_string() && running->get<std::string>() == clock_key(clock, seat)) {
+            clock.running = seat;
+            return clock;
+        }
+    }
+    return core::make_error("a clock's `running` must be one of its seats or null");
+}
+
 core::Expected<Result> result_from_json(const json& object) {
     if (!object.is_object()) {
         return core::make_error("a result must be an object");
@@ -270,7 +376,7 @@ core::Expected<RoomEvent> decode_event(const json& object) {
         if (const json* result = r.object("result")) {
             auto read = result_from_json(*result);
             if (read) {
-                event = GameOver{std::move(*read)};
+                event = GameOver{std::move(*read), r.optional_clock("clock")};
             } else {
                 r.fail_with(read.error());
             }
@@ -295,15 +401,38 @@ core::Expected<RoomEvent> decode_event(const json& object) {
         ObjectNamed e;
         e.by = r.string("by");
         e.object = r.integer("object");
+        e.clock = r.optional_clock("clock");
+        e.lag_ms = r.optional_integer("lag_ms");
         event = e;
     } else if (kind == "side_chosen") {
         SideChosen e;
         e.by = r.string("by");
         e.odd = r.string("odd");
         e.even = r.string("even");
+        e.clock = r.optional_clock("clock");
+        e.lag_ms = r.optional_integer("lag_ms");
         event = std::move(e);
     } else if (kind == "round_over") {
         event = read_round_over(r);
+    } else if (kind == "takeback_offered") {
+        event = TakebackOffered{r.string("by")};
+    } else if (kind == "takeback_declined") {
+        event = TakebackDeclined{r.string("by")};
+    } else if (kind == "takeback") {
+        Takeback e;
+        e.by = r.string("by");
+        e.plies = r.integer("plies");
+        e.clock = r.optional_clock("clock");
+        event = std::move(e);
+    } else if (kind == "moretime") {
+        MoreTime e;
+        e.by = r.string("by");
+        e.ms = r.integer("ms");
+        e.clock = r.optional_clock("clock").value_or(ClockReading{});
+        if (!object.contains("clock")) {
+            r.fail_with("`clock` is required");
+        }
+        event = std::move(e);
     } else {
         return core::make_error("unknown event kind `" + kind + "`");
     }

@@ -6,6 +6,7 @@
 // (positions, legal moves, texts). The live broadcast adds the derived position (see
 // broadcast_event in protocol/messages.h).
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,17 @@
 
 namespace protocol::events {
 
+// The two clocks at an event of a game with a clock (docs/protocol.md, "Clocks"): what each seat
+// has left, and the seat whose clock runs from this event on. Written as {"white": ms, "black": ms,
+// "running": seat|null}, keyed by player0/player1 in Sniderman.
+struct ClockReading {
+    std::array<std::int64_t, 2> left{0, 0};  // milliseconds, by seat
+    std::optional<int> running;              // seat index
+    bool by_player = false;                  // Sniderman: keys player0/player1
+
+    friend bool operator==(const ClockReading&, const ClockReading&) = default;
+};
+
 // A move (a capture in Sniderman). `by` is the side that moved ("white"/"black", "odd"/"even");
 // `player` the seat that played it in Sniderman ("player0"/"player1"), where sides change hands.
 struct Move {
@@ -24,6 +36,8 @@ struct Move {
     std::string by;
     std::optional<std::string> player;
     int ply = 0;  // plies played in the game (the Sniderman round) including this one
+    std::optional<ClockReading> clock = std::nullopt;  // the clocks once the move was accepted
+    int lag_ms = 0;  // network lag credited to the mover (real time)
 };
 
 // {winner, reason}: winner a side ("white", …), in Sniderman a seat, or nothing for a draw.
@@ -34,6 +48,7 @@ struct Result {
 
 struct GameOver {
     Result result;
+    std::optional<ClockReading> clock = std::nullopt;  // the clocks when the game ended
 };
 
 struct DrawOffered {
@@ -70,12 +85,16 @@ struct RoundStarted {
 struct ObjectNamed {
     std::string by;  // seat
     int object = 0;  // 1..10
+    std::optional<ClockReading> clock = std::nullopt;
+    int lag_ms = 0;
 };
 
 struct SideChosen {
     std::string by;    // the chooser's seat
     std::string odd;   // seat
     std::string even;  // seat
+    std::optional<ClockReading> clock = std::nullopt;
+    int lag_ms = 0;
 };
 
 struct RoundOver {
@@ -85,9 +104,32 @@ struct RoundOver {
     std::array<int, 2> score{0, 0};  // rounds won by player0, player1
 };
 
-using RoomEvent =
-    std::variant<Move, GameOver, DrawOffered, DrawDeclined, RematchOffered, RematchStarted, Chat,
-                 RoundStarted, ObjectNamed, SideChosen, RoundOver>;
+// Takebacks (issue 13): an offer, its refusal, and the takeback itself, which undoes the last
+// `plies` moves (1 or 2) and puts the clocks back to what they were after the move before them.
+struct TakebackOffered {
+    std::string by;  // seat
+};
+
+struct TakebackDeclined {
+    std::string by;
+};
+
+struct Takeback {
+    std::string by;  // the seat that asked for it
+    int plies = 1;
+    std::optional<ClockReading> clock = std::nullopt;
+};
+
+// `by` gives the opponent `ms` more on their clock (real time).
+struct MoreTime {
+    std::string by;
+    int ms = 0;
+    ClockReading clock{};  // the clocks after it
+};
+
+using RoomEvent = std::variant<Move, GameOver, DrawOffered, DrawDeclined, RematchOffered,
+                               RematchStarted, Chat, RoundStarted, ObjectNamed, SideChosen,
+                               RoundOver, TakebackOffered, TakebackDeclined, Takeback, MoreTime>;
 
 // The wire name of the event's kind ("move", "game_over", …).
 std::string_view kind_name(const RoomEvent& event);
@@ -102,6 +144,8 @@ core::Expected<RoomEvent> decode_event(const nlohmann::json& object);
 core::Expected<RoomEvent> decode_event_text(std::string_view text);
 
 nlohmann::json result_json(const Result& result);
+nlohmann::json clock_json(const ClockReading& clock);
+core::Expected<ClockReading> clock_from_json(const nlohmann::json& object);
 core::Expected<Result> result_from_json(const nlohmann::json& object);
 
 }  // namespace protocol::events

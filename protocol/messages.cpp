@@ -130,8 +130,13 @@ std::string spectators_message(std::string_view game_id, int count) {
     return to_text(json{{"type", "spectators"}, {"game_id", game_id}, {"count", count}});
 }
 
-std::string presence_message(std::string_view game_id, const nlohmann::json& online) {
-    return to_text(json{{"type", "presence"}, {"game_id", game_id}, {"online", online}});
+std::string presence_message(std::string_view game_id, const nlohmann::json& online,
+                             const nlohmann::json& lag, const nlohmann::json& claim_in) {
+    return to_text(json{{"type", "presence"},
+                        {"game_id", game_id},
+                        {"online", online},
+                        {"lag", lag},
+                        {"claim_in", claim_in}});
 }
 
 std::string pong_message(const json& id) {

@@ -58,8 +58,13 @@ std::string events_message(std::string_view game_id, std::int64_t version,
                            const std::vector<VersionedEvent>& events,
                            const nlohmann::json& position, const nlohmann::json& id);
 std::string spectators_message(std::string_view game_id, int count);
-// Whether each seated player has a connection watching the room: {"<seat>": true|false, …}.
-std::string presence_message(std::string_view game_id, const nlohmann::json& online);
+// Whether each seated player has a connection watching the room: {"<seat>": true|false, …}; the
+// measured round trip of each seat's connection ({"<seat>": ms|null}); and for a seat that has
+// left, the milliseconds until its opponent may claim ({"<seat>": ms}, only seats that count as
+// gone).
+std::string presence_message(std::string_view game_id, const nlohmann::json& online,
+                             const nlohmann::json& lag = nlohmann::json::object(),
+                             const nlohmann::json& claim_in = nlohmann::json::object());
 std::string pong_message(const nlohmann::json& id);
 
 // {files, ranks, squares, reserves} of a board.

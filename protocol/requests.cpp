@@ -31,6 +31,13 @@ constexpr std::array<std::string_view, request_type_count> type_names = {
     "name_object",
     "choose_side",
     "chat",
+    "abort",
+    "claim_victory",
+    "claim_draw",
+    "takeback_offer",
+    "takeback_accept",
+    "takeback_decline",
+    "moretime",
     "register",
     "login",
     "logout",
@@ -113,6 +120,12 @@ public:
         return value->get<bool>();
     }
 
+    // The field as sent (null when absent), for readers of structured fields.
+    const json* raw(const char* key) const {
+        const auto it = object_.find(key);
+        return it == object_.end() ? nullptr : &*it;
+    }
+
 private:
     const json* find(const char* key, bool required) {
         if (failed()) {
@@ -164,6 +177,14 @@ void read_variant_options(FieldReader& in, Request& r) {
             in.fail(ErrorCode::bad_field, "`rounds` must be 1, 3, 5, 7 or 9");
         }
         r.rounds = static_cast<int>(*rounds);
+    }
+    if (!in.failed()) {
+        auto clock = read_time_control(in.raw("clock"));
+        if (auto* error = std::get_if<ProtocolError>(&clock)) {
+            in.fail(error->code, error->message);
+        } else {
+            r.clock = std::get<TimeControl>(clock);
+        }
     }
 }
 
@@ -259,7 +280,9 @@ void read_fields(FieldReader& in, Request& r) {
         r.type == T::watch || r.type == T::unwatch || r.type == T::move || r.type == T::resign ||
         r.type == T::draw_offer || r.type == T::draw_accept || r.type == T::draw_decline ||
         r.type == T::rematch_offer || r.type == T::rematch_accept || r.type == T::name_object ||
-        r.type == T::choose_side || r.type == T::chat;
+        r.type == T::choose_side || r.type == T::chat || r.type == T::abort ||
+        r.type == T::claim_victory || r.type == T::claim_draw || r.type == T::takeback_offer ||
+        r.type == T::takeback_accept || r.type == T::takeback_decline || r.type == T::moretime;
     if (game_request) {
         if (auto id = in.string("game_id", max_ref_length, true)) {
             r.game_id = *id;

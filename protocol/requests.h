@@ -12,6 +12,7 @@
 
 #include "core/variant.h"
 #include "protocol/errors.h"
+#include "protocol/time_control.h"
 
 namespace protocol {
 
@@ -36,6 +37,14 @@ enum class RequestType : std::uint8_t {
     name_object,
     choose_side,
     chat,
+    // issue 13: clocks and the life of a game
+    abort,
+    claim_victory,
+    claim_draw,
+    takeback_offer,
+    takeback_accept,
+    takeback_decline,
+    moretime,
     // Issue 16: accounts and moderation ("register" on the wire).
     register_account,
     login,
@@ -68,6 +77,7 @@ struct Request {
     std::optional<core::Side> side;  // seek_create: nullopt = random; choose_side: first = odd
     int rounds = 3;                  // seek_create, quick_pair (Sniderman)
     bool is_private = false;         // seek_create
+    TimeControl clock;               // seek_create, quick_pair (default: unlimited)
     bool rated = false;              // seek_create, quick_pair
     std::optional<int> rating_min;   // seek_create: the accepter's rating range
     std::optional<int> rating_max;   // seek_create

@@ -26,6 +26,9 @@ inline constexpr std::size_t snapshot_chat_lines = 50;
 inline constexpr std::size_t catch_up_max_events = 200;
 // A WebSocket with no traffic for this long is closed; pings go out at half of it.
 inline constexpr std::chrono::seconds default_idle_timeout{60};
+// How often the server measures a connection's round trip (a WebSocket ping carrying a sequence
+// number; the browser's pong comes back with it). The lag it finds is credited to the clocks.
+inline constexpr std::chrono::milliseconds default_lag_probe_interval{3000};
 // HTTP: time to read a request; largest request body accepted.
 inline constexpr std::chrono::seconds http_read_timeout{30};
 inline constexpr std::size_t http_body_limit = 16 * 1024;
@@ -69,6 +72,7 @@ struct Limits {
     LoginPolicy login;
     std::uint64_t password_ops = default_password_ops;
     std::size_t password_memory = default_password_memory;
+    std::chrono::milliseconds lag_probe_interval = default_lag_probe_interval;  // 0: never
     std::chrono::seconds seek_grace = default_seek_grace;
     std::chrono::seconds invite_ttl = default_invite_ttl;
 };

@@ -28,7 +28,7 @@ using asio::ip::tcp;
 struct Server::Impl {
     Impl(Store& store, const ServerOptions& options)
         : io(options.threads),
-          state(io, store, options.limits, options.web_root),
+          state(io, store, options.limits, options.web_root, options.time),
           acceptor(io),
           signals(io),
           poll(io) {}
@@ -44,6 +44,10 @@ struct Server::Impl {
                 component_logger("server")->warn("accept: {}", ec.message());
                 continue;
             }
+            // Frames are small and latency matters: no Nagle (a move's event would otherwise wait
+            // for the peer's delayed ACK, ~40 ms).
+            boost::system::error_code option_error;
+            socket.set_option(asio::ip::tcp::no_delay(true), option_error);
             start_http_session(state, std::move(socket));
         }
     }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/expected.h"
+#include "server/game/time_source.h"
 #include "server/limits.h"
 #include "server/store/store.h"
 
@@ -22,6 +23,7 @@ struct ServerOptions {
     std::string web_root = "web-client";
     Limits limits;
     int threads = 2;
+    std::shared_ptr<TimeSource> time;  // the game clocks' time; null: the steady clock
 };
 
 class Server {

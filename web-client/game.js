@@ -41,6 +41,7 @@ export class GamePage {
 
     leave() {
         this.left_ = true;
+        this.clocks_.stop();
         this.app_.conn.unwatch(this.gameId_);
         document.removeEventListener('keydown', this.keyHandler_);
         this.resultCard_?.close();
@@ -63,6 +64,9 @@ export class GamePage {
         }
         if (err.code === 'no_draw_offer' && this.g_) {
             this.g_.drawOffer = null;
+        }
+        if (err.code === 'no_takeback_offer' && this.g_) {
+            this.g_.takebackOffer = null;
         }
         this.pending_ = null;
         this.render_();

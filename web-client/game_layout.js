@@ -8,6 +8,7 @@ import { h } from './ui.js';
 import { ActionBar, makePlayerBar } from './game_panels.js';
 import { ResultCard } from './result_dialog.js';
 import { describeForBoard } from './explain.js';
+import { ClockPanel } from './clock.js';
 
 export function buildGameLayout(page) {
     const id = page.gameId_;
@@ -44,6 +45,15 @@ export function buildGameLayout(page) {
         drawOffer: () => page.send_(build.drawOffer(id)), drawAccept: () => page.send_(build.drawAccept(id)),
         drawDecline: () => page.send_(build.drawDecline(id)), resign: () => page.send_(build.resign(id)),
     });
+    // Time: abort, takeback, more time, claims and their countdowns (clock.js), above the actions.
+    page.timeActions_ = h('div', { class: 'time-actions', role: 'group', 'aria-label': 'Time', hidden: true });
+    page.clocks_ = new ClockPanel(page.timeActions_, {
+        abort: () => page.send_(build.abort(id)), moretime: () => page.send_(build.moretime(id)),
+        claimVictory: () => page.send_(build.claimVictory(id)), claimDraw: () => page.send_(build.claimDraw(id)),
+        takebackOffer: () => page.send_(build.takebackOffer(id)),
+        takebackAccept: () => page.send_(build.takebackAccept(id)),
+        takebackDecline: () => page.send_(build.takebackDecline(id)),
+    });
     page.tools_ = h('div', { class: 'tools', role: 'group', 'aria-label': 'Board tools' });
     page.chatLog_ = h('ol', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Chat messages' });
     const chatInput = h('input', { name: 'text', maxlength: 300, placeholder: 'Say something…',
@@ -58,7 +68,7 @@ export function buildGameLayout(page) {
     });
     page.chat_ = h('section', { class: 'card chat', 'aria-label': 'Chat' }, page.chatLog_, chatForm);
     page.layout_ = h('div', { class: 'game-layout' }, page.topBar_.el, page.boardHost_, page.bottomBar_.el,
-                     page.keyRule_, page.statusBox_, page.matchHost_, page.moves_, page.actions_, page.tools_,
+                     page.keyRule_, page.statusBox_, page.matchHost_, page.moves_, page.timeActions_, page.actions_, page.tools_,
                      page.chat_);
     page.root_.append(page.layout_);
     page.resultCard_ = new ResultCard(page.boardHost_);

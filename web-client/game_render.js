@@ -22,6 +22,8 @@ export const renderGame = {
         this.layout_.dataset.variant = g.variant;
         this.renderBoard_();
         renderPlayerBars(this.topBar_, this.bottomBar_, { g, flipped: this.flipped_(), meId: this.app_.me.id });
+        this.clocks_.render({ g, seat: this.seat_(), nameOf: (s) => this.nameOf_(s),
+                              bars: [this.topBar_.el, this.bottomBar_.el] });
         this.keyRule_.replaceChildren(h('span', { class: 'key-rule-text' }, keyRule(g.variant)), ' ',
             h('a', { href: `/learn/${g.variant}`, target: '_blank', rel: 'noopener', 'data-action': 'rules' },
               `Rules of ${variantTitle(g.variant)}`));

@@ -5,6 +5,7 @@ import { h, variantLabel, sideLabel, copyText, plural } from './ui.js';
 import { MyGames } from './my_games.js';
 import { setTitle } from './notify.js';
 import { ratingText } from './rating_view.js';
+import { clockLabel, clockPicker } from './clock.js';
 
 export class LobbyPage {
     constructor(app, root) {
@@ -79,13 +80,14 @@ export class LobbyPage {
             + 'the other chooses ODD or EVEN.');
         const learn = h('p', { class: 'form-note learn-note' }, 'New to these games? ',
             h('a', { href: '/learn/chessence', class: 'learn-link', 'data-learn': 'variant' }, 'Learn the rules of Chessence'), '.');
+        const clock = clockPicker();
         const priv = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
                        ' Private (invitation link only)');
         // Rated games need an account on both sides (account.js, issue 16).
         const rated = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'rated' }), ' Rated');
         const create = h('button', { type: 'submit', class: 'btn primary', 'data-action': 'create' }, 'Create game');
         const quick = h('button', { type: 'button', class: 'btn', 'data-action': 'quick' }, 'Quick pairing');
-        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, learn, rules, side, rounds, note, priv, rated,
+        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, learn, clock.element, rules, side, rounds, note, priv, rated,
                     h('div', { class: 'row' }, create, quick));
         const refreshSides = () => {
             const v = form.elements.variant.value;
@@ -112,7 +114,8 @@ export class LobbyPage {
         const options = () => ({ variant: form.elements.variant.value,
                                  rules: form.elements.variant.value === 'sniderman' ? 'house' : form.elements.rules.value,
                                  side: form.elements.side.value, rounds: Number(form.elements.rounds.value),
-                                 isPrivate: form.elements.private.checked, rated: form.elements.rated.checked });
+                                 isPrivate: form.elements.private.checked, clock: clock.value(),
+                                 rated: form.elements.rated.checked });
         form.addEventListener('submit', (e) => {
             e.preventDefault();
             this.sendOrWarn_(build.seekCreate(options()));
@@ -145,7 +148,7 @@ export class LobbyPage {
                                         h('span', { class: 'badge' }, String(open.length))),
             open.length === 0 ? h('p', { class: 'empty' }, 'No one is waiting. Create a game!')
                 : h('table', { class: 'list', 'data-list': 'seeks' },
-                    h('thead', {}, h('tr', {}, ...['Player', 'Game', 'Rules', 'They play', ''].map((t) =>
+                    h('thead', {}, h('tr', {}, ...['Player', 'Game', 'Clock', 'Rules', 'They play', ''].map((t) =>
                         h('th', { scope: 'col' }, t)))),
                     h('tbody', {}, ...open.map((s) => {
                         const own = s.creator.id === me;
@@ -161,6 +164,7 @@ export class LobbyPage {
                               own ? h('span', { class: 'you' }, ' (you)') : ''),
                             h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${plural(s.rounds, 'round')}` : '',
                               s.rated ? ' · rated' : ''),
+                            h('td', { 'data-clock': clockLabel(s.clock) }, clockLabel(s.clock)),
                             h('td', {}, s.rules === 'strict' ? 'Strict' : 'House'),
                             h('td', {}, sideLabel(s.side)), h('td', {}, button));
                     }))));
@@ -173,7 +177,7 @@ export class LobbyPage {
                              'aria-label': `Watch ${variantLabel(g.variant)}: ${g.players.map((p) => p.name).join(' against ')}` },
                       h('span', { class: 'variant-tag' }, variantLabel(g.variant)),
                       h('span', { class: 'vs' }, g.players.map((p) => p.name).join(' – ')),
-                      h('span', { class: 'meta' }, `${plural(g.moves, 'move')} · ${g.spectators} watching`),
+                      h('span', { class: 'meta' }, `${clockLabel(g.clock)} · ${plural(g.moves, 'move')} · ${g.spectators} watching`),
                       h('span', { class: 'btn' }, 'Watch'))))));
     }
 
@@ -187,7 +191,7 @@ export class LobbyPage {
         cancel.addEventListener('click', () => this.sendOrWarn_(build.seekCancel(s.id)));
         return h('div', { class: 'mine-row', 'data-my-seek': s.id, 'data-private': String(s.isPrivate) },
             h('div', { class: 'waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }),
-              `${variantLabel(s.variant)}${s.isPrivate ? ' · private' : ''} — waiting for an opponent`),
+              `${variantLabel(s.variant)} · ${clockLabel(s.clock)}${s.isPrivate ? ' · private' : ''} — waiting for an opponent`),
             input, s.isPrivate && s.expiresAt
                 ? h('small', { class: 'muted' }, `Send this link to your opponent. It stays valid until ${new Date(s.expiresAt * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}, even if you reload.`)
                 : '',

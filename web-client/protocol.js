@@ -12,14 +12,14 @@ export const build = {
     setName: (name) => ({ type: 'set_name', name }),
     lobbySubscribe: () => ({ type: 'lobby_subscribe' }),
     lobbyUnsubscribe: () => ({ type: 'lobby_unsubscribe' }),
-    seekCreate: ({ variant, rules, side, rounds, isPrivate, rated }) =>
+    seekCreate: ({ variant, rules, side, rounds, isPrivate, clock, rated }) =>
         clean({ type: 'seek_create', variant, rules, side, private: !!isPrivate, rated: rated || undefined,
-                rounds: variant === 'sniderman' ? rounds : undefined, id: 'seek' }),
+                rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined, id: 'seek' }),
     seekCancel: (seekId) => ({ type: 'seek_cancel', seek_id: seekId }),
     seekAccept: (seekId) => ({ type: 'seek_accept', seek_id: seekId }),
-    quickPair: ({ variant, rules, rounds, rated }) =>
+    quickPair: ({ variant, rules, rounds, clock, rated }) =>
         clean({ type: 'quick_pair', variant, rules, rated: rated || undefined,
-                rounds: variant === 'sniderman' ? rounds : undefined, id: 'seek' }),
+                rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined, id: 'seek' }),
     watch: (gameId, since) => clean({ type: 'watch', game_id: gameId, since }),
     unwatch: (gameId) => ({ type: 'unwatch', game_id: gameId }),
     move: (gameId, move) => ({ type: 'move', game_id: gameId, move }),
@@ -32,6 +32,13 @@ export const build = {
     nameObject: (gameId, object) => ({ type: 'name_object', game_id: gameId, object }),
     chooseSide: (gameId, side) => ({ type: 'choose_side', game_id: gameId, side }),
     chat: (gameId, text) => ({ type: 'chat', game_id: gameId, text }),
+    abort: (gameId) => ({ type: 'abort', game_id: gameId }),
+    claimVictory: (gameId) => ({ type: 'claim_victory', game_id: gameId }),
+    claimDraw: (gameId) => ({ type: 'claim_draw', game_id: gameId }),
+    takebackOffer: (gameId) => ({ type: 'takeback_offer', game_id: gameId }),
+    takebackAccept: (gameId) => ({ type: 'takeback_accept', game_id: gameId }),
+    takebackDecline: (gameId) => ({ type: 'takeback_decline', game_id: gameId }),
+    moretime: (gameId) => ({ type: 'moretime', game_id: gameId }),
     ping: () => ({ type: 'ping' }),
 };
 
@@ -55,13 +62,25 @@ export const welcomeGames = (msg) => (Array.isArray(msg.games) ? msg.games : [])
 export const readError = (msg) => ({ code: msg.code ?? 'error', message: msg.message ?? '',
                                      gameId: msg.game_id ?? null, requestId: msg.id ?? null });
 export const readSpectators = (msg) => msg.count ?? 0;
-// Applies a presence push to the game's players; true if anything changed.
+// Applies a presence push to the game's players (online, lag, the countdown of a claim against a
+// player who left); true if anything changed.
 export function applyPresence(g, msg) {
     let changed = false;
     for (const p of g.players) {
         const online = msg.online?.[p.seat];
         if (typeof online === 'boolean' && online !== p.online) {
             p.online = online;
+            changed = true;
+        }
+        const lag = msg.lag?.[p.seat];
+        if (lag !== undefined && lag !== p.lagMs) {
+            p.lagMs = lag;
+            changed = true;
+        }
+        const claimIn = msg.claim_in?.[p.seat] ?? null;
+        if (claimIn !== p.claimIn || claimIn !== null) {
+            p.claimIn = claimIn;
+            p.claimAt = performance.now();
             changed = true;
         }
     }
@@ -77,9 +96,9 @@ export const readSeekCancelled = (msg) => msg.seek_id;
 export function readSeek(s) {
     return {
         id: s.seek_id, variant: s.variant, rules: s.rules ?? 'house', side: s.side ?? 'random',
-        rounds: s.rounds ?? null, isPrivate: !!s.private,
+        rounds: s.rounds ?? null, isPrivate: !!s.private, clock: s.clock ?? null,
         creator: { id: s.creator?.id ?? '', name: s.creator?.name ?? '?' }, createdAt: s.created_at,
-        expiresAt: s.expires_at ?? null, clock: s.clock ?? null, rated: !!s.rated,
+        expiresAt: s.expires_at ?? null, rated: !!s.rated,
         rating: typeof s.rating === 'number' ? { rating: s.rating, rd: s.provisional ? 350 : 0 } : null,
     };
 }
@@ -88,6 +107,7 @@ export function readLobby(msg) {
     const games = (msg.games ?? []).map((g) => ({
         id: g.game_id, variant: g.variant, rules: g.rules ?? 'house',
         players: readSummaryPlayers(g.players), moves: g.moves ?? 0, spectators: g.spectators ?? 0,
+        clock: g.clock ?? null,
     }));
     return { seeks: (msg.seeks ?? []).map(readSeek), games };
 }
@@ -152,11 +172,16 @@ export function readSnapshot(msg) {
         gameId: msg.game_id, version: msg.version ?? 0, variant: msg.variant,
         rules: msg.rules ?? 'house',
         players: (msg.players ?? []).map((p) => ({ seat: p.seat, id: p.id, name: p.name ?? '?',
-                                                   online: !!p.online })),
+                                                   online: !!p.online, lagMs: p.lag_ms ?? null,
+                                                   claimIn: p.claim_in ?? null, claimAt: performance.now() })),
         startFen: msg.start_fen ?? '', fen: msg.fen ?? '', moves, toMove: msg.to_move ?? null,
         board, legal: Array.isArray(msg.legal) ? msg.legal.slice() : [], inCheck: !!msg.in_check,
         powers: readPowers(msg.powers), result: readResult(msg.result), drawOffer: msg.draw_offer ?? null,
         rematchOffer: msg.rematch_offer ?? null, rematchGameId: msg.rematch_game_id ?? null,
+        takebackOffer: msg.takeback_offer ?? null,
+        // Time: the control, the last clock reading and when it arrived, the first-move abort.
+        timeControl: msg.time_control ?? null, clock: msg.clock ?? null, clockAt: performance.now(),
+        abortIn: msg.abort_in ?? null, abortAt: performance.now(),
         spectators: msg.spectators ?? 0,
         chat: (msg.chat ?? []).map((c) => ({ from: c.from ?? '?', spectator: c.seat === null, text: c.text ?? '', at: c.at })),
         match: readMatch(msg.match),
@@ -192,6 +217,9 @@ export function applyEvents(g, msg) {
     }
     const p = msg.position;
     if (p && (msg.version ?? 0) >= g.version) {
+        if (p.clock !== undefined) {
+            setClock(g, p.clock);
+        }
         g.fen = p.fen ?? g.fen;
         g.board = readBoard(p.board) ?? g.board;
         g.toMove = p.to_move ?? null;
@@ -224,6 +252,8 @@ export function applyEvent(g, msg) {
         g.powers = readPowers(e.powers);
         g.history[g.moves.length] = { fen: g.fen, board: g.board, move: e.move };
         g.drawOffer = null;
+        g.takebackOffer = null;
+        setClock(g, e.clock);
         g.lastEvent = { kind: 'move', by: e.by ?? null, move: e.move, capture: /x/.test(e.move ?? '') };
         break;
     }
@@ -231,6 +261,8 @@ export function applyEvent(g, msg) {
         g.result = readResult(e.result);
         g.legal = [];
         g.drawOffer = null;
+        g.takebackOffer = null;
+        setClock(g, e.clock ?? (g.clock && { ...g.clock, running: null }));
         if (g.match && e.result?.reason === 'match_won') {
             g.match.phase = 'finished';
         }
@@ -242,9 +274,14 @@ export function applyEvent(g, msg) {
     case 'draw_declined': g.drawDeclinedBy = e.by ?? null; g.drawOffer = null; break;
     case 'rematch_offered': g.rematchOffer = e.by ?? null; break;
     case 'rematch_started': g.rematchGameId = e.new_game_id ?? null; break;
+    case 'takeback_offered': g.takebackOffer = e.by ?? null; break;
+    case 'takeback_declined': g.takebackOffer = null; break;
+    case 'takeback': applyTakeback(g, e); break;
+    case 'moretime': setClock(g, e.clock); break;
     case 'chat': g.chat.push({ from: e.from ?? '?', spectator: e.seat === null, text: e.text ?? '', at: e.at }); break;
     case 'round_started': applyRoundStarted(g, e); break;
     case 'object_named':
+        setClock(g, e.clock);
         if (g.match) {
             g.match.object = e.object;
             g.match.phase = 'choosing';
@@ -256,6 +293,7 @@ export function applyEvent(g, msg) {
         }
         break;
     case 'side_chosen':
+        setClock(g, e.clock);
         if (g.match) {
             g.match.odd = seatOf(e.odd);
             g.match.even = seatOf(e.even);
@@ -277,6 +315,39 @@ export function applyEvent(g, msg) {
     default: break;
     }
     return e.kind ?? null;
+}
+
+// A clock reading as it arrives: the running seat counts down from now. In a real-time game a
+// reading in which no clock runs means a first move is still due (within 30 s, or the server aborts).
+function setClock(g, clock) {
+    if (!clock) {
+        return;
+    }
+    const now = performance.now();
+    g.clock = { ...clock };
+    g.clockAt = now;
+    const realTime = g.timeControl && !g.timeControl.days;
+    g.abortIn = realTime && !g.result && clock.running === null ? 30000 : null;
+    g.abortAt = now;
+}
+
+// A takeback: the last `plies` moves leave; the position is the one after the moves kept (sent with
+// a live event, else known from the history); the clocks are put back.
+function applyTakeback(g, e) {
+    const plies = Math.min(e.plies ?? 1, g.moves.length);
+    g.moves.splice(g.moves.length - plies, plies);
+    g.history.length = g.moves.length + 1;
+    const known = g.history[g.moves.length];
+    g.fen = e.fen ?? known?.fen ?? g.fen;
+    g.board = readBoard(e.board) ?? known?.board ?? boardFromFen(g.variant, g.fen) ?? g.board;
+    g.toMove = e.to_move ?? (g.moves.length % 2 === 0 ? 'white' : 'black');
+    g.legal = Array.isArray(e.legal) ? e.legal.slice() : [];
+    g.inCheck = !!e.in_check;
+    g.powers = readPowers(e.powers);
+    g.history[g.moves.length] = { fen: g.fen, board: g.board, move: g.moves.at(-1) ?? null };
+    g.drawOffer = null;
+    g.takebackOffer = null;
+    setClock(g, e.clock);
 }
 
 function applyRoundStarted(g, e) {

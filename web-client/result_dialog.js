@@ -48,7 +48,8 @@ export function resultWords(g, nameOf, seat) {
         return { headline, lines };
     }
     if (!w) {
-        return { headline: 'Draw', lines: [reasonSentence(g.variant, r.reason, null, null)] };
+        const headline = r.reason === 'aborted' ? 'Game aborted' : 'Draw';
+        return { headline, lines: [reasonSentence(g.variant, r.reason, null, null)] };
     }
     const loser = w === 'white' ? 'black' : 'white';
     const winnerName = `${nameOf(w)} (${sideLabel(w)})`;

@@ -43,7 +43,7 @@ const REASONS = {
     hundred_ply_rule: '100 plies without a capture', all_captured: 'all pieces captured',
     no_legal_moves: 'no legal move', resignation: 'resignation', agreement: 'agreement',
     match_won: 'winning the match', object_decided: 'the object', round_over: 'the round ended',
-    timeout: 'time', abandoned: 'abandonment', aborted: 'the game could not start',
+    timeout: 'time', abandoned: 'abandonment', aborted: 'abort',
 };
 export const reasonText = (r) => REASONS[r] ?? String(r ?? '').replace(/_/g, ' ');
 
@@ -71,11 +71,11 @@ export function reasonSentence(variant, reason, winner, loser) {
     case 'timeout':
         return `${loser} ran out of time.`;
     case 'abandoned':
-        return `${loser} left the game.`;
+        return loser ? `${loser} left the game.` : 'A player left the game; the other called it a draw.';
     case 'match_won':
         return `${winner} won more than half of the rounds.`;
     case 'aborted':
-        return 'The game could not start.';
+        return 'The game was aborted before both players had moved: it counts for nobody.';
     default:
         return reasonText(reason);
     }

@@ -1,5 +1,7 @@
 #include "core/chesica/fen.h"
 
+#include "core/utf8.h"
+
 #include "core/board_text.h"
 
 #include <bit>
@@ -65,7 +67,7 @@ Status parse_rank(std::string_view text, int rank, Position& p) {
             }
             auto piece = piece_from_letter(text[i]);
             if (!piece) {
-                return make_error(where + " has '" + std::string(1, text[i]) +
+                return make_error(where + " has '" + valid_utf8(std::string(1, text[i])) +
                                   "', not a piece (B R Q, b r q, with '+' when promoted) or 1-8");
             }
             if (file >= board_files) {
@@ -147,7 +149,7 @@ Expected<Position> parse_fen(std::string_view text) {
         return make_error("the board has no pieces");
     }
     if (fields[1] != "w" && fields[1] != "b") {
-        return make_error("the side to move must be 'w' or 'b', not '" + std::string(fields[1]) +
+        return make_error("the side to move must be 'w' or 'b', not '" + valid_utf8(fields[1]) +
                           "'");
     }
     p.to_move = fields[1] == "w" ? Side::first : Side::second;

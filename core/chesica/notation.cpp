@@ -1,14 +1,17 @@
 #include "core/chesica/notation.h"
 
+#include "core/utf8.h"
+
 namespace core::chesica {
 
 namespace {
 
 constexpr std::size_t max_move_squares = max_chain_jumps + 1;
 
+// The text in single quotes, valid UTF-8 whatever the text holds (core/utf8.h).
 std::string quoted(std::string_view text) {
     std::string result(1, '\'');
-    result.append(text);
+    result.append(valid_utf8(text));
     result += '\'';
     return result;
 }
@@ -58,7 +61,7 @@ Expected<std::vector<Square>> parse_move_squares(std::string_view text) {
         const char file = text[i];
         const char rank = text[i + 1];
         if (file < 'a' || file > 'h' || rank < '1' || rank > '8') {
-            return make_error(quoted(text.substr(i, 2)) + " in move " + quoted(text) +
+            return make_error(quoted(utf8_span(text, i, 2)) + " in move " + quoted(text) +
                               " is not a square (files a-h, ranks 1-8)");
         }
         squares.push_back(make_square(file - 'a', rank - '1'));
@@ -68,7 +71,8 @@ Expected<std::vector<Square>> parse_move_squares(std::string_view text) {
         }
         if (text[i] != '-' && text[i] != 'x') {
             return make_error("expected '-' or 'x' after " + quoted(text.substr(i - 2, 2)) +
-                              " in move " + quoted(text) + ", found " + quoted(text.substr(i, 1)));
+                              " in move " + quoted(text) + ", found " +
+                              quoted(utf8_span(text, i, 1)));
         }
         ++i;
         if (squares.size() == max_move_squares) {

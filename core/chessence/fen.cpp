@@ -1,5 +1,7 @@
 #include "core/chessence/fen.h"
 
+#include "core/utf8.h"
+
 #include "core/board_text.h"
 
 #include <array>
@@ -75,7 +77,8 @@ Status parse_rank(std::string_view text, int rank, Position& p, std::array<int, 
         }
         const bool piece = c == 'K' || c == 'k' || c == 'M' || c == 'm';
         if (!piece) {
-            return make_error(where + ": unexpected character '" + std::string(1, c) + "'");
+            return make_error(where + ": unexpected character '" + valid_utf8(std::string(1, c)) +
+                              "'");
         }
         const bool is_king = c == 'K' || c == 'k';
         if (is_missing(s)) {
@@ -109,8 +112,8 @@ Status parse_reserves(std::string_view text, Position& p) {
         } else if (c == 'm') {
             ++counts[1];
         } else {
-            return make_error("reserves may hold only 'M' and 'm', not '" + std::string(1, c) +
-                              "'");
+            return make_error("reserves may hold only 'M' and 'm', not '" +
+                              valid_utf8(std::string(1, c)) + "'");
         }
     }
     for (int c = 0; c < 2; ++c) {
@@ -182,7 +185,7 @@ Expected<Position> parse_position(std::string_view text) {
     }
     const std::string_view side = tail.substr(1, space1 - 1);
     if (side != "w" && side != "b") {
-        return make_error("the side to move must be 'w' or 'b', not '" + std::string(side) + "'");
+        return make_error("the side to move must be 'w' or 'b', not '" + valid_utf8(side) + "'");
     }
     p.side_to_move = side == "w" ? Colour::white : Colour::black;
     const auto plies = parse_counter(tail.substr(space1 + 1, space2 - space1 - 1), 0,

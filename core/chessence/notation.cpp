@@ -4,6 +4,7 @@
 
 #include "core/chessence/fen.h"
 #include "core/chessence/movegen.h"
+#include "core/utf8.h"
 
 namespace core::chessence {
 
@@ -23,7 +24,7 @@ std::string quote(std::string_view text) {
     std::string out;
     out.reserve(text.size() + 2);
     out += '\'';
-    out += text;
+    out += valid_utf8(text);
     out += '\'';
     return out;
 }
@@ -45,7 +46,7 @@ Expected<Syntax> parse_syntax(std::string_view text) {
     } else if (text.size() == 5 && (text[2] == '-' || text[2] == 'x')) {
         const auto from = parse_square(text.substr(0, 2));
         if (!from) {
-            return make_error(quoted + ": '" + std::string(text.substr(0, 2)) +
+            return make_error(quoted + ": '" + valid_utf8(utf8_span(text, 0, 2)) +
                               "' is not a square (files a-f, ranks 1-9)");
         }
         syntax.from = *from;
@@ -56,7 +57,7 @@ Expected<Syntax> parse_syntax(std::string_view text) {
     }
     const auto to = parse_square(destination);
     if (!to) {
-        return make_error(quoted + ": '" + std::string(destination) +
+        return make_error(quoted + ": '" + valid_utf8(destination) +
                           "' is not a square (files a-f, ranks 1-9)");
     }
     syntax.to = *to;

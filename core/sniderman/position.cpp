@@ -1,5 +1,7 @@
 #include "core/sniderman/position.h"
 
+#include "core/utf8.h"
+
 #include "core/board_text.h"
 
 #include <charconv>
@@ -60,7 +62,7 @@ Status parse_rank(std::string_view text, int rank, Position& p) {
             ++file;
             after_digit = false;
         } else {
-            return make_error(where + ": unexpected character '" + std::string(1, c) +
+            return make_error(where + ": unexpected character '" + valid_utf8(std::string(1, c)) +
                               "' (pieces are KQRBN/kqrbn, empty squares a digit 1-4)");
         }
         if (file > board_files) {
@@ -101,7 +103,7 @@ Expected<Position> parse_position(std::string_view text) {
     if (ply_text.empty() || ec != std::errc() || ptr != ply_text.data() + ply_text.size() ||
         ply_text[0] < '1' || ply_text[0] > '9') {
         return make_error("the next ply number must be a whole number from 1, not '" +
-                          std::string(ply_text) + "'");
+                          valid_utf8(ply_text) + "'");
     }
     if (ply > 999) {
         return make_error("the next ply number must be at most 999");

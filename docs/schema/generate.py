@@ -52,26 +52,39 @@ write('defs/result.json', obj({
     'winner': {'anyOf': [ref('seat.json'), ref('side.json'), {'type': 'null'}]},
     'reason': enum('checkmate', 'stalemate', 'threefold_repetition', 'hundred_ply_rule',
                    'all_captured', 'no_legal_moves', 'object_decided', 'round_over',
-                   'resignation', 'agreement', 'match_won', 'aborted')},
+                   'resignation', 'agreement', 'match_won', 'aborted', 'timeout', 'abandoned')},
     ['winner', 'reason'], title='result'))
 rating_bound = {'type': 'integer', 'minimum': 0, 'maximum': 4000}
+# Clocks (issue 13): a time control (real time, correspondence, or null for unlimited) and the two
+# clocks at an event: milliseconds left by seat and the seat whose clock runs.
+write('defs/time_control.json', {D: SCHEMA, 'title': 'time control', 'anyOf': [
+    obj({'initial': {'type': 'integer', 'minimum': 0, 'maximum': 10800},
+         'increment': {'type': 'integer', 'minimum': 0, 'maximum': 180}}, ['initial', 'increment']),
+    obj({'days': enum(1, 2, 3, 5, 7, 10, 14)}, ['days']),
+    {'type': 'null'}]})
+ms_left = {'type': 'integer', 'minimum': 0}
+write('defs/clock.json', {D: SCHEMA, 'title': 'clocks', 'type': 'object',
+    'properties': {'white': ms_left, 'black': ms_left, 'player0': ms_left, 'player1': ms_left,
+                   'running': nullable(ref('seat.json'))},
+    'required': ['running'], 'additionalProperties': False,
+    'oneOf': [{'required': ['white', 'black']}, {'required': ['player0', 'player1']}]})
 write('defs/seek.json', obj({
     'seek_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
     'side': enum('white', 'black', 'random'),
-    'rounds': enum(1, 3, 5, 7, 9), 'private': B, 'creator': ref('player.json'),
-    'created_at': {'type': 'integer', 'minimum': 0},
+    'rounds': enum(1, 3, 5, 7, 9), 'private': B, 'clock': ref('time_control.json'),
+    'creator': ref('player.json'), 'created_at': {'type': 'integer', 'minimum': 0},
     # issue 15: a private invitation's end of life (unix seconds)
     'expires_at': {'type': 'integer', 'minimum': 0},
     # issue 16: rated seeks, the accepter's rating range, the creator's shown rating
     'rated': B, 'rating_min': rating_bound, 'rating_max': rating_bound,
     'rating': {'type': 'integer'}, 'provisional': B},
-    ['seek_id', 'variant', 'rules', 'side', 'private', 'creator', 'created_at'], title='seek'))
+    ['seek_id', 'variant', 'rules', 'side', 'private', 'clock', 'creator', 'created_at'], title='seek'))
 write('defs/game_summary.json', obj({
     'game_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
     'players': {'type': 'object', 'additionalProperties': s(0, 20)},
     'moves': {'type': 'integer', 'minimum': 0}, 'spectators': {'type': 'integer', 'minimum': 0},
-    'rated': B},
-    ['game_id', 'variant', 'rules', 'players', 'moves', 'spectators'], title='game summary'))
+    'clock': ref('time_control.json'), 'rated': B},
+    ['game_id', 'variant', 'rules', 'players', 'moves', 'spectators', 'clock'], title='game summary'))
 # issue 16: a rating before and after a rated game, numbers unrounded
 rating_value = obj({'rating': N, 'rd': {'type': 'number', 'minimum': 0},
                     'volatility': {'type': 'number', 'minimum': 0}}, ['rating', 'rd', 'volatility'])
@@ -110,10 +123,13 @@ write('defs/match.json', obj({
 seat_ref = ref('../defs/seat.json')
 objects_range = {'type': 'integer', 'minimum': 1, 'maximum': 10}
 round_no = {'type': 'integer', 'minimum': 1}
+clock_ref = ref('../defs/clock.json')
+lag = {'type': 'integer', 'minimum': 0}
 events = {
     'move': ({'move': s(1, 64), 'by': ref('../defs/side.json'), 'player': seat_ref,
-              'ply': {'type': 'integer', 'minimum': 1}}, ['move', 'by', 'ply']),
-    'game_over': ({'result': ref('../defs/result.json')}, ['result']),
+              'ply': {'type': 'integer', 'minimum': 1}, 'clock': clock_ref, 'lag_ms': lag},
+             ['move', 'by', 'ply']),
+    'game_over': ({'result': ref('../defs/result.json'), 'clock': clock_ref}, ['result']),
     'draw_offered': ({'by': seat_ref}, ['by']),
     'draw_declined': ({'by': seat_ref}, ['by']),
     'rematch_offered': ({'by': seat_ref}, ['by']),
@@ -122,11 +138,19 @@ events = {
               'text': s(1, 2000), 'at': s(1, 40)},
              ['from', 'player_id', 'seat', 'text', 'at']),
     'round_started': ({'round': round_no, 'fen': s(1, 200), 'namer': seat_ref}, ['round', 'fen', 'namer']),
-    'object_named': ({'by': seat_ref, 'object': objects_range}, ['by', 'object']),
-    'side_chosen': ({'by': seat_ref, 'odd': seat_ref, 'even': seat_ref}, ['by', 'odd', 'even']),
+    'object_named': ({'by': seat_ref, 'object': objects_range, 'clock': clock_ref, 'lag_ms': lag},
+                     ['by', 'object']),
+    'side_chosen': ({'by': seat_ref, 'odd': seat_ref, 'even': seat_ref, 'clock': clock_ref, 'lag_ms': lag},
+                    ['by', 'odd', 'even']),
     'round_over': ({'round': round_no, 'winner': enum('odd', 'even'), 'winner_player': seat_ref,
                     'score': arr({'type': 'integer', 'minimum': 0}, minItems=2, maxItems=2)},
                    ['round', 'winner', 'winner_player', 'score']),
+    # issue 13: takebacks and more time
+    'takeback_offered': ({'by': seat_ref}, ['by']),
+    'takeback_declined': ({'by': seat_ref}, ['by']),
+    'takeback': ({'by': seat_ref, 'plies': enum(1, 2), 'clock': clock_ref}, ['by', 'plies']),
+    'moretime': ({'by': seat_ref, 'ms': {'type': 'integer', 'minimum': 1}, 'clock': clock_ref},
+                 ['by', 'ms', 'clock']),
 }
 live_position = {'fen': s(1, 200), 'board': ref('../defs/board.json'),
                  'to_move': nullable(ref('../defs/side.json')), 'legal': legal, 'in_check': B,
@@ -137,6 +161,7 @@ derived = {
     'side_chosen': live_position,
     'round_started': {'board': ref('../defs/board.json'), 'available_objects': arr(objects_range)},
     'object_named': {'text': s(1, 200)},
+    'takeback': live_position,
     'round_over': {'why': s(1, 300)},
 }
 for kind, (props, req) in events.items():
@@ -157,13 +182,14 @@ client = {
     'lobby_unsubscribe': ({}, []),
     'seek_create': ({'variant': ref('../defs/variant.json'), 'rules': ref('../defs/rules.json'),
                      'side': enum('white', 'black', 'odd', 'even', 'random'), 'rounds': enum(1, 3, 5, 7, 9),
-                     'private': B, 'rated': B,
+                     'private': B, 'clock': ref('../defs/time_control.json'), 'rated': B,
                      'rating_min': {'type': 'integer', 'minimum': 0, 'maximum': 4000},
                      'rating_max': {'type': 'integer', 'minimum': 0, 'maximum': 4000}}, ['variant']),
     'seek_cancel': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'seek_accept': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'quick_pair': ({'variant': ref('../defs/variant.json'), 'rules': ref('../defs/rules.json'),
-                    'rounds': enum(1, 3, 5, 7, 9), 'rated': B}, ['variant']),
+                    'rounds': enum(1, 3, 5, 7, 9), 'clock': ref('../defs/time_control.json'), 'rated': B},
+                   ['variant']),
     'watch': ({**gid, 'since': {'type': 'integer', 'minimum': 0}, 'full': B}, ['game_id']),
     'unwatch': (gid, ['game_id']),
     'move': ({**gid, 'move': s(1, 64)}, ['game_id', 'move']),
@@ -176,6 +202,14 @@ client = {
     'name_object': ({**gid, 'object': {'type': 'integer', 'minimum': 1, 'maximum': 10}}, ['game_id', 'object']),
     'choose_side': ({**gid, 'side': enum('odd', 'even')}, ['game_id', 'side']),
     'chat': ({**gid, 'text': s(1, 1200)}, ['game_id', 'text']),
+    # issue 13: the life of a game
+    'abort': (gid, ['game_id']),
+    'claim_victory': (gid, ['game_id']),
+    'claim_draw': (gid, ['game_id']),
+    'takeback_offer': (gid, ['game_id']),
+    'takeback_accept': (gid, ['game_id']),
+    'takeback_decline': (gid, ['game_id']),
+    'moretime': (gid, ['game_id']),
     # issue 16: accounts and moderation
     'register': ({'username': s(3, 20), 'password': s(8, 256)}, ['username', 'password']),
     'login': ({'username': s(3, 20), 'password': s(1, 256)}, ['username', 'password']),
@@ -192,6 +226,8 @@ errors = ['hello_required', 'unsupported_protocol', 'bad_json', 'unknown_type', 
           'frame_too_large', 'rate_limited', 'bad_token', 'bad_name', 'no_such_seek', 'own_seek', 'no_such_game',
           'not_a_player', 'not_your_turn', 'illegal_move', 'game_over', 'not_supported', 'no_draw_offer',
           'no_rematch_offer', 'wrong_phase', 'object_used', 'chat_too_long',
+          # issue 13
+          'no_takeback_offer', 'claim_too_early',
           # issue 16: accounts, moderation, rated seeks
           'name_taken', 'bad_credentials', 'weak_password', 'account_required', 'already_registered',
           'forbidden', 'account_closed', 'muted', 'no_such_player', 'outside_rating_range',
@@ -199,13 +235,18 @@ errors = ['hello_required', 'unsupported_protocol', 'bad_json', 'unknown_type', 
 snapshot_props = {
     **gid, 'version': {'type': 'integer', 'minimum': 0}, 'variant': ref('../defs/variant.json'),
     'rules': ref('../defs/rules.json'), 'private': B,
-    'players': arr(obj({'seat': ref('../defs/seat.json'), 'id': s(1, 64), 'name': s(0, 20), 'online': B},
+    'players': arr(obj({'seat': ref('../defs/seat.json'), 'id': s(1, 64), 'name': s(0, 20), 'online': B,
+                        'lag_ms': nullable({'type': 'integer', 'minimum': 0}),
+                        'claim_in': nullable({'type': 'integer', 'minimum': 0})},
                        ['seat', 'id', 'name', 'online']), minItems=2, maxItems=2),
     'start_fen': s(1, 200), 'moves': legal, 'positions': arr(s(1, 200), minItems=1),
     'fen': s(1, 200), 'board': ref('../defs/board.json'), 'to_move': nullable(ref('../defs/side.json')),
     'legal': legal, 'in_check': B, 'powers': powers,
     'result': nullable(ref('../defs/result.json')),
     'draw_offer': nullable(ref('../defs/seat.json')), 'rematch_offer': nullable(ref('../defs/seat.json')),
+    'takeback_offer': nullable(ref('../defs/seat.json')),
+    'time_control': ref('../defs/time_control.json'), 'clock': nullable(ref('../defs/clock.json')),
+    'abort_in': nullable({'type': 'integer', 'minimum': 0}),
     'rematch_game_id': nullable(ref('../defs/ref.json')),
     'spectators': {'type': 'integer', 'minimum': 0},
     'chat': arr(chat_line),
@@ -232,10 +273,14 @@ server = {
     'events': ({**gid, 'version': {'type': 'integer', 'minimum': 0},
                 'events': arr(obj({'version': {'type': 'integer', 'minimum': 1},
                                    'event': ref('../events/wire/event.json')}, ['version', 'event'])),
-                'position': obj(live_position, live_position_req)},
+                'position': obj({**live_position, 'clock': nullable(ref('../defs/clock.json'))},
+                                live_position_req)},
                ['game_id', 'version', 'events', 'position']),
     'spectators': ({**gid, 'count': {'type': 'integer', 'minimum': 0}}, ['game_id', 'count']),
-    'presence': ({**gid, 'online': {'type': 'object', 'additionalProperties': B}}, ['game_id', 'online']),
+    'presence': ({**gid, 'online': {'type': 'object', 'additionalProperties': B},
+                  'lag': {'type': 'object', 'additionalProperties': nullable({'type': 'integer', 'minimum': 0})},
+                  'claim_in': {'type': 'object', 'additionalProperties': {'type': 'integer', 'minimum': 0}}},
+                 ['game_id', 'online']),
     'pong': ({}, []),
     # issue 16: accounts, moderation and ratings
     'signed_in': ({'player': ref('../defs/player.json'), 'token': s(16, 128),

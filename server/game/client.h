@@ -40,6 +40,7 @@ struct Actor {
     std::string player_id;
     std::string name;
     bool account = false;  // a registered player (rated games need two)
+    int lag_ms = 0;  // the connection's measured round trip when it asked (0: not measured yet)
 
     void send(Frame frame) const {
         if (auto c = client.lock()) {

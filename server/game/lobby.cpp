@@ -118,6 +118,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     seek.side = sniderman ? std::nullopt : request.side;
     seek.rounds = request.rounds;
     seek.is_private = request.is_private;
+    seek.clock = request.clock;
     seek.creator = actor;
     seek.created_at = unix_now();
     seek.json = {{"seek_id", seek.id},
@@ -125,6 +126,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
                  {"rules", core::rule_set_name(seek.rules)},
                  {"side", seek.side ? json(core::side_name(seek.variant, *seek.side)) : "random"},
                  {"private", seek.is_private},
+                 {"clock", protocol::time_control_json(seek.clock)},
                  {"creator", {{"id", actor.player_id}, {"name", actor.name}}},
                  {"created_at", seek.created_at}};
     if (sniderman) {
@@ -196,6 +198,7 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     spec.rounds = seek.rounds;
     spec.is_private = seek.is_private;
     spec.rated = seek.rated;
+    spec.clock = seek.clock;
     bool creator_first = true;
     if (seek.variant != core::VariantId::sniderman) {
         creator_first = seek.side ? *seek.side == core::Side::first : random_below(2) == 0;

@@ -53,6 +53,7 @@ private:
         std::optional<int> rating_min;  // the accepter's rating must be within
         std::optional<int> rating_max;
         int creator_rating = 0;  // shown rating in the seek's variant (accounts)
+        protocol::TimeControl clock;
         Actor creator;
         std::int64_t created_at = 0;
         nlohmann::json json;

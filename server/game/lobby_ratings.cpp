@@ -74,7 +74,7 @@ const Lobby::Seek* Lobby::best_match(const Actor& actor, const protocol::Request
             seek.variant != core::VariantId::sniderman || seek.rounds == request.rounds;
         const bool fits = !seek.is_private && seek.variant == request.variant &&
                           seek.rules == request.rules && rounds_match &&
-                          seek.rated == request.rated &&
+                          seek.clock == request.clock && seek.rated == request.rated &&
                           seek.creator.player_id != actor.player_id && !accept_refusal(actor, seek);
         if (!fits) {
             continue;

@@ -16,13 +16,25 @@ using protocol::ErrorCode;
 using protocol::RequestType;
 namespace events = protocol::events;
 
+namespace {
+
+// A stored time control that cannot be read leaves the game without a clock (restore reports it).
+protocol::TimeControl stored_time_control(const std::string& text) {
+    auto parsed = protocol::parse_time_control(text);
+    return parsed ? *parsed : protocol::TimeControl{};
+}
+
+}  // namespace
+
 Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_names)
     : state_(state),
       strand_(boost::asio::make_strand(state.io())),
       record_(std::move(record)),
       variant_(core::parse_variant(record_.variant).value_or(core::VariantId::chessence)),
       rules_(core::parse_rule_set(record_.rules).value_or(core::RuleSet::house)),
-      seat_names_(std::move(seat_names)) {}
+      seat_names_(std::move(seat_names)),
+      time_control_(stored_time_control(record_.time_control)),
+      clock_timer_(strand_) {}
 
 core::Expected<WriteBatch> Room::start_fresh() {
     if (auto status = restore({}); !status) {
@@ -50,6 +62,7 @@ void Room::reset_state() {
     result_.reset();
     draw_offer_.reset();
     rematch_offer_.reset();
+    takeback_offer_.reset();
     rematch_game_.reset();
     chat_.clear();
     round_version_ = 0;
@@ -61,6 +74,9 @@ void Room::reset_state() {
 core::Status Room::restore(const std::vector<StoredEvent>& stored_events) {
     if (!core::parse_variant(record_.variant) || record_.seats.size() != 2) {
         return core::make_error("bad game record");
+    }
+    if (auto control = protocol::parse_time_control(record_.time_control); !control) {
+        return core::make_error("bad game record: " + control.error());
     }
     reset_state();
     if (variant_ == core::VariantId::sniderman) {
@@ -83,6 +99,7 @@ core::Status Room::restore(const std::vector<StoredEvent>& stored_events) {
         game_ = std::move(*game);
         fens_ = {game_->fen()};
     }
+    reset_clock();
     log_.reserve(stored_events.size());
     for (const auto& stored : stored_events) {
         const auto where = "event " + std::to_string(stored.version);
@@ -105,6 +122,8 @@ core::Status Room::restore(const std::vector<StoredEvent>& stored_events) {
     }
     finished_flag_ = result_.has_value();
     load_rating_change();
+    update_abort_deadline();
+    schedule_clock();
     return core::ok_status();
 }
 
@@ -150,14 +169,47 @@ void Room::post_summary() {
     boost::asio::post(strand_, [self = shared_from_this()] { self->publish_summary(); });
 }
 
+void Room::post_clock_check() {
+    boost::asio::post(strand_, [self = shared_from_this()] {
+        guarded(
+            "room", [&] { return "room " + self->id() + ": clock check"; },
+            [&] { self->check_clock(); });
+    });
+}
+
+void Room::post_lag(std::uint64_t client_id, int lag_ms) {
+    boost::asio::post(strand_, [self = shared_from_this(), client_id, lag_ms] {
+        if (auto it = self->watchers_.find(client_id); it != self->watchers_.end()) {
+            it->second.lag_ms = lag_ms;
+            self->push_presence();
+        }
+    });
+}
+
 void Room::handle(const Actor& actor, const protocol::Request& request) {
     if (busy_) {
         waiting_.emplace_back(actor, request);
         return;
     }
+    bool deferred = false;
     const bool ok = guarded(
         "room", [&] { return "room " + id() + " client " + std::to_string(actor.client_id); },
-        [&] { dispatch(actor, request); });
+        [&] {
+            // A flag that fell (or a first move that is late) ends the game before anything else
+            // is looked at; the request then waits for that ending to be stored.
+            if (clock_due()) {
+                check_clock();
+            }
+            if (busy_) {
+                deferred = true;
+                return;
+            }
+            dispatch(actor, request);
+        });
+    if (deferred) {
+        waiting_.emplace_back(actor, request);
+        return;
+    }
     if (!ok && !busy_) {
         // Whatever the handler applied before it threw was never committed.
         rebuild();
@@ -208,6 +260,21 @@ void Room::dispatch(const Actor& actor, const protocol::Request& request) {
             break;
         case RequestType::choose_side:
             choose_side(actor, request, *seat);
+            break;
+        case RequestType::abort:
+            abort_request(actor, request, *seat);
+            break;
+        case RequestType::claim_victory:
+        case RequestType::claim_draw:
+            claim(actor, request, *seat);
+            break;
+        case RequestType::takeback_offer:
+        case RequestType::takeback_accept:
+        case RequestType::takeback_decline:
+            takeback_request(actor, request, *seat);
+            break;
+        case RequestType::moretime:
+            more_time(actor, request, *seat);
             break;
         default:
             fail(actor, request, ErrorCode::internal_error, "not a game request");

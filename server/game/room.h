@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,7 @@
 #include "protocol/events.h"
 #include "protocol/requests.h"
 #include "server/game/client.h"
+#include "server/game/game_clock.h"
 #include "server/store/store.h"
 
 namespace server {
@@ -53,6 +55,10 @@ public:
     void post_client_gone(std::uint64_t client_id);
     // Tells the lobby about the room (a restored game in progress appears in the list).
     void post_summary();
+    // Looks at the clocks now: a flag that fell or a first move that did not come ends the game.
+    void post_clock_check();
+    // The measured round trip of a watcher's connection, in milliseconds.
+    void post_lag(std::uint64_t client_id, int lag_ms);
 
     const std::string& id() const { return record_.id; }
     // Player ids by seat; fixed for the room's life, so readable from any thread.
@@ -65,6 +71,7 @@ private:
     struct Watcher {
         std::weak_ptr<Client> client;
         std::string player_id;
+        int lag_ms = 0;  // 0: not measured yet
     };
     // Events applied to the room but not yet committed, with what their broadcast adds.
     struct Staged {
@@ -87,12 +94,15 @@ private:
               std::string message);
 
     // room_commit.cpp: the path of every change
-    // Applies one event to the room's state (the reducer, for live events and for restore). A
-    // Move's notation becomes canonical. With `derived`, also fills in what the event's live
-    // broadcast adds (the position after a move, an object's text). An error changes nothing.
+    // Applies one event to the room's state (the reducer, for live events and for restore): its
+    // game part, then its clock part. A Move's notation becomes canonical. With `derived`, also
+    // fills in what the event's live broadcast adds (the position after a move, an object's
+    // text). An error changes nothing.
     core::Status apply(RoomEvent& event, Json* derived = nullptr);
-    // Applies `event` and stages it for the next commit.
-    core::Status emit(RoomEvent event);
+    core::Status apply_game(RoomEvent& event, Json* derived);
+    // Applies `event` and stages it for the next commit. `stamp` runs between the game part and
+    // the clock part (it writes the clocks an action produced into the event).
+    core::Status emit(RoomEvent event, const std::function<void(RoomEvent&)>& stamp = {});
     // Commits what is staged in one batch; the room acts on it once it is durable.
     void commit(const Actor& actor, const protocol::Request& request,
                 std::function<void()> after = {});
@@ -128,6 +138,34 @@ private:
     void chat(const Actor& actor, const protocol::Request& request, std::optional<int> seat);
     // Stages game_over with `result` and the game's finished mark.
     void end_game(protocol::events::Result result);
+
+    // room_clock.cpp: the clocks, abort, claims, more time
+    SteadyTime now() const;
+    void reset_clock();
+    // The seat that must act now (move, name, choose); nothing once the game is over.
+    std::optional<int> acting_seat() const;
+    // Writes into an action event (move, object_named, side_chosen) the clocks after it.
+    void stamp_action(RoomEvent& event, int seat, int lag_ms);
+    void apply_clock(const RoomEvent& event);
+    // After an action or a takeback: when a real-time game is aborted if nobody acts.
+    void update_abort_deadline();
+    void schedule_clock();
+    bool clock_due() const;
+    // Ends the game when a flag fell or a first move did not come in time; else re-arms the timer.
+    void check_clock();
+    void abort_request(const Actor& actor, const protocol::Request& request, int seat);
+    void claim(const Actor& actor, const protocol::Request& request, int seat);
+    void more_time(const Actor& actor, const protocol::Request& request, int seat);
+    // Milliseconds until the opponent of `seat` (gone) may claim; nothing while `seat` is online
+    // or claims do not apply.
+    std::optional<std::int64_t> claim_in(int seat) const;
+    std::optional<int> seat_lag(int seat) const;
+    Json clock_fields() const;  // the snapshot's time_control, clock and abort_in
+
+    // room_takeback.cpp
+    void takeback_request(const Actor& actor, const protocol::Request& request, int seat);
+    // The game part of a takeback: the game replayed without its last moves.
+    core::Status apply_takeback(const protocol::events::Takeback& takeback, Json* derived);
 
     // room_sniderman.cpp: the match phases
     core::Status apply_sniderman(RoomEvent& event, Json* derived);  // the reducer's Sniderman part
@@ -165,12 +203,22 @@ private:
     std::optional<core::sniderman::Match> match_;  // Sniderman
     std::vector<std::string> fens_;  // the position after each ply of the game (Sniderman: round)
     std::optional<protocol::events::Result> result_;
-    std::optional<int> draw_offer_;     // seat that offered
-    std::optional<int> rematch_offer_;  // seat that offered
+    std::optional<int> draw_offer_;      // seat that offered
+    std::optional<int> rematch_offer_;   // seat that offered
+    std::optional<int> takeback_offer_;  // seat that offered
     std::optional<std::string> rematch_game_;
     std::deque<Json> chat_;
     std::int64_t round_version_ = 0;  // Sniderman: version of the current round's round_started
     std::vector<protocol::SeatRatingChange> rating_change_;  // a rated game's, once it is over
+
+    // The clocks (room_clock.cpp): what the events made of them, the clocks after each ply
+    // (Chessence, Chesica: [0] the start) for takebacks, and the timer of the next deadline.
+    protocol::TimeControl time_control_;
+    GameClock clock_;
+    std::vector<protocol::events::ClockReading> clock_history_;
+    std::optional<SteadyTime> abort_deadline_;
+    std::array<std::optional<SteadyTime>, 2> gone_since_;
+    boost::asio::steady_timer clock_timer_;
 
     // Committed events in stored form, by version - 1.
     std::vector<std::string> log_;
@@ -182,6 +230,7 @@ private:
     std::map<std::uint64_t, Watcher> watchers_;
     int last_spectators_ = 0;
     std::array<bool, 2> last_online_{false, false};
+    std::array<std::optional<int>, 2> last_lag_;
     std::atomic<bool> finished_flag_{false};
 };
 

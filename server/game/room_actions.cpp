@@ -39,7 +39,8 @@ void Room::play_move(const Actor& actor, const protocol::Request& request, int s
     }
     events::Move move{request.move, seat_name(seat), std::nullopt,
                       static_cast<int>(game_->moves().size()) + 1};
-    if (auto played = emit(std::move(move)); !played) {
+    const auto stamp = [&](RoomEvent& event) { stamp_action(event, seat, actor.lag_ms); };
+    if (auto played = emit(std::move(move), stamp); !played) {
         fail(actor, request, ErrorCode::illegal_move, played.error());
         return;
     }
@@ -62,8 +63,12 @@ void Room::resign(const Actor& actor, const protocol::Request& request, int seat
 }
 
 void Room::end_game(events::Result result) {
-    if (auto over = emit(events::GameOver{std::move(result)}); !over) {
-        component_logger("room")->error("game {}: cannot end: {}", id(), over.error());
+    events::GameOver over{std::move(result), std::nullopt};
+    if (clock_.timed()) {
+        over.clock = clock_.reading(now(), true);
+    }
+    if (auto ended = emit(std::move(over)); !ended) {
+        component_logger("room")->error("game {}: cannot end: {}", id(), ended.error());
     }
 }
 
@@ -134,6 +139,7 @@ void Room::start_rematch(const Actor& actor, const protocol::Request& request) {
     spec.rounds = record_.rounds > 0 ? record_.rounds : 3;
     spec.is_private = record_.is_private;
     spec.rated = record_.rated;
+    spec.clock = time_control_;
     spec.seats = {record_.seats[1], record_.seats[0]};  // colours (or seats) change hands
     auto prepared = state_.prepare_game(spec);
     if (!prepared) {

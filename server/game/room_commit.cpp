@@ -15,6 +15,14 @@ using nlohmann::json;
 namespace events = protocol::events;
 
 core::Status Room::apply(RoomEvent& event, json* derived) {
+    if (auto status = apply_game(event, derived); !status) {
+        return status;
+    }
+    apply_clock(event);
+    return core::ok_status();
+}
+
+core::Status Room::apply_game(RoomEvent& event, json* derived) {
     const bool round_event = std::holds_alternative<events::Move>(event) ||
                              std::holds_alternative<events::ObjectNamed>(event) ||
                              std::holds_alternative<events::SideChosen>(event) ||
@@ -31,18 +39,30 @@ core::Status Room::apply(RoomEvent& event, json* derived) {
         move->move = std::move(*played);
         fens_.push_back(game_->fen());
         draw_offer_.reset();
+        takeback_offer_.reset();
         if (derived) {
             *derived = derived_position(*game_);
         }
         return core::ok_status();
     }
     return std::visit(
-        [this](auto& e) -> core::Status {
+        [this, derived](auto& e) -> core::Status {
             using E = std::decay_t<decltype(e)>;
             const auto by = [&](const std::string& seat) { return seat_from_name(seat); };
             if constexpr (std::is_same_v<E, events::GameOver>) {
                 result_ = e.result;
                 draw_offer_.reset();
+                takeback_offer_.reset();
+            } else if constexpr (std::is_same_v<E, events::TakebackOffered>) {
+                takeback_offer_ = by(e.by);
+            } else if constexpr (std::is_same_v<E, events::TakebackDeclined>) {
+                takeback_offer_.reset();
+            } else if constexpr (std::is_same_v<E, events::Takeback>) {
+                return apply_takeback(e, derived);
+            } else if constexpr (std::is_same_v<E, events::MoreTime>) {
+                if (!by(e.by) || !time_control_.real_time()) {
+                    return core::make_error("more time in a game without a real-time clock");
+                }
             } else if constexpr (std::is_same_v<E, events::DrawOffered>) {
                 draw_offer_ = by(e.by);
             } else if constexpr (std::is_same_v<E, events::DrawDeclined>) {
@@ -68,11 +88,15 @@ core::Status Room::apply(RoomEvent& event, json* derived) {
         event);
 }
 
-core::Status Room::emit(RoomEvent event) {
+core::Status Room::emit(RoomEvent event, const std::function<void(RoomEvent&)>& stamp) {
     json derived = json::object();
-    if (auto status = apply(event, &derived); !status) {
+    if (auto status = apply_game(event, &derived); !status) {
         return status;
     }
+    if (stamp) {
+        stamp(event);
+    }
+    apply_clock(event);
     if (const auto* over = std::get_if<events::GameOver>(&event)) {
         staged_.finish = over->result;
     }
@@ -148,6 +172,7 @@ void Room::committed(core::Status status, Staged staged) {
         }
         publish_summary();
     }
+    schedule_clock();
     while (!busy_ && !waiting_.empty()) {
         auto [actor, request] = std::move(waiting_.front());
         waiting_.pop_front();

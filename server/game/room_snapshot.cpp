@@ -15,10 +15,14 @@ json Room::snapshot_json() const {
     json players = json::array();
     for (int seat = 0; seat < 2; ++seat) {
         const auto& player_id = record_.seats[static_cast<std::size_t>(seat)];
+        const auto lag = seat_lag(seat);
+        const auto claim = claim_in(seat);
         players.push_back({{"seat", seat_name(seat)},
                            {"id", player_id},
                            {"name", seat_names_[static_cast<std::size_t>(seat)]},
-                           {"online", online(player_id)}});
+                           {"online", online(player_id)},
+                           {"lag_ms", lag ? json(*lag) : json(nullptr)},
+                           {"claim_in", claim ? json(*claim) : json(nullptr)}});
     }
     const auto seat_or_null = [&](std::optional<int> seat) {
         return seat ? json(seat_name(*seat)) : json(nullptr);
@@ -41,6 +45,8 @@ json Room::snapshot_json() const {
     }
     snapshot["draw_offer"] = seat_or_null(draw_offer_);
     snapshot["rematch_offer"] = seat_or_null(rematch_offer_);
+    snapshot["takeback_offer"] = seat_or_null(takeback_offer_);
+    snapshot.update(clock_fields());
     snapshot["rematch_game_id"] = rematch_game_ ? json(*rematch_game_) : json(nullptr);
     snapshot["spectators"] = spectator_count();
     json chat = json::array();

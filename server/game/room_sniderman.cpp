@@ -158,7 +158,9 @@ void Room::name_object(const Actor& actor, const protocol::Request& request, int
         fail(actor, request, ErrorCode::object_used, "this object was used in an earlier round");
         return;
     }
-    if (auto named = emit(events::ObjectNamed{seat_name(seat), request.object}); !named) {
+    const auto stamp = [&](RoomEvent& event) { stamp_action(event, seat, actor.lag_ms); };
+    events::ObjectNamed object{seat_name(seat), request.object};
+    if (auto named = emit(std::move(object), stamp); !named) {
         fail(actor, request, ErrorCode::bad_field, named.error());
         return;
     }
@@ -185,7 +187,8 @@ void Room::choose_side(const Actor& actor, const protocol::Request& request, int
     const bool odd = request.side == core::Side::first;
     events::SideChosen chosen{seat_name(seat), seat_name(odd ? seat : 1 - seat),
                               seat_name(odd ? 1 - seat : seat)};
-    if (auto status = emit(std::move(chosen)); !status) {
+    const auto stamp = [&](RoomEvent& event) { stamp_action(event, seat, actor.lag_ms); };
+    if (auto status = emit(std::move(chosen), stamp); !status) {
         fail(actor, request, ErrorCode::bad_field, status.error());
         return;
     }
@@ -211,7 +214,8 @@ void Room::play_round_move(const Actor& actor, const protocol::Request& request,
     const auto odd_player = match_->records()[round_index].odd_player;
     events::Move move{request.move, odd_player == seat ? "odd" : "even", seat_name(seat),
                       static_cast<int>(match_->round().moves().size()) + 1};
-    if (auto played = emit(std::move(move)); !played) {
+    const auto stamp = [&](RoomEvent& event) { stamp_action(event, seat, actor.lag_ms); };
+    if (auto played = emit(std::move(move), stamp); !played) {
         fail(actor, request, ErrorCode::illegal_move, played.error());
         return;
     }

@@ -1,6 +1,7 @@
 // Who looks at a room: watching (with catch-up), spectator counts, the players' presence, and the
 // room's line in the lobby.
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include "protocol/messages.h"
@@ -45,6 +46,7 @@ void Room::watch(const Actor& actor, const protocol::Request& request) {
         position["to_move"] = nullptr;
         position["legal"] = json::array();
     }
+    position["clock"] = clock_fields()["clock"];
     actor.send(make_frame(protocol::events_message(id(), known, missed, position, request.id)));
     if (!rating_change_.empty()) {
         actor.send(make_frame(protocol::rating_change_message(id(), rating_change_)));
@@ -97,19 +99,41 @@ void Room::watchers_changed() {
     push_presence();
 }
 
+// A player who loses their last connection is gone from now on (the opponent may claim once the
+// grace period is over); lag changes of 20 ms or more are pushed too.
 void Room::push_presence() {
-    std::array<bool, 2> now{};
-    json online = json::object();
+    std::array<bool, 2> here{};
+    std::array<std::optional<int>, 2> lag;
+    bool lag_changed = false;
     for (int seat = 0; seat < 2; ++seat) {
-        now[static_cast<std::size_t>(seat)] =
-            this->online(record_.seats[static_cast<std::size_t>(seat)]);
-        online[seat_name(seat)] = now[static_cast<std::size_t>(seat)];
+        const auto i = static_cast<std::size_t>(seat);
+        here[i] = online(record_.seats[i]);
+        if (here[i]) {
+            gone_since_[i].reset();
+        } else if (!gone_since_[i]) {
+            gone_since_[i] = now();
+        }
+        lag[i] = seat_lag(seat);
+        lag_changed = lag_changed || lag[i].has_value() != last_lag_[i].has_value() ||
+                      (lag[i] && std::abs(*lag[i] - *last_lag_[i]) >= 20);
     }
-    if (now == last_online_) {
+    if (here == last_online_ && !lag_changed) {
         return;
     }
-    last_online_ = now;
-    broadcast(make_frame(protocol::presence_message(id(), online)));
+    last_online_ = here;
+    last_lag_ = lag;
+    json online = json::object();
+    json lags = json::object();
+    json claims = json::object();
+    for (int seat = 0; seat < 2; ++seat) {
+        const auto i = static_cast<std::size_t>(seat);
+        online[seat_name(seat)] = here[i];
+        lags[seat_name(seat)] = lag[i] ? json(*lag[i]) : json(nullptr);
+        if (const auto claim = claim_in(seat)) {
+            claims[seat_name(seat)] = *claim;
+        }
+    }
+    broadcast(make_frame(protocol::presence_message(id(), online, lags, claims)));
 }
 
 void Room::push_spectators() {
@@ -148,6 +172,7 @@ void Room::publish_summary() {
                                             {"players", players},
                                             {"moves", moves},
                                             {"spectators", last_spectators_},
+                                            {"clock", protocol::time_control_json(time_control_)},
                                             {"rated", record_.rated}});
 }
 

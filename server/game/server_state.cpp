@@ -22,7 +22,7 @@ std::vector<std::string> seat_names(Store& store, const std::vector<std::string>
 }  // namespace
 
 ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limits,
-                         std::string web_root)
+                         std::string web_root, std::shared_ptr<TimeSource> time)
     : io_(io),
       store_(store),
       limits_(limits),
@@ -30,7 +30,9 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       identities_(store),
       passwords_(PasswordCost{limits.password_ops, limits.password_memory}),
       login_limiter_(limits.login),
+      time_(time ? std::move(time) : std::make_shared<SteadyTimeSource>()),
       lobby_(std::make_shared<Lobby>(*this, io)) {
+    time_listener_ = time_->on_jump([this] { check_clocks(); });
     for (auto& id : store_.muted_players()) {
         muted_.insert(std::move(id));
     }
@@ -69,7 +71,22 @@ void ServerState::sign_out(const std::string& player_id, std::uint64_t except_cl
     }
 }
 
-ServerState::~ServerState() = default;
+ServerState::~ServerState() {
+    time_->forget(time_listener_);
+}
+
+void ServerState::check_clocks() {
+    std::vector<std::shared_ptr<Room>> rooms;
+    {
+        std::lock_guard lock(rooms_mutex_);
+        for (const auto& [id, room] : rooms_) {
+            rooms.push_back(room);
+        }
+    }
+    for (const auto& room : rooms) {
+        room->post_clock_check();
+    }
+}
 
 core::Status ServerState::restore_games() {
     auto log = component_logger("server");
@@ -103,6 +120,7 @@ core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {
     record.seats = spec.seats;
     record.is_private = spec.is_private;
     record.rated = spec.rated;
+    record.time_control = protocol::time_control_text(spec.clock);
     record.created_at = unix_now();
     if (spec.variant == core::VariantId::sniderman) {
         record.seed = random_u64() >> 1;  // stays positive in a signed 64-bit column

@@ -15,10 +15,12 @@
 
 #include "core/expected.h"
 #include "core/variant.h"
+#include "protocol/time_control.h"
 #include "server/game/client.h"
 #include "server/game/identity.h"
 #include "server/game/login_limiter.h"
 #include "server/game/passwords.h"
+#include "server/game/time_source.h"
 #include "server/limits.h"
 #include "server/store/store.h"
 
@@ -40,12 +42,15 @@ struct GameSpec {
     int rounds = 3;  // Sniderman
     bool is_private = false;
     bool rated = false;
+    protocol::TimeControl clock;     // unlimited by default
     std::vector<std::string> seats;  // player ids: white/black or player0/player1
 };
 
 class ServerState {
 public:
-    ServerState(boost::asio::io_context& io, Store& store, Limits limits, std::string web_root);
+    // `time` drives the game clocks (the steady clock when null).
+    ServerState(boost::asio::io_context& io, Store& store, Limits limits, std::string web_root,
+                std::shared_ptr<TimeSource> time = nullptr);
     ~ServerState();
 
     boost::asio::io_context& io() { return io_; }
@@ -63,6 +68,7 @@ public:
     // Every open session that speaks for `player_id`, except `except_client`, signs out.
     void sign_out(const std::string& player_id, std::uint64_t except_client,
                   const std::string& reason);
+    const TimeSource& time() const { return *time_; }
 
     // Rebuilds every unfinished game of the store by replaying its events; drops stale seeks.
     core::Status restore_games();
@@ -77,6 +83,8 @@ public:
     // Unfinished games in which the player holds a seat.
     std::vector<std::string> unfinished_games_of(std::string_view player_id);
     std::size_t room_count();
+    // Every room looks at its clocks again (after the time source jumped).
+    void check_clocks();
 
     // Sessions register so shutdown can close them.
     void join(const std::shared_ptr<Client>& client);
@@ -95,6 +103,8 @@ private:
     Identities identities_;
     PasswordWorker passwords_;
     LoginLimiter login_limiter_;
+    std::shared_ptr<TimeSource> time_;
+    int time_listener_ = 0;
     std::shared_ptr<Lobby> lobby_;
 
     std::mutex muted_mutex_;

@@ -9,6 +9,7 @@
 #include "core/game.h"
 #include "protocol/events.h"
 #include "protocol/messages.h"
+#include "protocol/time_control.h"
 #include "server/limits.h"
 #include "server/net/http_players.h"
 #include "server/net/static_files.h"
@@ -57,8 +58,14 @@ HttpReply game_reply(Store& store, std::string_view game_id) {
         auto event = protocol::events::decode_event_text(stored.json);
         if (const auto* move = event ? std::get_if<protocol::events::Move>(&*event) : nullptr) {
             moves.push_back(move->move);
+        } else if (const auto* takeback =
+                       event ? std::get_if<protocol::events::Takeback>(&*event) : nullptr) {
+            for (int i = 0; i < takeback->plies && !moves.empty(); ++i) {
+                moves.erase(moves.size() - 1);
+            }
         }
     }
+    const auto control = protocol::parse_time_control(game->time_control);
     json body = {{"game_id", game->id},
                  {"variant", game->variant},
                  {"rules", game->rules},
@@ -67,6 +74,7 @@ HttpReply game_reply(Store& store, std::string_view game_id) {
                  {"players", players_json(store, *game)},
                  {"start_fen", game->start_fen},
                  {"moves", moves},
+                 {"clock", control ? protocol::time_control_json(*control) : json(nullptr)},
                  {"result", result_json(*game)},
                  {"version", events.size()},
                  {"created_at", game->created_at},

@@ -89,6 +89,13 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
         res.set(beast::http::field::server, protocol::server_software());
     }));
     self->ws_.read_message_max(limits.max_frame_bytes * hard_frame_factor);
+    // Runs inside async_read, on this session's strand, while the coroutine holds `self`.
+    self->ws_.control_callback(
+        [session = self.get()](websocket::frame_type kind, beast::string_view payload) {
+            if (kind == websocket::frame_type::pong) {
+                session->on_pong(std::string_view(payload.data(), payload.size()));
+            }
+        });
     auto [accept_error] = co_await self->ws_.async_accept(request, use_tuple);
     if (accept_error) {
         log->debug("client {}: upgrade failed: {}", self->id_, accept_error.message());
@@ -164,7 +171,23 @@ asio::awaitable<void> WebSocketSession::write_loop(std::shared_ptr<WebSocketSess
         if (self->closed_) {
             break;
         }
-        self->wake_.expires_at(std::chrono::steady_clock::time_point::max());
+        const auto probe_every = self->state_.limits().lag_probe_interval;
+        if (probe_every.count() > 0 && std::chrono::steady_clock::now() >= self->next_probe_) {
+            // The writer sends the probes, so no ping ever overlaps a write or the close.
+            self->probe_sent_ = std::chrono::steady_clock::now();
+            self->next_probe_ = self->probe_sent_ + probe_every;
+            const auto payload = "lag " + std::to_string(++self->probe_seq_);
+            auto [ec] = co_await self->ws_.async_ping(
+                websocket::ping_data(payload.data(), payload.size()), use_tuple);
+            if (ec || self->closed_) {
+                self->abort();
+                break;
+            }
+            continue;
+        }
+        self->wake_.expires_at(probe_every.count() > 0
+                                   ? self->next_probe_
+                                   : std::chrono::steady_clock::time_point::max());
         co_await self->wake_.async_wait(use_tuple);
     }
     self->closed_ = true;
@@ -246,7 +269,23 @@ void WebSocketSession::leave_everything() {
 }
 
 Actor WebSocketSession::actor() {
-    return Actor{weak_from_this(), id_, player_->id, player_->name, account_.has_value()};
+    return Actor{weak_from_this(), id_, player_->id, player_->name, account_.has_value(), lag_ms_};
+}
+
+void WebSocketSession::on_pong(std::string_view payload) {
+    if (payload != "lag " + std::to_string(probe_seq_)) {
+        return;  // Beast's keep-alive, or an answer to an older probe
+    }
+    const auto rtt = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::steady_clock::now() - probe_sent_)
+                         .count();
+    const int sample = static_cast<int>(std::clamp<std::int64_t>(rtt, 1, 60000));
+    lag_ms_ = lag_ms_ == 0 ? sample : (3 * lag_ms_ + sample) / 4;
+    for (const auto& game_id : watching_) {
+        if (auto room = state_.room(game_id)) {
+            room->post_lag(id_, lag_ms_);
+        }
+    }
 }
 
 // A token bucket: rate_per_second refill, two seconds' worth of burst.

@@ -88,6 +88,9 @@ private:
     // Says goodbye to the lobby and every room watched (once; later calls do nothing).
     void leave_everything();
     void died(const std::exception_ptr& error, const char* where);
+    // A pong answering our lag probe: the round trip joins the connection's lag estimate, which
+    // every room it watches hears.
+    void on_pong(std::string_view payload);
     Actor actor();
 
     ServerState& state_;
@@ -107,6 +110,11 @@ private:
     std::set<std::string> watching_;
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;
+    // Lag probes: the next one is due at next_probe_; the last one sent carried probe_seq_.
+    std::chrono::steady_clock::time_point next_probe_;
+    std::chrono::steady_clock::time_point probe_sent_;
+    std::uint32_t probe_seq_ = 0;
+    int lag_ms_ = 0;  // smoothed round trip; 0 until measured
 };
 
 }  // namespace server

@@ -1,5 +1,6 @@
 #include "server/records/record_export.h"
 
+#include <algorithm>
 #include <charconv>
 #include <ctime>
 #include <sstream>
@@ -66,6 +67,24 @@ void number_from_fen(core::Record& record, const std::string& variant, const std
     }
 }
 
+std::string time_control_tag(const GameRecord& game) {
+    return game.time_control.empty() ? "-" : game.time_control;
+}
+
+std::optional<std::int64_t> mover_clock(const protocol::events::Move& move, bool sniderman) {
+    if (!move.clock) {
+        return std::nullopt;
+    }
+    const auto& seat = sniderman ? move.player.value_or("") : move.by;
+    if (seat == "white" || seat == "player0") {
+        return move.clock->left[0];
+    }
+    if (seat == "black" || seat == "player1") {
+        return move.clock->left[1];
+    }
+    return std::nullopt;
+}
+
 std::string name_of(const std::vector<std::string>& names, std::size_t seat) {
     return seat < names.size() && !names[seat].empty() ? names[seat] : "?";
 }
@@ -122,16 +141,29 @@ core::Record two_colour_record(const GameRecord& game, const std::vector<std::st
             result = *stored;
         }
     }
+    bool clocked = false;
     for (const auto& e : room_events) {
         if (const auto* move = std::get_if<events::Move>(&e)) {
             r.moves.push_back(move->move);
+            r.clocks.push_back(mover_clock(*move, false));
+            clocked = clocked || r.clocks.back().has_value();
+        } else if (const auto* takeback = std::get_if<events::Takeback>(&e)) {
+            // The record holds the game as it stands: moves taken back are not in it.
+            const auto undone = std::min<std::size_t>(
+                r.moves.size(), static_cast<std::size_t>(std::max(0, takeback->plies)));
+            r.moves.resize(r.moves.size() - undone);
+            r.clocks.resize(r.moves.size());
         } else if (const auto* over = std::get_if<events::GameOver>(&e); over && !result) {
             result = over->result;
         }
     }
     r.result = result_token(result ? result->winner.value_or("") : "", result.has_value());
     r.tags.push_back({"Result", r.result});
+    if (!clocked) {
+        r.clocks.clear();
+    }
     r.tags.push_back({"RuleSet", game.rules});
+    r.tags.push_back({"TimeControl", time_control_tag(game)});
     if (is_setup(game.variant, game.rules, game.start_fen)) {
         r.tags.push_back({"FEN", game.start_fen});
     }

@@ -2,6 +2,7 @@
 // Pieces shared by the record export of the two-colour games and of Sniderman matches.
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,12 @@ std::string result_token(std::string_view winner_side, bool decided);
 
 // Sets the record's move numbering from the last fields of a position string.
 void number_from_fen(core::Record& record, const std::string& variant, const std::string& fen);
+
+// The TimeControl tag's value: the game's stored time control ("-" when unlimited).
+std::string time_control_tag(const GameRecord& game);
+
+// The mover's clock after a move (for its %clk comment), when the move carries the clocks.
+std::optional<std::int64_t> mover_clock(const protocol::events::Move& move, bool sniderman);
 
 // The display name of `seat`, or "?" when unknown.
 std::string name_of(const std::vector<std::string>& names, std::size_t seat);

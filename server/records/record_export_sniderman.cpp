@@ -1,5 +1,6 @@
 // The records of a Sniderman match: one per round, rebuilt from the room's round_started,
 // object_named, side_chosen, move, round_over and game_over events (docs/records.md).
+#include <algorithm>
 #include <string>
 
 #include "core/sniderman/match.h"
@@ -19,7 +20,8 @@ struct Round {
     std::string odd;          // "player0" / "player1" once chosen
     std::string even;
     std::vector<std::string> moves;
-    std::string winner;  // "odd" / "even" once the round is over
+    std::vector<std::optional<std::int64_t>> clocks;  // the mover's clock after each move
+    std::string winner;                               // "odd" / "even" once the round is over
 };
 
 std::string player_name(const std::vector<std::string>& names, const std::string& player) {
@@ -55,6 +57,7 @@ std::vector<Round> collect_rounds(const std::vector<events::RoomEvent>& all,
             rounds.back().even = chosen->even;
         } else if (const auto* move = std::get_if<events::Move>(&event)) {
             rounds.back().moves.push_back(move->move);
+            rounds.back().clocks.push_back(mover_clock(*move, true));
         } else if (const auto* round_over = std::get_if<events::RoundOver>(&event)) {
             rounds.back().winner = round_over->winner;
         }
@@ -84,6 +87,7 @@ std::vector<core::Record> sniderman_records(const GameRecord& game,
         r.result = result_token(round.winner, decided);
         r.tags.push_back({"Result", r.result});
         r.tags.push_back({"RuleSet", game.rules});
+        r.tags.push_back({"TimeControl", time_control_tag(game)});
         if (!round.deal.empty()) {
             r.tags.push_back({"FEN", round.deal});
         }
@@ -101,6 +105,10 @@ std::vector<core::Record> sniderman_records(const GameRecord& game,
         }
         r.tags.push_back({"GameId", game.id});
         r.moves = round.moves;
+        if (std::any_of(round.clocks.begin(), round.clocks.end(),
+                        [](const auto& clock) { return clock.has_value(); })) {
+            r.clocks = round.clocks;
+        }
         if (!r.moves.empty()) {
             number_from_fen(r, "sniderman", round.deal);
         }

@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 4> steps = {
+constexpr std::array<std::string_view, 5> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -84,7 +84,12 @@ WHERE status = 'active' AND EXISTS (
         json_extract(e.json, '$.kind') = 'game_over' AND json_type(e.json, '$.result') = 'object'
     END);
 )sql",
-    // 4 (issue 16): accounts, several sessions (tokens) per player, moderation, rated games,
+    // 4 (issue 13): a game's time control, as its record's TimeControl tag writes it; the games
+    // from before clocks were unlimited.
+    R"sql(
+ALTER TABLE games ADD COLUMN time_control TEXT NOT NULL DEFAULT '-';
+)sql",
+    // 5 (issue 16): accounts, several sessions (tokens) per player, moderation, rated games,
     // Glicko-2 ratings and each rated game's rating change. Every token issued so far stays valid:
     // it becomes its player's first session (players.token_hash keeps the token a player was
     // created with; since this step only `sessions` says which tokens are valid).

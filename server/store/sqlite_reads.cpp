@@ -14,7 +14,7 @@ using sqlite::Statement;
 
 constexpr const char* game_columns =
     "id, variant, rules, start_fen, seed, rounds, private, status, result_json, created_at, "
-    "finished_at, rated";
+    "finished_at, time_control, rated";
 
 template <class T>
 T log_failure(T empty, const std::string& message) {
@@ -52,7 +52,8 @@ GameRecord game_from_row(const Statement& s) {
     g.result_json = s.text(8);
     g.created_at = s.integer(9);
     g.finished_at = s.integer(10);
-    g.rated = s.integer(11) != 0;
+    g.time_control = s.text(11);
+    g.rated = s.integer(12) != 0;
     return g;
 }
 

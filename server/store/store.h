@@ -37,7 +37,10 @@ struct GameRecord {
     std::uint64_t seed = 0;          // Sniderman: the match seed
     int rounds = 0;                  // Sniderman: rounds in the match
     bool is_private = false;
-    bool rated = false;             // rated games change both players' ratings when they end
+    bool rated = false;  // rated games change both players' ratings when they end
+    // The time control as a record's TimeControl tag writes it (protocol/time_control.h): "-" (or
+    // "") unlimited, "300+3", "1/259200".
+    std::string time_control = "-";
     std::string status = "active";  // "active" | "finished"
     std::string result_json;        // "" while active, else {"winner":…,"reason":…}
     std::int64_t created_at = 0;    // unix seconds

@@ -173,3 +173,47 @@ TEST(RecordTags, SetTagReplacesOrAppends) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RecordClocks, EachMovesClockIsAClkCommentThatReadsBack) {
+    core::Record r;
+    r.tags = {{"TimeControl", "300+3"}};
+    r.moves = {"c3-d4", "b6-a5", "d4-e5"};
+    r.clocks = {300000, std::nullopt, 4 * 3600 * 1000 + 5 * 60 * 1000 + 7 * 1000 + 800};
+    r.result = "*";
+    const auto text = core::write_record(r);
+    EXPECT_NE(text.find("1. c3-d4 {[%clk 0:05:00.0]} b6-a5 2. d4-e5 {[%clk 4:05:07.8]} *"),
+              std::string::npos)
+        << text;
+    auto parsed = core::parse_records(text);
+    ASSERT_TRUE(parsed.ok()) << parsed.error();
+    EXPECT_EQ(parsed->at(0), r);
+}
+
+TEST(RecordClocks, ClocksAreReadFromCommentsWrittenByOthers) {
+    const std::string text =
+        "1. c3-d4 { [%clk 0:00:59] a comment } b6-a5 {[%eval 0.3] [%clk 0:01:02.25]}\n"
+        "2. d4-e5 {no clock} *\n";
+    auto parsed = core::parse_records(text);
+    ASSERT_TRUE(parsed.ok()) << parsed.error();
+    EXPECT_EQ(parsed->at(0).clocks,
+              (std::vector<std::optional<std::int64_t>>{59000, 62250, std::nullopt}));
+    EXPECT_TRUE(core::parse_records("1. c3-d4 b6-a5 *\n")->at(0).clocks.empty());
+}
+
+TEST(RecordClocks, MalformedClocksAreErrorsWithTheirLine) {
+    for (const char* bad : {"1. c3-d4 {[%clk 5:00]} *\n", "1. c3-d4 {[%clk 0:61:00]} *\n",
+                            "1. c3-d4 {[%clk -0:01:00]} *\n", "1. c3-d4 {[%clk 0:01:00.x]} *\n",
+                            "{[%clk 0:01:00]} 1. c3-d4 *\n"}) {
+        const auto parsed = core::parse_records(bad);
+        ASSERT_FALSE(parsed.ok()) << bad;
+        EXPECT_NE(parsed.error().find("line 1"), std::string::npos) << parsed.error();
+    }
+    EXPECT_EQ(core::clock_text(0), "0:00:00.0");
+    EXPECT_EQ(core::clock_text(1209600000), "336:00:00.0") << "fourteen days";
+    EXPECT_EQ(core::clock_text(99), "0:00:00.0") << "tenths are rounded down";
+    EXPECT_EQ(core::parse_clock_text("336:00:00.0"), 1209600000);
+}
+
+}  // namespace

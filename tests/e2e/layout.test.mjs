@@ -74,6 +74,7 @@ test('every game page fits 390×844, 760×900, 1024×600 and 1366×768 with its 
             const box = await a.locator('#board svg.board').boundingBox();
             const squares = variant === 'chessence' ? 9 : variant === 'chesica' ? 8 : 4;
             assert.ok(box.height / squares >= (size.height <= 600 ? 50 : 40), `${variant} squares of ${box.height / squares}px`);
+            console.log(`${variant} at ${size.width}×${size.height}: ${(box.height / squares).toFixed(1)} px squares`);
         }
         await a.setViewportSize({ width: 1366, height: 768 });
         await a.waitForTimeout(150);
@@ -82,6 +83,7 @@ test('every game page fits 390×844, 760×900, 1024×600 and 1366×768 with its 
         const box = await a.locator('#board svg.board').boundingBox();
         const squares = variant === 'chessence' ? 9 : variant === 'chesica' ? 8 : 4;
         assert.ok(box.height / squares >= (variant === 'chessence' ? 70 : 80), `${variant}: ${box.height / squares}px squares at 1366×768`);
+        console.log(`${variant} at 1366×768: ${(box.height / squares).toFixed(1)} px squares`);
         assert.deepEqual(await unnamed(a), []);
         await screenshot(a, `game-${variant}-desktop`);
         await a.context().close();

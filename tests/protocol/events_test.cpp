@@ -12,6 +12,11 @@ namespace {
 using nlohmann::json;
 namespace events = protocol::events;
 
+events::ClockReading clock(std::array<std::int64_t, 2> left, std::optional<int> running,
+                           bool by_player = false) {
+    return events::ClockReading{left, running, by_player};
+}
+
 // One event of every kind, with every optional field set somewhere.
 std::vector<events::RoomEvent> one_of_each() {
     return {
@@ -29,6 +34,18 @@ std::vector<events::RoomEvent> one_of_each() {
         events::ObjectNamed{"player1", 4},
         events::SideChosen{"player0", "player0", "player1"},
         events::RoundOver{1, "even", "player1", {0, 1}},
+        events::Move{"d2xb4", "white", std::nullopt, 9, clock({281400, 300000}, 1), 120},
+        events::Move{"a1xb2", "even", "player0", 2, clock({59000, 60000}, 1, true)},
+        events::GameOver{{"white", "timeout"}, clock({4100, 0}, std::nullopt)},
+        events::GameOver{{std::nullopt, "aborted"}},
+        events::GameOver{{"black", "abandoned"}, clock({100, 200}, std::nullopt)},
+        events::ObjectNamed{"player1", 4, clock({60000, 60000}, std::nullopt, true)},
+        events::SideChosen{"player0", "player0", "player1", clock({60000, 60000}, 1, true), 40},
+        events::TakebackOffered{"white"},
+        events::TakebackDeclined{"black"},
+        events::Takeback{"white", 2, clock({290000, 295000}, 0)},
+        events::Takeback{"black", 1},
+        events::MoreTime{"black", 15000, clock({75000, 40000}, 0)},
     };
 }
 
@@ -57,6 +74,29 @@ TEST_F(Events, TheStoredFormMatchesTheSchemaOfItsKind) {
         const auto united = validator_.validate(stored, "events/event.json");
         EXPECT_TRUE(united.empty()) << stored.dump();
     }
+}
+
+TEST_F(Events, ClocksAreWrittenBySeatWithTheRunningSeat) {
+    const auto move = events::encode_event(
+        events::Move{"e3-e4", "white", std::nullopt, 3, clock({299000, 300000}, 1), 80});
+    EXPECT_EQ(move["clock"], (json{{"white", 299000}, {"black", 300000}, {"running", "black"}}));
+    EXPECT_EQ(move["lag_ms"], 80);
+    const auto round =
+        events::encode_event(events::ObjectNamed{"player1", 4, clock({1, 2}, std::nullopt, true)});
+    EXPECT_EQ(round["clock"], (json{{"player0", 1}, {"player1", 2}, {"running", nullptr}}));
+    EXPECT_FALSE(round.contains("lag_ms")) << "no lag credited, none written";
+    EXPECT_FALSE(
+        events::encode_event(events::Move{"e3-e4", "white", std::nullopt, 1}).contains("clock"))
+        << "unlimited games have no clocks";
+    const auto bad = events::decode_event_text(
+        R"({"kind":"move","move":"e3-e4","by":"white","ply":1,"clock":{"white":1,"running":null}})");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("black"), std::string::npos) << bad.error();
+    EXPECT_FALSE(events::decode_event_text(R"({"kind":"moretime","by":"white","ms":15000})").ok());
+    EXPECT_FALSE(
+        events::decode_event_text(
+            R"({"kind":"takeback","by":"white","plies":1,"clock":{"white":1,"black":2,"running":"odd"}})")
+            .ok());
 }
 
 TEST_F(Events, TheStoredFormKeepsOnlyWhatHappened) {

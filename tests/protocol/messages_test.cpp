@@ -22,10 +22,11 @@ protected:
 
     schema::Validator validator_{schema::protocol_schema_root()};
     const protocol::PlayerInfo ann_{"p_0123456789ab", "Ann"};
-    const json seek_ = {{"seek_id", "s_1"},        {"variant", "chesica"},
-                        {"rules", "house"},        {"side", "random"},
-                        {"private", false},        {"creator", {{"id", "p_1"}, {"name", "Ann"}}},
-                        {"created_at", 1700000000}};
+    const json seek_ = {
+        {"seek_id", "s_1"},         {"variant", "chesica"},
+        {"rules", "house"},         {"side", "random"},
+        {"private", false},         {"creator", {{"id", "p_1"}, {"name", "Ann"}}},
+        {"created_at", 1700000000}, {"clock", {{"initial", 180}, {"increment", 2}}}};
 };
 
 TEST_F(Messages, WelcomeCarriesTokenAndGames) {
@@ -50,7 +51,8 @@ TEST_F(Messages, ErrorEchoesIdAndGame) {
 TEST_F(Messages, LobbyAndSeeks) {
     const json summary = {{"game_id", "g_1"}, {"variant", "chessence"},
                           {"rules", "house"}, {"players", {{"white", "Ann"}, {"black", "Bob"}}},
-                          {"moves", 3},       {"spectators", 1}};
+                          {"moves", 3},       {"spectators", 1},
+                          {"clock", nullptr}};
     const auto lobby =
         valid(protocol::lobby_message(json::array({seek_}), json::array({summary}), nullptr));
     EXPECT_EQ(lobby["seeks"][0]["seek_id"], "s_1");

@@ -18,7 +18,8 @@ std::string capture_first(const json& legal, int ply) {
     return legal[static_cast<std::size_t>(ply * 7919) % legal.size()];
 }
 
-Table::Table(std::uint16_t port, const std::string& variant_name, int rounds, bool is_private)
+Table::Table(std::uint16_t port, const std::string& variant_name, int rounds, bool is_private,
+             const json& clock)
     : ann(std::make_unique<WsClient>(port)),
       bob(std::make_unique<WsClient>(port)),
       sam(std::make_unique<WsClient>(port)),
@@ -34,6 +35,9 @@ Table::Table(std::uint16_t port, const std::string& variant_name, int rounds, bo
     }
     if (is_private) {
         seek["private"] = true;
+    }
+    if (!clock.is_null()) {
+        seek["clock"] = clock;
     }
     ann->send(seek);
     const auto created = ann->wait_type("seek_created");

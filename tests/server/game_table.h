@@ -18,7 +18,9 @@ std::string capture_first(const json& legal, int ply);
 
 class Table {
 public:
-    Table(std::uint16_t port, const std::string& variant, int rounds = 1, bool is_private = false);
+    // `clock`: the seek's time control (null: unlimited).
+    Table(std::uint16_t port, const std::string& variant, int rounds = 1, bool is_private = false,
+          const json& clock = nullptr);
 
     WsClient& seat(int index) { return index == 0 ? *ann : *bob; }
     WsClient& seat_named(const std::string& name);  // "white"/"black"/"player0"/"player1"

@@ -46,8 +46,11 @@ server::Limits fast_limits() {
     return limits;
 }
 
-TestServer::TestServer(server::Limits limits, std::unique_ptr<server::Store> store)
-    : limits_(limits), store_(store ? std::move(store) : server::make_memory_store()) {
+TestServer::TestServer(server::Limits limits, std::unique_ptr<server::Store> store,
+                       std::shared_ptr<server::TimeSource> time)
+    : limits_(limits),
+      store_(store ? std::move(store) : server::make_memory_store()),
+      time_(std::move(time)) {
     static int counter = 0;
     const auto base =
         std::filesystem::temp_directory_path() /
@@ -77,6 +80,7 @@ void TestServer::start() {
     options.web_root = web_root_.string();
     options.limits = limits_;
     options.threads = 2;
+    options.time = time_;
     auto started = server::Server::start(options, *store_);
     if (!started) {
         ADD_FAILURE() << "server did not start: " << started.error();

@@ -25,7 +25,9 @@ using nlohmann::json;
 // a symlink that leads out of the root).
 class TestServer {
 public:
-    explicit TestServer(server::Limits limits = {}, std::unique_ptr<server::Store> store = nullptr);
+    // `time` drives the game clocks (the steady clock when null; tests/server/manual_time.h).
+    explicit TestServer(server::Limits limits = {}, std::unique_ptr<server::Store> store = nullptr,
+                        std::shared_ptr<server::TimeSource> time = nullptr);
     ~TestServer();
 
     std::uint16_t port() const;
@@ -40,6 +42,7 @@ private:
 
     server::Limits limits_;
     std::unique_ptr<server::Store> store_;
+    std::shared_ptr<server::TimeSource> time_;
     std::filesystem::path web_root_;
     std::unique_ptr<server::Server> server_;
 };

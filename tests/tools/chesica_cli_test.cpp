@@ -1,6 +1,7 @@
 // The `chessence` tool on Chesica: perft, --divide and replay, run as a separate process.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -39,7 +40,10 @@ std::vector<std::string> lines_of(const std::string& text) {
 // Replays JSON input lines through `chessence replay chesica [flags]`; one JSON value per line.
 std::vector<nlohmann::json> replay(const std::vector<std::string>& input,
                                    const std::string& flags = "") {
-    const std::string path = testing::TempDir() + "chesica_replay_input.jsonl";
+    // One file per test process: ctest runs tests in parallel, and other checkouts share TempDir().
+    const std::string path =
+        testing::TempDir() + "chesica_replay_input_" + std::to_string(::getpid()) + "_" +
+        testing::UnitTest::GetInstance()->current_test_info()->name() + ".jsonl";
     {
         std::ofstream file(path);
         for (const auto& line : input) {
@@ -51,6 +55,7 @@ std::vector<nlohmann::json> replay(const std::vector<std::string>& input,
         output.push_back(nlohmann::json::parse(line, nullptr, false));
         EXPECT_FALSE(output.back().is_discarded()) << line;
     }
+    std::remove(path.c_str());
     return output;
 }
 

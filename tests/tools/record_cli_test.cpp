@@ -114,6 +114,34 @@ TEST_F(RecordCli, EachRecordGivesTheSameLineAsJsonLinesMode) {
     EXPECT_EQ(lines[1]["plies"].back()["fen"], from_setup->fen());
 }
 
+TEST_F(RecordCli, ClocksAreReadBackWithTheTimeControl) {
+    const auto game = wander(core::VariantId::chesica, {}, 6);
+    ASSERT_TRUE(game);
+    core::Record timed;
+    timed.tags = {{"Variant", "chesica"}, {"TimeControl", "180+2"}};
+    timed.moves = game->moves();
+    for (std::size_t i = 0; i < timed.moves.size(); ++i) {
+        timed.clocks.push_back(180000 - static_cast<std::int64_t>(i) * 1500);
+    }
+    timed.clocks[1] = std::nullopt;
+    core::Record plain;
+    plain.tags = {{"Variant", "chesica"}};
+    plain.moves = game->moves();
+    const auto file = write("timed.pgn", core::write_records({timed, plain}));
+    const auto replayed = chessence("replay chesica --record " + file);
+    ASSERT_EQ(replayed.exit_code, 0) << replayed.err;
+    const auto lines = json_lines(replayed.out);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0]["time_control"], "180+2");
+    ASSERT_EQ(lines[0]["clocks"].size(), timed.moves.size());
+    EXPECT_EQ(lines[0]["clocks"][0], 180000);
+    EXPECT_TRUE(lines[0]["clocks"][1].is_null());
+    EXPECT_EQ(lines[0]["clocks"][2], 177000);
+    EXPECT_EQ(lines[0]["plies"], lines[1]["plies"]) << "the clocks change nothing of the replay";
+    EXPECT_FALSE(lines[1].contains("clocks"));
+    EXPECT_FALSE(lines[1].contains("time_control"));
+}
+
 TEST_F(RecordCli, SnidermanRoundsReplayWithTheirDealAndObject) {
     core::GameOptions deal;
     deal.fen = "qbnr/rnbk/KBNR/RNBQ 1";

@@ -45,7 +45,22 @@ json replay_record(core::VariantId variant, core::RuleSet rules, const core::Rec
             input["object"] = *object;  // replay_line explains what an object must be
         }
     }
-    return replay_line(variant, rules, input);
+    json line = replay_line(variant, rules, input);
+    if (line.contains("error")) {
+        return line;
+    }
+    // The clocks the record carries: its time control and each move's %clk, as written.
+    if (const auto control = record.tag("TimeControl")) {
+        line["time_control"] = *control;
+    }
+    if (!record.clocks.empty()) {
+        json clocks = json::array();
+        for (const auto& clock : record.clocks) {
+            clocks.push_back(clock ? json(*clock) : json(nullptr));
+        }
+        line["clocks"] = clocks;
+    }
+    return line;
 }
 
 }  // namespace

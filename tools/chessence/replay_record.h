@@ -14,9 +14,11 @@ namespace cli {
 nlohmann::json replay_line(core::VariantId variant, core::RuleSet rules,
                            const nlohmann::json& input);
 
-// Reads the records in `path` and writes one replay_line output per record to `out`. A record's
-// RuleSet tag overrides `rules`; FEN and Object tags give the start position and the object; a
-// record of another variant gives an error line. An unreadable or malformed file is reported on
+// Reads the records in `path` and writes one replay_line output per record to `out`, with the
+// record's clocks read back: "time_control" (its TimeControl tag) and "clocks" (each move's
+// %clk in milliseconds, null where a move has none) when it has them. A record's RuleSet tag
+// overrides `rules`; FEN and Object tags give the start position and the object; a record of
+// another variant gives an error line. An unreadable or malformed file is reported on
 // `err` (with the line number) and gives exit code 1.
 int run_replay_record(core::VariantId variant, core::RuleSet rules, const std::string& path,
                       std::ostream& out, std::ostream& err);

@@ -15,9 +15,22 @@ export async function waitOnline(page) {
     await page.waitForSelector('#conn[data-state="online"]');
 }
 
-// The create form: variant, side, rounds, private; then "Create game".
-export async function createSeek(page, { variant, side = 'random', rounds = null, isPrivate = false }) {
+// The create form: variant, side, rounds, private, clock (a preset's label such as '5+3', or
+// {minutes, increment} / {days} for a custom one; default unlimited); then "Create game".
+export async function createSeek(page, { variant, side = 'random', rounds = null, isPrivate = false, clock = null }) {
     await page.check(`form.create input[name="variant"][value="${variant}"]`, { force: true });
+    if (typeof clock === 'string') {
+        await page.locator('form.create .clock-presets label', { hasText: clock }).first().click();
+    } else if (clock) {
+        await page.check('form.create input[name="clock"][value="custom"]', { force: true });
+        await page.selectOption('form.create select[name="clock_kind"]', clock.days ? 'days' : 'real');
+        if (clock.days) {
+            await page.selectOption('form.create select[name="clock_days"]', String(clock.days));
+        } else {
+            await page.fill('form.create input[name="clock_minutes"]', String(clock.minutes));
+            await page.fill('form.create input[name="clock_increment"]', String(clock.increment));
+        }
+    }
     if (variant !== 'sniderman') {
         await page.check(`form.create input[name="side"][value="${side}"]`, { force: true });
     }

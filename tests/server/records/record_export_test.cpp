@@ -203,3 +203,42 @@ TEST_F(RecordExport, UnknownPlayerNamesAreQuestionMarks) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string timed_move(const std::string& move, const std::string& by, int ply, int white,
+                       int black) {
+    return R"({"kind":"move","move":")" + move + R"(","by":")" + by + R"(","ply":)" +
+           std::to_string(ply) + R"(,"clock":{"white":)" + std::to_string(white) + R"(,"black":)" +
+           std::to_string(black) + R"(,"running":null}})";
+}
+
+TEST_F(RecordExport, TimedGamesHaveTheirTimeControlAndEachMovesClock) {
+    auto g = game("g_clock", "chesica");
+    g.time_control = "300+3";
+    create(g, {timed_move("c3-d4", "white", 1, 300000, 300000),
+               timed_move("f6-e5", "black", 2, 300000, 300000),
+               timed_move("d4xf6", "white", 3, 298250, 300000),
+               R"({"kind":"takeback_offered","by":"black"})",
+               timed_move("g7xe5", "black", 4, 298250, 3723456),
+               R"({"kind":"takeback","by":"black","plies":1})",
+               timed_move("e7xg5", "black", 4, 298250, 299999),
+               R"({"kind":"game_over","result":{"winner":"white","reason":"timeout"}})"});
+    const auto records = exported("g_clock");
+    ASSERT_EQ(records.size(), 1u);
+    const auto& r = records[0];
+    EXPECT_EQ(r.tag("TimeControl"), "300+3");
+    EXPECT_EQ(r.tag("Termination"), "timeout");
+    EXPECT_EQ(r.moves, (std::vector<std::string>{"c3-d4", "f6-e5", "d4xf6", "e7xg5"}))
+        << "a move taken back is not in the record";
+    EXPECT_EQ(r.clocks, (std::vector<std::optional<std::int64_t>>{300000, 300000, 298200, 299900}))
+        << "the mover's clock after each move, in tenths";
+    const auto text = *server::export_game_pgn(*store_, "g_clock", "x");
+    EXPECT_NE(text.find("d4xf6 {[%clk 0:04:58.2]}"), std::string::npos) << text;
+
+    create(game("g_plain", "chesica"), {move_event("c3-d4", "white", 1)});
+    EXPECT_EQ(exported("g_plain").at(0).tag("TimeControl"), "-");
+    EXPECT_TRUE(exported("g_plain").at(0).clocks.empty());
+}
+
+}  // namespace

@@ -1,0 +1,113 @@
+#include "server/game/game_clock.h"
+
+#include <algorithm>
+
+namespace server {
+
+using protocol::events::ClockReading;
+
+namespace {
+
+std::int64_t ms_between(SteadyTime from, SteadyTime to) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
+}
+
+}  // namespace
+
+std::chrono::milliseconds gone_grace(const protocol::TimeControl& control) {
+    const auto tenth = std::chrono::seconds(control.estimated_seconds() / 10);
+    return std::clamp<std::chrono::milliseconds>(tenth, min_gone_grace, max_gone_grace);
+}
+
+std::int64_t lag_quota_gain_ms(const protocol::TimeControl& control) {
+    return std::min<std::int64_t>(1000, 150 + 4 * control.estimated_seconds());
+}
+
+GameClock::GameClock(const protocol::TimeControl& control)
+    : control_(control), left_{control.initial_ms(), control.initial_ms()} {}
+
+void GameClock::start(std::optional<int> first_actor, SteadyTime now) {
+    if (control_.kind == protocol::ClockKind::correspondence) {
+        running_ = first_actor;
+        since_ = now;
+    }
+}
+
+std::int64_t GameClock::left(int seat, SteadyTime now) const {
+    const auto held = left_[static_cast<std::size_t>(seat)];
+    return running_ == seat ? held - std::max<std::int64_t>(0, ms_between(since_, now)) : held;
+}
+
+std::optional<SteadyTime> GameClock::flag_time() const {
+    if (!timed() || !running_) {
+        return std::nullopt;
+    }
+    return since_ + std::chrono::milliseconds(left_[static_cast<std::size_t>(*running_)]);
+}
+
+std::optional<int> GameClock::flagged(SteadyTime now) const {
+    if (timed() && running_ && left(*running_, now) <= 0) {
+        return running_;
+    }
+    return std::nullopt;
+}
+
+GameClock::Action GameClock::after_action(int seat, std::optional<int> next, SteadyTime now,
+                                          int lag_ms) const {
+    Action action;
+    action.reading = reading(now);
+    auto& left = action.reading.left;
+    const auto mover = static_cast<std::size_t>(seat);
+    if (control_.kind == protocol::ClockKind::correspondence) {
+        left[mover] = control_.initial_ms();  // a new period for the mover's next move
+        action.reading.running = next;
+        return action;
+    }
+    if (running_ == seat) {
+        const auto took = std::max<std::int64_t>(0, ms_between(since_, now));
+        const auto gain = lag_quota_gain_ms(control_);
+        const auto quota = std::min(quota_[mover] + gain, lag_quota_keep * gain);
+        const auto credit =
+            std::clamp<std::int64_t>(std::min<std::int64_t>(lag_ms, took), 0, quota);
+        action.lag_credited = static_cast<int>(credit);
+        left[mover] = left_[mover] - took + credit + control_.increment_ms();
+    }
+    // The clocks start once both seats have acted; this action is the mover's.
+    const bool both = acted_[1 - mover];
+    action.reading.running = both ? next : std::nullopt;
+    return action;
+}
+
+void GameClock::on_action(int seat, const std::optional<ClockReading>& reading, int lag_credited,
+                          SteadyTime now) {
+    const auto mover = static_cast<std::size_t>(seat);
+    if (control_.real_time() && running_ == seat) {
+        const auto gain = lag_quota_gain_ms(control_);
+        const auto quota = std::min(quota_[mover] + gain, lag_quota_keep * gain);
+        quota_[mover] = std::max<std::int64_t>(0, quota - lag_credited);
+    }
+    acted_[mover] = true;
+    if (reading) {
+        set(*reading, now);
+    }
+}
+
+ClockReading GameClock::reading(SteadyTime now, bool stop) const {
+    ClockReading out;
+    out.by_player = by_player_;
+    for (int seat = 0; seat < 2; ++seat) {
+        out.left[static_cast<std::size_t>(seat)] = std::max<std::int64_t>(0, left(seat, now));
+    }
+    if (!stop) {
+        out.running = running_;
+    }
+    return out;
+}
+
+void GameClock::set(const ClockReading& reading, SteadyTime now) {
+    left_ = reading.left;
+    running_ = reading.running;
+    since_ = now;
+}
+
+}  // namespace server

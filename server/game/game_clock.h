@@ -1,0 +1,95 @@
+#pragma once
+// The two clocks of one game (docs/protocol.md, "Clocks"), as a value driven by the time it is
+// given: no timers and no reading of the system clock, so it is tested without waiting. The room
+// owns one (server/game/room_clock.cpp), feeds it every clock reading its events carry, and asks it
+// what the next reading is when a player acts.
+//
+// Real time: each seat starts with the initial time; a seat's clock runs while it must act, once
+// both seats have acted (the first action of each seat is not timed, as on lichess); each timed
+// action adds the increment and credits the mover's measured lag up to its quota. Correspondence:
+// the seat that must act has `days` for it, from the game's start; every action resets the mover's
+// time. Unlimited: nothing runs.
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+#include "protocol/events.h"
+#include "protocol/time_control.h"
+
+namespace server {
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+// The rules around the clock, in one place.
+// A real-time game whose next first action does not come within this window is aborted.
+inline constexpr std::chrono::milliseconds first_move_window{30000};
+// What `moretime` gives the opponent.
+inline constexpr int moretime_ms = 15000;
+// How long a seated player of a real-time game must have been without a connection before the
+// opponent may claim: a tenth of the estimated game (initial + 40 × increment), within these
+// bounds.
+inline constexpr std::chrono::seconds min_gone_grace{30};
+inline constexpr std::chrono::seconds max_gone_grace{120};
+std::chrono::milliseconds gone_grace(const protocol::TimeControl& control);
+
+// Lag compensation: each timed action adds `lag_quota_gain` to the mover's quota (at most
+// lag_quota_keep × gain is kept); the credit is the smallest of the measured round trip, the
+// quota and the time the action took.
+std::int64_t lag_quota_gain_ms(const protocol::TimeControl& control);
+inline constexpr int lag_quota_keep = 3;
+
+class GameClock {
+public:
+    GameClock() = default;  // unlimited
+    explicit GameClock(const protocol::TimeControl& control);
+
+    const protocol::TimeControl& control() const { return control_; }
+    bool timed() const { return control_.timed(); }
+
+    // A correspondence clock runs from the start for the first seat to act.
+    void start(std::optional<int> first_actor, SteadyTime now);
+
+    // Milliseconds `seat` has left at `now` (may be negative once its time is out).
+    std::int64_t left(int seat, SteadyTime now) const;
+    std::optional<int> running() const { return running_; }
+    // When the running clock reaches zero; nothing when no clock runs.
+    std::optional<SteadyTime> flag_time() const;
+    // The seat whose time is out at `now`, if any.
+    std::optional<int> flagged(SteadyTime now) const;
+    bool has_acted(int seat) const { return acted_[static_cast<std::size_t>(seat)]; }
+    bool both_acted() const { return acted_[0] && acted_[1]; }
+
+    // What an action of `seat` at `now` does to the clocks, with `next` the seat that must act
+    // after it (nothing: the game is over) and `lag_ms` the mover's measured round trip: the
+    // reading after it and the lag credited. Changes nothing.
+    struct Action {
+        protocol::events::ClockReading reading;
+        int lag_credited = 0;
+    };
+    Action after_action(int seat, std::optional<int> next, SteadyTime now, int lag_ms) const;
+    // Records an action of `seat` with the reading it produced (none in an unlimited game): the
+    // clocks take the reading as of `now` and the mover's quota gives up `lag_credited`.
+    void on_action(int seat, const std::optional<protocol::events::ClockReading>& reading,
+                   int lag_credited, SteadyTime now);
+
+    // The clocks at `now`; with `stop`, as a reading in which nothing runs.
+    protocol::events::ClockReading reading(SteadyTime now, bool stop = false) const;
+    // Takes a reading (a takeback, more time, the end of the game) as of `now`.
+    void set(const protocol::events::ClockReading& reading, SteadyTime now);
+    // Which seats count as having acted (after a takeback).
+    void set_acted(std::array<bool, 2> acted) { acted_ = acted; }
+    // Keys of the readings it makes: player0/player1 (Sniderman) or white/black.
+    void set_by_player(bool by_player) { by_player_ = by_player; }
+
+private:
+    protocol::TimeControl control_;
+    std::array<std::int64_t, 2> left_{0, 0};  // at `since_` for the running seat
+    std::optional<int> running_;
+    SteadyTime since_{};
+    std::array<bool, 2> acted_{false, false};
+    std::array<std::int64_t, 2> quota_{0, 0};
+    bool by_player_ = false;
+};
+
+}  // namespace server
