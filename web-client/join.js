@@ -3,6 +3,7 @@
 // to learn the game; then accepts it.
 import { build } from './protocol.js';
 import { fetchSeek } from './api.js';
+import { clockLabel } from './clock.js';
 import { h, keyRule, plural, sideLabel, variantTitle } from './ui.js';
 import { setTitle } from './notify.js';
 
@@ -29,14 +30,17 @@ function rulesText(seek) {
         : 'House rules: a draw on the third repetition of a position and after 100 moves in a row without a capture.';
 }
 
-// "10+5" style text for a clock, when the seek has one (issue 13).
+// The seek's time control in words: real time ("5+3: 5 minutes each, plus 3 seconds per move"),
+// correspondence ("3 days per move") or none.
 function clockText(clock) {
     if (!clock || typeof clock !== 'object') {
         return 'No clock: take your time.';
     }
-    const minutes = clock.initial_ms !== undefined ? clock.initial_ms / 60000 : clock.minutes;
-    const inc = clock.increment_ms !== undefined ? clock.increment_ms / 1000 : clock.increment;
-    return minutes !== undefined ? `Clock: ${minutes} minutes each, plus ${inc ?? 0} seconds per move.` : 'With a clock.';
+    if (clock.days) {
+        return `Correspondence: ${clockLabel(clock)} per move.`;
+    }
+    const minutes = +(clock.initial / 60).toFixed(2);
+    return `${clockLabel(clock)}: ${plural(minutes, 'minute')} each, plus ${plural(clock.increment, 'second')} per move.`;
 }
 
 export class JoinPage {

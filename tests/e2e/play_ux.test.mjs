@@ -164,10 +164,10 @@ test('chesica: sounds, premove, a drag across the opponent\'s move, title flash,
     assert.deepEqual(bob.errors, []);
 });
 
-test('an invitation survives the inviter\'s reload; its page says who, what, which colour, rules', { timeout: 120000 }, async () => {
+test('an invitation survives the inviter\'s reload; its page says who, what, which colour, rules, clock', { timeout: 120000 }, async () => {
     const alice = await person('Alice');
     const bob = await person('Bruno');
-    const seekId = await createSeek(alice, { variant: 'chesica', side: 'black', isPrivate: true });
+    const seekId = await createSeek(alice, { variant: 'chesica', side: 'black', isPrivate: true, clock: { minutes: 5, increment: 3 } });
     const link = await alice.inputValue(`[data-my-seek="${seekId}"] input.invite`);
     assert.ok(link.endsWith(`/join/${seekId}`), link);
     await alice.reload();
@@ -180,7 +180,7 @@ test('an invitation survives the inviter\'s reload; its page says who, what, whi
     assert.match(await bob.textContent('.invite-lead'), /Chesica/);
     assert.match(await bob.textContent('[data-fact="colour"]'), /You play White; Alice plays Black/);
     assert.match(await bob.textContent('[data-fact="rules"]'), /House rules/);
-    assert.match(await bob.textContent('[data-fact="clock"]'), /No clock|Clock/);
+    assert.equal(await bob.textContent('[data-fact="clock"]'), '5+3: 5 minutes each, plus 3 seconds per move.');
     assert.ok(await bob.locator('[data-fact="expires"]').count());
     await screenshot(bob, 'invitation');
     await bob.click('[data-action="join"]');
