@@ -34,6 +34,17 @@ enum class ErrorCode : std::uint8_t {
     // issue 13: clocks and the life of a game
     no_takeback_offer,
     claim_too_early,
+    // Issue 16: accounts, moderation, rated seeks.
+    name_taken,
+    bad_credentials,
+    weak_password,
+    account_required,
+    already_registered,
+    forbidden,
+    account_closed,
+    muted,
+    no_such_player,
+    outside_rating_range,
     internal_error,
 };
 

@@ -15,4 +15,12 @@ inline constexpr std::size_t max_chat_length = 300;  // `chat.text`, in code poi
 inline constexpr int min_object = 1;                 // Sniderman objects
 inline constexpr int max_object = 10;
 
+// Issue 16: accounts (register, login) and rated seeks (rating_min / rating_max).
+inline constexpr std::size_t min_username_length = 3;
+inline constexpr std::size_t max_username_length = 20;
+inline constexpr std::size_t min_password_length = 8;  // in code points
+inline constexpr std::size_t max_password_bytes = 256;
+inline constexpr int min_rating_bound = 0;
+inline constexpr int max_rating_bound = 4000;
+
 }  // namespace protocol

@@ -29,14 +29,18 @@ json player_json(const PlayerInfo& player) {
 }
 
 std::string welcome_message(const PlayerInfo& player, std::string_view token,
-                            const std::vector<std::string>& games, const json& id) {
-    return finish({{"type", "welcome"},
-                   {"protocol", protocol_version},
-                   {"server", server_software()},
-                   {"player", player_json(player)},
-                   {"token", token},
-                   {"games", games}},
-                  id);
+                            const std::vector<std::string>& games, const json& id,
+                            const json& account) {
+    json message = {{"type", "welcome"},
+                    {"protocol", protocol_version},
+                    {"server", server_software()},
+                    {"player", player_json(player)},
+                    {"token", token},
+                    {"games", games}};
+    if (!account.is_null()) {
+        message["account"] = account;
+    }
+    return finish(std::move(message), id);
 }
 
 std::string player_message(const PlayerInfo& player, const json& id) {

@@ -23,8 +23,10 @@ nlohmann::json player_json(const PlayerInfo& player);
 // Compact JSON text; never throws: invalid UTF-8 (which only a bug could put there) is replaced.
 std::string to_text(const nlohmann::json& value);
 
+// `account` ({username, admin}, issue 16) is added when the player is an account.
 std::string welcome_message(const PlayerInfo& player, std::string_view token,
-                            const std::vector<std::string>& games, const nlohmann::json& id);
+                            const std::vector<std::string>& games, const nlohmann::json& id,
+                            const nlohmann::json& account = nullptr);
 std::string player_message(const PlayerInfo& player, const nlohmann::json& id);
 std::string error_message(ErrorCode code, std::string_view message, const nlohmann::json& id,
                           std::string_view game_id = {});

@@ -38,6 +38,12 @@ constexpr std::array<std::string_view, request_type_count> type_names = {
     "takeback_accept",
     "takeback_decline",
     "moretime",
+    "register",
+    "login",
+    "logout",
+    "change_password",
+    "admin_mute",
+    "admin_close",
     "ping",
 };
 
@@ -182,6 +188,92 @@ void read_variant_options(FieldReader& in, Request& r) {
     }
 }
 
+// A password of min_password_length code points or more (weak_password below), at most
+// max_password_bytes bytes.
+std::string read_password(FieldReader& in, const char* key) {
+    auto password = in.string(key, max_password_bytes, true);
+    if (!password) {
+        return {};
+    }
+    if (utf8_length(*password) < min_password_length) {
+        in.fail(ErrorCode::weak_password,
+                "a password has at least " + std::to_string(min_password_length) + " characters");
+        return {};
+    }
+    return *password;
+}
+
+void read_credentials(FieldReader& in, Request& r) {
+    if (auto name = in.string("username", 64, true)) {
+        if (auto bad = check_username(*name)) {
+            in.fail(bad->code, bad->message);
+        }
+        r.username = *name;
+    }
+    r.password = read_password(in, "password");
+}
+
+// rated, and for seek_create the accepter's rating range.
+void read_rated_options(FieldReader& in, Request& r, bool with_range) {
+    r.rated = in.boolean("rated").value_or(false);
+    if (!with_range) {
+        return;
+    }
+    if (auto low = in.integer("rating_min", min_rating_bound, max_rating_bound, false)) {
+        r.rating_min = static_cast<int>(*low);
+    }
+    if (auto high = in.integer("rating_max", min_rating_bound, max_rating_bound, false)) {
+        r.rating_max = static_cast<int>(*high);
+    }
+    if (r.rating_min && r.rating_max && *r.rating_min > *r.rating_max) {
+        in.fail(ErrorCode::bad_field, "`rating_min` must not be above `rating_max`");
+    }
+}
+
+void read_account_fields(FieldReader& in, Request& r) {
+    using T = RequestType;
+    switch (r.type) {
+        case T::register_account:
+            read_credentials(in, r);
+            break;
+        case T::login:
+            // A password that is too short cannot be right: it gets bad_credentials from the
+            // server, never a hint from the parser.
+            if (auto name = in.string("username", 64, true)) {
+                if (auto bad = check_username(*name)) {
+                    in.fail(bad->code, bad->message);
+                }
+                r.username = *name;
+            }
+            if (auto password = in.string("password", max_password_bytes, true)) {
+                r.password = *password;
+            }
+            break;
+        case T::logout:
+            r.everywhere = in.boolean("everywhere").value_or(false);
+            break;
+        case T::change_password:
+            if (auto password = in.string("password", max_password_bytes, true)) {
+                r.password = *password;
+            }
+            r.new_password = read_password(in, "new_password");
+            break;
+        case T::admin_mute:
+        case T::admin_close:
+            if (auto id = in.string("player_id", max_ref_length, true)) {
+                r.player_id = *id;
+            }
+            if (r.type == T::admin_mute) {
+                r.muted = in.boolean("muted").value_or(true);
+            } else {
+                r.closed = in.boolean("closed").value_or(true);
+            }
+            break;
+        default:
+            break;
+    }
+}
+
 void read_fields(FieldReader& in, Request& r) {
     using T = RequestType;
     const bool game_request =
@@ -218,9 +310,11 @@ void read_fields(FieldReader& in, Request& r) {
                 }
             }
             r.is_private = in.boolean("private").value_or(false);
+            read_rated_options(in, r, true);
             break;
         case T::quick_pair:
             read_variant_options(in, r);
+            read_rated_options(in, r, false);
             break;
         case T::seek_cancel:
         case T::seek_accept:
@@ -262,6 +356,7 @@ void read_fields(FieldReader& in, Request& r) {
             }
             break;
         default:
+            read_account_fields(in, r);
             break;
     }
 }
@@ -298,6 +393,10 @@ std::string_view request_type_name(RequestType type) {
     return type_names[static_cast<std::size_t>(type)];
 }
 
+bool is_account_request(RequestType type) {
+    return type >= RequestType::register_account && type <= RequestType::admin_close;
+}
+
 std::optional<RequestType> parse_request_type(std::string_view name) {
     for (int i = 0; i < request_type_count; ++i) {
         if (type_names[static_cast<std::size_t>(i)] == name) {
@@ -332,6 +431,21 @@ std::variant<std::string, ProtocolError> validate_name(std::string_view raw) {
         }
     }
     return std::string(name);
+}
+
+std::optional<ProtocolError> check_username(std::string_view name) {
+    if (name.size() < min_username_length || name.size() > max_username_length) {
+        return ProtocolError{ErrorCode::bad_name, "a username has 3 to 20 characters"};
+    }
+    for (char c : name) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '_' || c == '-';
+        if (!ok) {
+            return ProtocolError{ErrorCode::bad_name,
+                                 "a username may hold letters, digits, '_' and '-'"};
+        }
+    }
+    return std::nullopt;
 }
 
 ParseResult parse_request(std::string_view text) {

@@ -45,12 +45,21 @@ enum class RequestType : std::uint8_t {
     takeback_accept,
     takeback_decline,
     moretime,
+    // Issue 16: accounts and moderation ("register" on the wire).
+    register_account,
+    login,
+    logout,
+    change_password,
+    admin_mute,
+    admin_close,
     ping,
 };
 
 inline constexpr int request_type_count = static_cast<int>(RequestType::ping) + 1;
 
 std::string_view request_type_name(RequestType type);
+// register, login, logout, change_password, admin_mute, admin_close (issue 16).
+bool is_account_request(RequestType type);
 std::optional<RequestType> parse_request_type(std::string_view name);
 
 // One validated client request. Only the fields of its type are set; the parser guarantees that
@@ -69,6 +78,9 @@ struct Request {
     int rounds = 3;                  // seek_create, quick_pair (Sniderman)
     bool is_private = false;         // seek_create
     TimeControl clock;               // seek_create, quick_pair (default: unlimited)
+    bool rated = false;              // seek_create, quick_pair
+    std::optional<int> rating_min;   // seek_create: the accepter's rating range
+    std::optional<int> rating_max;   // seek_create
 
     std::string seek_id;                // seek_cancel, seek_accept
     std::string game_id;                // every game request
@@ -77,6 +89,14 @@ struct Request {
     std::string move;                   // move
     int object = 0;                     // name_object
     std::string text;                   // chat
+
+    std::string username;      // register, login (valid: 3-20 letters, digits, '_', '-')
+    std::string password;      // register, login, change_password (the current one)
+    std::string new_password;  // change_password
+    bool everywhere = false;   // logout: every session of the account
+    std::string player_id;     // admin_mute, admin_close
+    bool muted = true;         // admin_mute
+    bool closed = true;        // admin_close
 };
 
 struct RequestError {
@@ -92,6 +112,9 @@ ParseResult parse_request(std::string_view text);
 // A display name trimmed of surrounding spaces, or bad_name: 1–20 characters, ASCII letters,
 // digits, space, '_', '-', '.'.
 std::variant<std::string, ProtocolError> validate_name(std::string_view raw);
+
+// A username, or bad_name: 3-20 ASCII letters, digits, '_' and '-'.
+std::optional<ProtocolError> check_username(std::string_view name);
 
 // The number of Unicode code points in valid UTF-8 text.
 std::size_t utf8_length(std::string_view text);

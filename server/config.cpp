@@ -132,6 +132,15 @@ const std::vector<Flag>& flags() {
         flag(
             "--threads", "CHESSENCE_THREADS", "I/O threads",
             [](Config & c) -> auto& { return c.server.threads; }, whole_number(1, 64)),
+        // Issue 16: Argon2id's cost (libsodium's interactive limits by default, docs/accounts.md).
+        flag(
+            "--password-ops", "CHESSENCE_PASSWORD_OPS", "Argon2id passes over memory per password",
+            [](Config & c) -> auto& { return c.server.limits.password_ops; }, whole_number(1, 10)),
+        flag(
+            "--password-memory", "CHESSENCE_PASSWORD_MEMORY",
+            "Argon2id memory per password hash, in bytes",
+            [](Config & c) -> auto& { return c.server.limits.password_memory; },
+            whole_number(8192, 1024LL * 1024 * 1024)),
     };
     return table;
 }

@@ -3,6 +3,7 @@
 // variable (see server/config.h); these are the defaults.
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 namespace server {
 
@@ -39,6 +40,24 @@ inline constexpr std::size_t legal_api_max_moves = 1000;
 // Time the server waits for clients to close during shutdown before it stops anyway.
 inline constexpr std::chrono::milliseconds shutdown_grace{1500};
 
+// Accounts (issue 16). Password attempts (login, register, change_password): every attempt counts
+// against the IP address, every failure against the account (LoginLimiter).
+struct LoginPolicy {
+    int attempts_per_ip = 20;  // in ip_window
+    std::chrono::seconds ip_window{600};
+    int failures_per_account = 5;  // in account_window
+    std::chrono::seconds account_window{900};
+};
+// Password checks waiting for the password worker; beyond, `rate_limited`.
+inline constexpr std::size_t password_queue = 64;
+// Argon2id cost (libsodium's interactive limits): passes over memory, and memory per hash.
+inline constexpr std::uint64_t default_password_ops = 2;
+inline constexpr std::size_t default_password_memory = 64u * 1024u * 1024u;
+// Ratings: the leaderboard lists this many players with RD at most the provisional bound who
+// played in the last leaderboard_days; a player's games download as one PGN of at most this many.
+inline constexpr int leaderboard_size = 50;
+inline constexpr int leaderboard_days = 90;
+inline constexpr int max_pgn_games = 2000;
 // A public seek whose player has no connection left is withdrawn after this (a reload or a short
 // network drop keeps it).
 inline constexpr std::chrono::seconds default_seek_grace{30};
@@ -50,6 +69,9 @@ struct Limits {
     std::size_t max_queue = default_max_queue;
     int rate_per_second = default_rate_per_second;
     std::chrono::seconds idle_timeout = default_idle_timeout;
+    LoginPolicy login;
+    std::uint64_t password_ops = default_password_ops;
+    std::size_t password_memory = default_password_memory;
     std::chrono::milliseconds lag_probe_interval = default_lag_probe_interval;  // 0: never
     std::chrono::seconds seek_grace = default_seek_grace;
     std::chrono::seconds invite_ttl = default_invite_ttl;

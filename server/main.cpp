@@ -1,11 +1,13 @@
 // chessence-server: the game server. Exit codes: 0 after a clean shutdown, 1 when the database or
 // the listening socket cannot be opened (or start-up fails otherwise), 2 for a bad configuration
-// value.
+// value. `chessence-server admin --grant NAME` changes an account in the database and exits
+// (server/admin_command.h).
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
+#include "server/admin_command.h"
 #include "server/config.h"
 #include "server/guard.h"
 #include "server/log.h"
@@ -33,7 +35,12 @@ core::Expected<std::unique_ptr<server::Store>> open_store(const std::string& pat
 }
 
 int run(int argc, char** argv) {
-    auto config = server::parse_config(std::vector<std::string>(argv + 1, argv + argc), read_env);
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (server::is_admin_command(args)) {
+        const char* db = read_env("CHESSENCE_DB");
+        return server::run_admin_command(args, db ? db : server::Config{}.db, std::cout, std::cerr);
+    }
+    auto config = server::parse_config(args, read_env);
     if (!config) {
         std::cerr << "chessence-server: " << config.error() << "\n";
         return 2;

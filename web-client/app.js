@@ -12,6 +12,8 @@ import { AnalysisPage } from './analysis.js';
 import { Router, currentRoute } from './router.js';
 import { SettingsDialog, applyToDocument } from './settings.js';
 import { soundLog } from './sound.js';
+import { installAccounts } from './account.js';
+import { LeaderboardPage, PlayerPage } from './player.js';
 
 const NAME_KEY = 'chessence.name';
 const NAME_PATTERN = /^[A-Za-z0-9 _.\-]{1,20}$/;
@@ -23,6 +25,8 @@ const ROUTES = {
     join: JoinPage,
     learn: LearnPage,
     analysis: AnalysisPage,
+    player: PlayerPage,
+    leaderboard: LeaderboardPage,
 };
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
@@ -64,7 +68,8 @@ function route() {
     document.body.dataset.page = name || 'lobby';
     delete document.body.dataset.variant;
     for (const a of document.querySelectorAll('.site-nav a')) {
-        const current = (a.dataset.nav === 'learn' && name === 'learn') || (a.dataset.nav === 'play' && name === '');
+        const current = (a.dataset.nav === 'learn' && name === 'learn') || (a.dataset.nav === 'play' && name === '')
+            || (a.dataset.nav === 'leaderboard' && name === 'leaderboard');
         if (current) {
             a.setAttribute('aria-current', 'page');
         } else {
@@ -176,6 +181,14 @@ conn.on('error', (msg) => {
 });
 
 conn.on('*', (msg) => page?.handle?.(msg));
+
+// Accounts (account.js): after a login or a registration the header and the page start again as
+// the account.
+app.refresh = () => {
+    showName();
+    route();
+};
+installAccounts(app, document.getElementById('account'));
 
 route();
 conn.connect();

@@ -10,6 +10,7 @@ import { play } from './sound.js';
 import { attention, setTitle } from './notify.js';
 import { prefs } from './settings.js';
 import { moveSquares } from './squares.js';
+import { renderRatingChange } from './rating_view.js';
 
 export class GamePage {
     constructor(app, root, gameId) {
@@ -84,6 +85,7 @@ export class GamePage {
         }
         if (msg.type === 'snapshot') {
             this.g_ = readSnapshot(msg);
+            this.ratingChange_ = msg.rating_change ?? this.ratingChange_ ?? null;
             this.pending_ = null;
             this.app_.conn.seen(this.gameId_, this.g_.version);
             if (this.justStarted_ && !this.g_.result) {
@@ -110,6 +112,8 @@ export class GamePage {
             if (kind) {
                 this.onEventApplied_(kind, msg.event ?? {});
             }
+        } else if (msg.type === 'rating_change') {
+            this.ratingChange_ = msg.changes;
         } else if (msg.type === 'spectators' && this.g_) {
             this.g_.spectators = readSpectators(msg);
             this.renderMeta_?.();
@@ -118,6 +122,14 @@ export class GamePage {
                 this.render_();
             }
         }
+        if (msg.type === 'snapshot' || msg.type === 'rating_change') {
+            this.renderRating_();
+        }
+    }
+
+    renderRating_() {
+        renderRatingChange(this.ratingHost_, this.g_ ? this.ratingChange_ : null,
+                           { meId: this.app_.me.id, nameOf: (s) => this.nameOf_(s) });
     }
 
     // After a snapshot or a catch-up: a move queued offline (or a premove) goes out if still legal.

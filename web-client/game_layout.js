@@ -30,7 +30,9 @@ export function buildGameLayout(page) {
     page.lastMoveNote_ = h('div', { class: 'last-move-note' });
     page.noteEl_ = h('div', { class: 'game-note', 'aria-live': 'polite' });
     page.afterGame_ = h('div', { class: 'after-game', role: 'group', 'aria-label': 'After the game', hidden: true });
-    page.statusBox_ = h('section', { class: 'status-box', 'aria-label': 'Status' }, page.banner_, page.status_,
+    // A rated game's rating change (issue 16: rating_view.js), once it is over.
+    page.ratingHost_ = h('div', { class: 'rating-change', 'aria-live': 'polite', hidden: true });
+    page.statusBox_ = h('section', { class: 'status-box', 'aria-label': 'Status' }, page.banner_, page.ratingHost_, page.status_,
                         page.lastMoveNote_, page.noteEl_, page.afterGame_);
     page.matchHost_ = h('section', { class: 'card match', hidden: true, 'aria-label': 'Match' });
     page.match_ = new MatchPanel(page.matchHost_, {

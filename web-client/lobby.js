@@ -4,6 +4,7 @@ import { build, isReply, readLobby, readSeekCreated, SNIDERMAN_ROUNDS } from './
 import { h, variantLabel, sideLabel, copyText, plural } from './ui.js';
 import { MyGames } from './my_games.js';
 import { setTitle } from './notify.js';
+import { ratingText } from './rating_view.js';
 import { clockLabel, clockPicker } from './clock.js';
 
 export class LobbyPage {
@@ -82,9 +83,11 @@ export class LobbyPage {
         const clock = clockPicker();
         const priv = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
                        ' Private (invitation link only)');
+        // Rated games need an account on both sides (account.js, issue 16).
+        const rated = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'rated' }), ' Rated');
         const create = h('button', { type: 'submit', class: 'btn primary', 'data-action': 'create' }, 'Create game');
         const quick = h('button', { type: 'button', class: 'btn', 'data-action': 'quick' }, 'Quick pairing');
-        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, learn, clock.element, rules, side, rounds, note, priv,
+        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, learn, clock.element, rules, side, rounds, note, priv, rated,
                     h('div', { class: 'row' }, create, quick));
         const refreshSides = () => {
             const v = form.elements.variant.value;
@@ -111,7 +114,8 @@ export class LobbyPage {
         const options = () => ({ variant: form.elements.variant.value,
                                  rules: form.elements.variant.value === 'sniderman' ? 'house' : form.elements.rules.value,
                                  side: form.elements.side.value, rounds: Number(form.elements.rounds.value),
-                                 isPrivate: form.elements.private.checked, clock: clock.value() });
+                                 isPrivate: form.elements.private.checked, clock: clock.value(),
+                                 rated: form.elements.rated.checked });
         form.addEventListener('submit', (e) => {
             e.preventDefault();
             this.sendOrWarn_(build.seekCreate(options()));
@@ -156,8 +160,10 @@ export class LobbyPage {
                         button.addEventListener('click', () => this.sendOrWarn_(
                             own ? build.seekCancel(s.id) : build.seekAccept(s.id)));
                         return h('tr', { 'data-seek': s.id, 'data-variant': s.variant, class: own ? 'own' : '' },
-                            h('td', {}, s.creator.name, own ? h('span', { class: 'you' }, ' (you)') : ''),
-                            h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${plural(s.rounds, 'round')}` : ''),
+                            h('td', {}, s.creator.name, s.rating ? ` (${ratingText(s.rating)})` : '',
+                              own ? h('span', { class: 'you' }, ' (you)') : ''),
+                            h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${plural(s.rounds, 'round')}` : '',
+                              s.rated ? ' · rated' : ''),
                             h('td', { 'data-clock': clockLabel(s.clock) }, clockLabel(s.clock)),
                             h('td', {}, s.rules === 'strict' ? 'Strict' : 'House'),
                             h('td', {}, sideLabel(s.side)), h('td', {}, button));

@@ -12,13 +12,13 @@ export const build = {
     setName: (name) => ({ type: 'set_name', name }),
     lobbySubscribe: () => ({ type: 'lobby_subscribe' }),
     lobbyUnsubscribe: () => ({ type: 'lobby_unsubscribe' }),
-    seekCreate: ({ variant, rules, side, rounds, isPrivate, clock }) =>
-        clean({ type: 'seek_create', variant, rules, side, private: !!isPrivate,
+    seekCreate: ({ variant, rules, side, rounds, isPrivate, clock, rated }) =>
+        clean({ type: 'seek_create', variant, rules, side, private: !!isPrivate, rated: rated || undefined,
                 rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined, id: 'seek' }),
     seekCancel: (seekId) => ({ type: 'seek_cancel', seek_id: seekId }),
     seekAccept: (seekId) => ({ type: 'seek_accept', seek_id: seekId }),
-    quickPair: ({ variant, rules, rounds, clock }) =>
-        clean({ type: 'quick_pair', variant, rules,
+    quickPair: ({ variant, rules, rounds, clock, rated }) =>
+        clean({ type: 'quick_pair', variant, rules, rated: rated || undefined,
                 rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined, id: 'seek' }),
     watch: (gameId, since) => clean({ type: 'watch', game_id: gameId, since }),
     unwatch: (gameId) => ({ type: 'unwatch', game_id: gameId }),
@@ -98,7 +98,8 @@ export function readSeek(s) {
         id: s.seek_id, variant: s.variant, rules: s.rules ?? 'house', side: s.side ?? 'random',
         rounds: s.rounds ?? null, isPrivate: !!s.private, clock: s.clock ?? null,
         creator: { id: s.creator?.id ?? '', name: s.creator?.name ?? '?' }, createdAt: s.created_at,
-        expiresAt: s.expires_at ?? null,
+        expiresAt: s.expires_at ?? null, rated: !!s.rated,
+        rating: typeof s.rating === 'number' ? { rating: s.rating, rd: s.provisional ? 350 : 0 } : null,
     };
 }
 

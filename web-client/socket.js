@@ -3,7 +3,7 @@
 // last version it saw (watch + since), so a page never needs a reload.
 import { build, eventVersion, gameIdOf, welcomeToken } from './protocol.js';
 
-const TOKEN_KEY = 'chessence.token';
+export const TOKEN_KEY = 'chessence.token';
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 20000;
 const PONG_GRACE_MS = 8000;

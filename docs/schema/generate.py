@@ -27,6 +27,7 @@ def s(minl=None, maxl=None):
     return o
 I = {'type': 'integer'}
 B = {'type': 'boolean'}
+N = {'type': 'number'}
 def ref(p): return {'$ref': p}
 def arr(items, **kw): return {'type': 'array', 'items': items, **kw}
 def const(v): return {'const': v}
@@ -53,6 +54,7 @@ write('defs/result.json', obj({
                    'all_captured', 'no_legal_moves', 'object_decided', 'round_over',
                    'resignation', 'agreement', 'match_won', 'aborted', 'timeout', 'abandoned')},
     ['winner', 'reason'], title='result'))
+rating_bound = {'type': 'integer', 'minimum': 0, 'maximum': 4000}
 # Clocks (issue 13): a time control (real time, correspondence, or null for unlimited) and the two
 # clocks at an event: milliseconds left by seat and the seat whose clock runs.
 write('defs/time_control.json', {D: SCHEMA, 'title': 'time control', 'anyOf': [
@@ -72,14 +74,24 @@ write('defs/seek.json', obj({
     'rounds': enum(1, 3, 5, 7, 9), 'private': B, 'clock': ref('time_control.json'),
     'creator': ref('player.json'), 'created_at': {'type': 'integer', 'minimum': 0},
     # issue 15: a private invitation's end of life (unix seconds)
-    'expires_at': {'type': 'integer', 'minimum': 0}},
+    'expires_at': {'type': 'integer', 'minimum': 0},
+    # issue 16: rated seeks, the accepter's rating range, the creator's shown rating
+    'rated': B, 'rating_min': rating_bound, 'rating_max': rating_bound,
+    'rating': {'type': 'integer'}, 'provisional': B},
     ['seek_id', 'variant', 'rules', 'side', 'private', 'clock', 'creator', 'created_at'], title='seek'))
 write('defs/game_summary.json', obj({
     'game_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
     'players': {'type': 'object', 'additionalProperties': s(0, 20)},
     'moves': {'type': 'integer', 'minimum': 0}, 'spectators': {'type': 'integer', 'minimum': 0},
-    'clock': ref('time_control.json')},
+    'clock': ref('time_control.json'), 'rated': B},
     ['game_id', 'variant', 'rules', 'players', 'moves', 'spectators', 'clock'], title='game summary'))
+# issue 16: a rating before and after a rated game, numbers unrounded
+rating_value = obj({'rating': N, 'rd': {'type': 'number', 'minimum': 0},
+                    'volatility': {'type': 'number', 'minimum': 0}}, ['rating', 'rd', 'volatility'])
+write('defs/rating_change.json', {D: SCHEMA, 'title': 'rating change of a rated game', **arr(obj({
+    'seat': ref('seat.json'), 'player_id': s(1, 64), 'before': rating_value, 'after': rating_value},
+    ['seat', 'player_id', 'before', 'after']), minItems=2, maxItems=2)})
+write('defs/account.json', obj({'username': s(3, 20), 'admin': B}, ['username', 'admin'], title='account'))
 legal = arr(s(1, 64))
 # issue 15: Chessence only, every man's square -> what it may move as now (r, b, n in that order)
 powers = {'type': 'object', 'additionalProperties': enum('', 'r', 'b', 'n', 'rb', 'rn', 'bn', 'rbn')}
@@ -170,11 +182,14 @@ client = {
     'lobby_unsubscribe': ({}, []),
     'seek_create': ({'variant': ref('../defs/variant.json'), 'rules': ref('../defs/rules.json'),
                      'side': enum('white', 'black', 'odd', 'even', 'random'), 'rounds': enum(1, 3, 5, 7, 9),
-                     'private': B, 'clock': ref('../defs/time_control.json')}, ['variant']),
+                     'private': B, 'clock': ref('../defs/time_control.json'), 'rated': B,
+                     'rating_min': {'type': 'integer', 'minimum': 0, 'maximum': 4000},
+                     'rating_max': {'type': 'integer', 'minimum': 0, 'maximum': 4000}}, ['variant']),
     'seek_cancel': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'seek_accept': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'quick_pair': ({'variant': ref('../defs/variant.json'), 'rules': ref('../defs/rules.json'),
-                    'rounds': enum(1, 3, 5, 7, 9), 'clock': ref('../defs/time_control.json')}, ['variant']),
+                    'rounds': enum(1, 3, 5, 7, 9), 'clock': ref('../defs/time_control.json'), 'rated': B},
+                   ['variant']),
     'watch': ({**gid, 'since': {'type': 'integer', 'minimum': 0}, 'full': B}, ['game_id']),
     'unwatch': (gid, ['game_id']),
     'move': ({**gid, 'move': s(1, 64)}, ['game_id', 'move']),
@@ -195,6 +210,13 @@ client = {
     'takeback_accept': (gid, ['game_id']),
     'takeback_decline': (gid, ['game_id']),
     'moretime': (gid, ['game_id']),
+    # issue 16: accounts and moderation
+    'register': ({'username': s(3, 20), 'password': s(8, 256)}, ['username', 'password']),
+    'login': ({'username': s(3, 20), 'password': s(1, 256)}, ['username', 'password']),
+    'logout': ({'everywhere': B}, []),
+    'change_password': ({'password': s(1, 256), 'new_password': s(8, 256)}, ['password', 'new_password']),
+    'admin_mute': ({'player_id': s(1, 64), 'muted': B}, ['player_id']),
+    'admin_close': ({'player_id': s(1, 64), 'closed': B}, ['player_id']),
     'ping': ({}, []),
 }
 for t, (props, req) in client.items():
@@ -206,6 +228,9 @@ errors = ['hello_required', 'unsupported_protocol', 'bad_json', 'unknown_type', 
           'no_rematch_offer', 'wrong_phase', 'object_used', 'chat_too_long',
           # issue 13
           'no_takeback_offer', 'claim_too_early',
+          # issue 16: accounts, moderation, rated seeks
+          'name_taken', 'bad_credentials', 'weak_password', 'account_required', 'already_registered',
+          'forbidden', 'account_closed', 'muted', 'no_such_player', 'outside_rating_range',
           'internal_error']
 snapshot_props = {
     **gid, 'version': {'type': 'integer', 'minimum': 0}, 'variant': ref('../defs/variant.json'),
@@ -226,10 +251,12 @@ snapshot_props = {
     'spectators': {'type': 'integer', 'minimum': 0},
     'chat': arr(chat_line),
     'match': nullable(ref('../defs/match.json')),
+    'rated': B, 'rating_change': nullable(ref('../defs/rating_change.json')),
 }
 server = {
     'welcome': ({'protocol': const(1), 'server': s(1, 100), 'player': ref('../defs/player.json'),
-                 'token': s(16, 128), 'games': arr(ref('../defs/ref.json'))},
+                 'token': s(16, 128), 'games': arr(ref('../defs/ref.json')),
+                 'account': ref('../defs/account.json')},
                 ['protocol', 'server', 'player', 'token', 'games']),
     'player': ({'player': ref('../defs/player.json')}, ['player']),
     'error': ({'code': enum(*errors), 'message': s(1, 500), **gid}, ['code', 'message']),
@@ -239,7 +266,8 @@ server = {
     'seek_cancelled': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'game_started': ({**gid, 'variant': ref('../defs/variant.json'), 'you': ref('../defs/seat.json')},
                      ['game_id', 'variant', 'you']),
-    'snapshot': (snapshot_props, [k for k in snapshot_props if k != 'powers']),
+    # `powers` (issue 15), `rated` and `rating_change` (issue 16) may be absent.
+    'snapshot': (snapshot_props, [k for k in snapshot_props if k not in ('powers', 'rated', 'rating_change')]),
     'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/wire/event.json')},
               ['game_id', 'version', 'event']),
     'events': ({**gid, 'version': {'type': 'integer', 'minimum': 0},
@@ -254,6 +282,16 @@ server = {
                   'claim_in': {'type': 'object', 'additionalProperties': {'type': 'integer', 'minimum': 0}}},
                  ['game_id', 'online']),
     'pong': ({}, []),
+    # issue 16: accounts, moderation and ratings
+    'signed_in': ({'player': ref('../defs/player.json'), 'token': s(16, 128),
+                   'account': ref('../defs/account.json'), 'games': arr(ref('../defs/ref.json'))},
+                  ['player', 'token', 'account', 'games']),
+    'signed_out': ({'reason': enum('logout', 'logout_everywhere', 'registered', 'password_changed',
+                                   'account_closed')}, ['reason']),
+    'password_changed': ({}, []),
+    'account_status': ({'player': ref('../defs/player.json'), 'muted': B, 'closed': B},
+                       ['player', 'muted', 'closed']),
+    'rating_change': ({**gid, 'changes': ref('../defs/rating_change.json')}, ['game_id', 'changes']),
 }
 for t, (props, req) in server.items():
     write(f'server/{t}.json', obj({'type': const(t), **idp, **props}, ['type'] + req, title=f'server {t}'))

@@ -25,6 +25,12 @@ public:
     virtual void watching(std::string game_id, bool on) = 0;
     // Closes the connection with 1001 (going away); callable from any thread.
     virtual void close_going_away() = 0;
+    // If the client speaks for `player_id`, it speaks for nobody any more (its account logged out
+    // everywhere, changed its password, or was closed): it says so with `reason`. Any thread.
+    virtual void signed_out(const std::string& player_id, const std::string& reason) {
+        (void)player_id;
+        (void)reason;
+    }
 };
 
 // Who asks: the session that sent a request, and the identity it speaks for.
@@ -33,6 +39,7 @@ struct Actor {
     std::uint64_t client_id = 0;
     std::string player_id;
     std::string name;
+    bool account = false;  // a registered player (rated games need two)
     int lag_ms = 0;  // the connection's measured round trip when it asked (0: not measured yet)
 
     void send(Frame frame) const {

@@ -105,6 +105,10 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
             ErrorCode::rate_limited, "at most 5 open seeks per player", request.id)));
         return;
     }
+    if (auto refused = seek_refusal(actor, request)) {
+        actor.send(make_frame(protocol::error_message(*refused, request.id)));
+        return;
+    }
     Seek seek;
     seek.id = random_id("s_");
     seek.variant = request.variant;
@@ -128,6 +132,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     if (sniderman) {
         seek.json["rounds"] = seek.rounds;
     }
+    rate_seek(seek, actor, request);
     if (seek.is_private) {
         const auto ttl = state_.limits().invite_ttl;
         seek.expires = std::chrono::steady_clock::now() + ttl;
@@ -175,6 +180,10 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
             protocol::error_message(ErrorCode::own_seek, "you cannot accept your own seek", id)));
         return;
     }
+    if (auto refused = accept_refusal(actor, *it)) {
+        actor.send(make_frame(protocol::error_message(*refused, id)));
+        return;
+    }
     Seek seek = *it;
     // The creator's newest open connection hears of the game (the one that made the seek may be
     // gone: a reload).
@@ -188,6 +197,7 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     spec.rules = seek.rules;
     spec.rounds = seek.rounds;
     spec.is_private = seek.is_private;
+    spec.rated = seek.rated;
     spec.clock = seek.clock;
     bool creator_first = true;
     if (seek.variant != core::VariantId::sniderman) {
@@ -238,20 +248,20 @@ void Lobby::game_stored(const core::Status& stored, const std::shared_ptr<Room>&
 }
 
 void Lobby::quick_pair(const Actor& actor, const protocol::Request& request) {
-    for (const auto& seek : seeks_) {
-        const bool rounds_match =
-            seek.variant != core::VariantId::sniderman || seek.rounds == request.rounds;
-        if (!seek.is_private && seek.variant == request.variant && seek.rules == request.rules &&
-            rounds_match && seek.clock == request.clock &&
-            seek.creator.player_id != actor.player_id) {
-            accept_seek(actor, seek.id, request.id);
-            return;
-        }
+    if (auto refused = seek_refusal(actor, request)) {
+        actor.send(make_frame(protocol::error_message(*refused, request.id)));
+        return;
+    }
+    if (const auto* seek = best_match(actor, request)) {
+        accept_seek(actor, seek->id, request.id);
+        return;
     }
     protocol::Request create = request;
     create.type = RequestType::seek_create;
     create.side.reset();
     create.is_private = false;
+    create.rating_min.reset();
+    create.rating_max.reset();
     create_seek(actor, create);
 }
 

@@ -49,6 +49,10 @@ private:
         std::optional<core::Side> side;
         int rounds = 3;
         bool is_private = false;
+        bool rated = false;
+        std::optional<int> rating_min;  // the accepter's rating must be within
+        std::optional<int> rating_max;
+        int creator_rating = 0;  // shown rating in the seek's variant (accounts)
         protocol::TimeControl clock;
         Actor creator;
         std::int64_t created_at = 0;
@@ -78,6 +82,19 @@ private:
                      const Seek& seek, const Actor& actor, const nlohmann::json& id,
                      const std::vector<Actor>& players);
     void quick_pair(const Actor& actor, const protocol::Request& request);
+    // lobby_ratings.cpp (issue 16): rated seeks, rating ranges, closest-rating pairing.
+    // The error that keeps `actor` from creating (or quick-pairing) this seek, if any.
+    std::optional<protocol::ProtocolError> seek_refusal(const Actor& actor,
+                                                        const protocol::Request& request) const;
+    // Adds the rating fields to a new seek (its json too).
+    void rate_seek(Seek& seek, const Actor& actor, const protocol::Request& request);
+    // The error that keeps `actor` from accepting `seek`, if any.
+    std::optional<protocol::ProtocolError> accept_refusal(const Actor& actor,
+                                                          const Seek& seek) const;
+    // The open seek quick pairing gives `actor`: the compatible one whose creator's rating is
+    // closest to the actor's, the oldest among equals; null if none.
+    const Seek* best_match(const Actor& actor, const protocol::Request& request) const;
+    int shown_rating_of(const std::string& player_id, core::VariantId variant) const;
     void store_async(WriteOp write);
     void remove_seek(const std::string& seek_id);
     void push();

@@ -66,6 +66,7 @@ void Room::reset_state() {
     rematch_game_.reset();
     chat_.clear();
     round_version_ = 0;
+    rating_change_.clear();
     log_.clear();
     staged_ = Staged{};
 }
@@ -120,6 +121,7 @@ core::Status Room::restore(const std::vector<StoredEvent>& stored_events) {
         result_ = result ? *result : events::Result{std::nullopt, "aborted"};
     }
     finished_flag_ = result_.has_value();
+    load_rating_change();
     update_abort_deadline();
     schedule_clock();
     return core::ok_status();

@@ -23,6 +23,7 @@
 
 #include "core/game.h"
 #include "core/sniderman/match.h"
+#include "protocol/account_messages.h"
 #include "protocol/errors.h"
 #include "protocol/events.h"
 #include "protocol/requests.h"
@@ -177,6 +178,15 @@ private:
     Json final_round_position(const core::sniderman::RoundRecord& record) const;
     Json match_json() const;
 
+    // room_rating.cpp: rated games (issue 16)
+    // The write that rates the game ending with `result` (with its finished mark), if it is rated.
+    std::optional<WriteOp> rating_write(const protocol::events::Result& result) const;
+    // Reads the game's stored rating change (a rated game that is over) into rating_change_.
+    void load_rating_change();
+    // Once the end of a rated game is stored: reads its rating change and pushes it to the room.
+    void announce_rating_change();
+    Json rating_change_json() const;
+
     // room_snapshot.cpp
     Json snapshot_json() const;
     const core::Game& current_game() const;
@@ -199,6 +209,7 @@ private:
     std::optional<std::string> rematch_game_;
     std::deque<Json> chat_;
     std::int64_t round_version_ = 0;  // Sniderman: version of the current round's round_started
+    std::vector<protocol::SeatRatingChange> rating_change_;  // a rated game's, once it is over
 
     // The clocks (room_clock.cpp): what the events made of them, the clocks after each ply
     // (Chessence, Chesica: [0] the start) for takebacks, and the timer of the next deadline.

@@ -138,6 +138,7 @@ void Room::start_rematch(const Actor& actor, const protocol::Request& request) {
     spec.rules = rules_;
     spec.rounds = record_.rounds > 0 ? record_.rounds : 3;
     spec.is_private = record_.is_private;
+    spec.rated = record_.rated;
     spec.clock = time_control_;
     spec.seats = {record_.seats[1], record_.seats[0]};  // colours (or seats) change hands
     auto prepared = state_.prepare_game(spec);
@@ -167,6 +168,10 @@ void Room::start_rematch(const Actor& actor, const protocol::Request& request) {
 void Room::chat(const Actor& actor, const protocol::Request& request, std::optional<int> seat) {
     if (!seat && !watchers_.count(actor.client_id)) {
         fail(actor, request, ErrorCode::not_a_player, "watch the game to chat in it");
+        return;
+    }
+    if (state_.muted(actor.player_id)) {
+        fail(actor, request, ErrorCode::muted, "an admin has muted your chat");
         return;
     }
     auto& times = chat_times_[actor.player_id];

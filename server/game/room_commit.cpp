@@ -128,6 +128,9 @@ void Room::commit(const Actor& actor, const protocol::Request& request,
     if (staged.finish) {
         batch.push_back(
             FinishGame{id(), protocol::to_text(events::result_json(*staged.finish)), unix_now()});
+        if (auto rating = rating_write(*staged.finish)) {
+            batch.push_back(std::move(*rating));
+        }
     }
     state_.store().commit(std::move(batch), [self = shared_from_this(), staged = std::move(staged)](
                                                 core::Status status) mutable {
@@ -162,6 +165,7 @@ void Room::committed(core::Status status, Staged staged) {
             finished_flag_ = true;
             log->info("game {}: over, {}", id(),
                       protocol::to_text(events::result_json(*staged.finish)));
+            announce_rating_change();
         }
         if (staged.after) {
             staged.after();

@@ -55,6 +55,8 @@ json Room::snapshot_json() const {
     }
     snapshot["chat"] = std::move(chat);
     snapshot["match"] = match_ ? match_json() : json(nullptr);
+    snapshot["rated"] = record_.rated;
+    snapshot["rating_change"] = rating_change_json();
     return snapshot;
 }
 

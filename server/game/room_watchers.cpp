@@ -48,6 +48,9 @@ void Room::watch(const Actor& actor, const protocol::Request& request) {
     }
     position["clock"] = clock_fields()["clock"];
     actor.send(make_frame(protocol::events_message(id(), known, missed, position, request.id)));
+    if (!rating_change_.empty()) {
+        actor.send(make_frame(protocol::rating_change_message(id(), rating_change_)));
+    }
     watchers_changed();
 }
 
@@ -169,7 +172,8 @@ void Room::publish_summary() {
                                             {"players", players},
                                             {"moves", moves},
                                             {"spectators", last_spectators_},
-                                            {"clock", protocol::time_control_json(time_control_)}});
+                                            {"clock", protocol::time_control_json(time_control_)},
+                                            {"rated", record_.rated}});
 }
 
 bool Room::online(const std::string& player_id) const {

@@ -28,9 +28,47 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       limits_(limits),
       web_root_(std::move(web_root)),
       identities_(store),
+      passwords_(PasswordCost{limits.password_ops, limits.password_memory}),
+      login_limiter_(limits.login),
       time_(time ? std::move(time) : std::make_shared<SteadyTimeSource>()),
       lobby_(std::make_shared<Lobby>(*this, io)) {
     time_listener_ = time_->on_jump([this] { check_clocks(); });
+    for (auto& id : store_.muted_players()) {
+        muted_.insert(std::move(id));
+    }
+}
+
+bool ServerState::muted(std::string_view player_id) {
+    std::lock_guard lock(muted_mutex_);
+    return muted_.find(player_id) != muted_.end();
+}
+
+void ServerState::set_muted(const std::string& player_id, bool muted) {
+    std::lock_guard lock(muted_mutex_);
+    if (muted) {
+        muted_.insert(player_id);
+    } else {
+        muted_.erase(player_id);
+    }
+}
+
+void ServerState::sign_out(const std::string& player_id, std::uint64_t except_client,
+                           const std::string& reason) {
+    std::vector<std::shared_ptr<Client>> open;
+    {
+        std::lock_guard lock(sessions_mutex_);
+        for (auto& [id, weak] : sessions_) {
+            if (id == except_client) {
+                continue;
+            }
+            if (auto client = weak.lock()) {
+                open.push_back(std::move(client));
+            }
+        }
+    }
+    for (auto& client : open) {
+        client->signed_out(player_id, reason);
+    }
 }
 
 ServerState::~ServerState() {
@@ -81,6 +119,7 @@ core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {
     record.rules = std::string(core::rule_set_name(spec.rules));
     record.seats = spec.seats;
     record.is_private = spec.is_private;
+    record.rated = spec.rated;
     record.time_control = protocol::time_control_text(spec.clock);
     record.created_at = unix_now();
     if (spec.variant == core::VariantId::sniderman) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,8 @@
 #include "protocol/time_control.h"
 #include "server/game/client.h"
 #include "server/game/identity.h"
+#include "server/game/login_limiter.h"
+#include "server/game/passwords.h"
 #include "server/game/time_source.h"
 #include "server/limits.h"
 #include "server/store/store.h"
@@ -38,6 +41,7 @@ struct GameSpec {
     core::RuleSet rules = core::RuleSet::house;
     int rounds = 3;  // Sniderman
     bool is_private = false;
+    bool rated = false;
     protocol::TimeControl clock;     // unlimited by default
     std::vector<std::string> seats;  // player ids: white/black or player0/player1
 };
@@ -55,6 +59,15 @@ public:
     const std::string& web_root() const { return web_root_; }
     Lobby& lobby() { return *lobby_; }
     Identities& identities() { return identities_; }
+    PasswordWorker& passwords() { return passwords_; }
+    LoginLimiter& login_limiter() { return login_limiter_; }
+
+    // Chat moderation, kept in memory (loaded from the store at start, changed by admins).
+    bool muted(std::string_view player_id);
+    void set_muted(const std::string& player_id, bool muted);
+    // Every open session that speaks for `player_id`, except `except_client`, signs out.
+    void sign_out(const std::string& player_id, std::uint64_t except_client,
+                  const std::string& reason);
     const TimeSource& time() const { return *time_; }
 
     // Rebuilds every unfinished game of the store by replaying its events; drops stale seeks.
@@ -88,9 +101,14 @@ private:
     Limits limits_;
     std::string web_root_;
     Identities identities_;
+    PasswordWorker passwords_;
+    LoginLimiter login_limiter_;
     std::shared_ptr<TimeSource> time_;
     int time_listener_ = 0;
     std::shared_ptr<Lobby> lobby_;
+
+    std::mutex muted_mutex_;
+    std::set<std::string, std::less<>> muted_;
 
     std::mutex rooms_mutex_;
     std::map<std::string, std::shared_ptr<Room>, std::less<>> rooms_;

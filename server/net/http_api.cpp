@@ -1,7 +1,6 @@
 #include "server/net/http_api.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "protocol/messages.h"
 #include "protocol/time_control.h"
 #include "server/limits.h"
+#include "server/net/http_players.h"
 #include "server/net/static_files.h"
 #include "server/records/record_export.h"
 
@@ -82,6 +82,21 @@ HttpReply game_reply(Store& store, std::string_view game_id) {
     if (game->variant == "sniderman") {
         body["rounds"] = game->rounds;
     }
+    body["rated"] = game->rated;
+    json changes = json::array();
+    for (const auto& row : store.game_ratings(game_id)) {
+        changes.push_back({{"seat", seat_name(*game, static_cast<std::size_t>(row.seat))},
+                           {"player_id", row.player_id},
+                           {"before",
+                            {{"rating", row.before.rating},
+                             {"rd", row.before.rd},
+                             {"volatility", row.before.volatility}}},
+                           {"after",
+                            {{"rating", row.after.rating},
+                             {"rd", row.after.rd},
+                             {"volatility", row.after.volatility}}}});
+    }
+    body["rating_change"] = changes.empty() ? json(nullptr) : changes;
     return json_reply(200, protocol::to_text(body));
 }
 
@@ -91,44 +106,6 @@ HttpReply pgn_reply(Store& store, std::string_view game_id) {
         return not_found_reply();
     }
     return HttpReply{200, "application/x-chess-pgn; charset=utf-8", std::move(*text)};
-}
-
-HttpReply player_games_reply(Store& store, std::string_view player_id, std::string_view query) {
-    int page = 1;
-    if (const auto at = query.find("page="); at != std::string_view::npos) {
-        const auto digits = query.substr(at + 5);
-        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), page);
-        if (ec != std::errc() || page < 1 || page > 1000000 ||
-            (end != digits.data() + digits.size() && *end != '&')) {
-            return json_reply(400, R"({"error":"page must be a number from 1"})");
-        }
-    }
-    auto player = store.player(player_id);
-    if (!player) {
-        return not_found_reply();
-    }
-    auto games =
-        store.finished_games_of(player_id, (page - 1) * games_page_size, games_page_size + 1);
-    const bool has_more = games.size() > static_cast<std::size_t>(games_page_size);
-    if (has_more) {
-        games.pop_back();
-    }
-    json list = json::array();
-    for (const auto& game : games) {
-        list.push_back({{"game_id", game.id},
-                        {"variant", game.variant},
-                        {"rules", game.rules},
-                        {"players", players_json(store, game)},
-                        {"result", result_json(game)},
-                        {"created_at", game.created_at},
-                        {"finished_at", game.finished_at}});
-    }
-    json body = {{"player", {{"id", player->id}, {"name", player->name}}},
-                 {"page", page},
-                 {"page_size", games_page_size},
-                 {"games", list},
-                 {"has_more", has_more}};
-    return json_reply(200, protocol::to_text(body));
 }
 
 // The fields of a query string, percent-decoded ("+" stays a plus sign, as position strings need
@@ -223,7 +200,8 @@ HttpReply seek_reply(Store& store, std::string_view seek_id) {
 
 }  // namespace
 
-std::optional<HttpReply> serve_api(Store& store, std::string_view target) {
+std::optional<HttpReply> serve_api(Store& store, std::string_view target,
+                                   std::string_view authorization) {
     const auto query_at = target.find('?');
     const std::string_view path = target.substr(0, query_at);
     const std::string_view query =
@@ -251,13 +229,9 @@ std::optional<HttpReply> serve_api(Store& store, std::string_view target) {
     if (path.substr(0, seeks_prefix.size()) == seeks_prefix) {
         return seek_reply(store, path.substr(seeks_prefix.size()));
     }
-    if (path.substr(0, players_prefix.size()) == players_prefix) {
-        std::string_view rest = path.substr(players_prefix.size());
-        const auto slash = rest.find('/');
-        if (slash == std::string_view::npos || rest.substr(slash) != "/games") {
-            return not_found_reply();
-        }
-        return player_games_reply(store, rest.substr(0, slash), query);
+    if (path.substr(0, players_prefix.size()) == players_prefix ||
+        path.substr(0, 17) == "/api/leaderboard/") {
+        return serve_player_api(store, path, query, viewer_of(store, authorization));
     }
     if (path == "/api" || path.substr(0, 5) == "/api/") {
         return not_found_reply();

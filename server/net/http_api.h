@@ -1,7 +1,7 @@
 #pragma once
 // The JSON (and PGN) endpoints: /healthz, /api/games/<id>, /api/games/<id>.pgn,
-// /api/players/<id>/games?page=N, /api/legal?variant=…&fen=…&moves=…, /api/seeks/<id>.
-// Anything else is not an API path.
+// /api/legal?variant=…&fen=…&moves=…, /api/seeks/<id>, and the player and leaderboard endpoints
+// of http_players.h (/api/players/…, /api/leaderboard/…). Anything else is not an API path.
 #include <optional>
 #include <string_view>
 
@@ -11,6 +11,9 @@
 namespace server {
 
 // The reply for an API path, or nothing when `target` is not one (then it is a static file).
-std::optional<HttpReply> serve_api(Store& store, std::string_view target);
+// `authorization` is the request's Authorization header ("Bearer <token>" names the viewer, to
+// whom their own private games are shown).
+std::optional<HttpReply> serve_api(Store& store, std::string_view target,
+                                   std::string_view authorization = {});
 
 }  // namespace server

@@ -51,7 +51,9 @@ HttpReply route(ServerState& state, const http::request<http::string_body>& req)
     if (target == "/ws" || target.substr(0, 4) == "/ws?") {
         return json_reply(426, R"({"error":"use a WebSocket"})");
     }
-    if (auto api = serve_api(state.store(), target)) {
+    const auto authorization = req[http::field::authorization];
+    if (auto api = serve_api(state.store(), target,
+                             std::string_view(authorization.data(), authorization.size()))) {
         return *api;
     }
     return serve_static(state.web_root(), target);

@@ -12,6 +12,7 @@
 #include "protocol/version.h"
 #include "server/game/lobby.h"
 #include "server/game/room.h"
+#include "server/game/secrets.h"
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
@@ -107,8 +108,8 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
     self->state_.join(self);
     beast::error_code endpoint_error;
     const auto peer = beast::get_lowest_layer(self->ws_).socket().remote_endpoint(endpoint_error);
-    log->info("client {}: connected from {}", self->id_,
-              endpoint_error ? std::string("?") : peer.address().to_string());
+    self->ip_ = endpoint_error ? std::string("?") : peer.address().to_string();
+    log->info("client {}: connected from {}", self->id_, self->ip_);
     asio::co_spawn(self->ws_.get_executor(), write_loop(self),
                    asio::bind_executor(self->ws_.get_executor(), [self](std::exception_ptr error) {
                        if (error) {
@@ -268,7 +269,7 @@ void WebSocketSession::leave_everything() {
 }
 
 Actor WebSocketSession::actor() {
-    return Actor{weak_from_this(), id_, player_->id, player_->name, lag_ms_};
+    return Actor{weak_from_this(), id_, player_->id, player_->name, account_.has_value(), lag_ms_};
 }
 
 void WebSocketSession::on_pong(std::string_view payload) {
@@ -323,6 +324,10 @@ void WebSocketSession::on_request(protocol::Request request) {
         hello(request);
         return;
     }
+    if (protocol::is_account_request(request.type) && player_) {
+        account_request(request);
+        return;
+    }
     if (!player_) {
         reply(protocol::error_message(ErrorCode::hello_required, "send hello first", request.id));
         return;
@@ -361,8 +366,18 @@ void WebSocketSession::hello(const protocol::Request& request) {
         }
     }
     hello_pending_ = true;
+    if (known) {
+        // An account keeps its username as its name (closing one revokes its tokens).
+        token_hash_ = sha256_hex(*request.token);
+        if (auto account = state_.store().account(known->id)) {
+            account_ = protocol::AccountInfo{account->username, account->admin};
+            welcome(core::ok_status(), {known->id, known->name}, *request.token, request.id);
+            return;
+        }
+    }
     if (!known) {
         auto issued = Identities::new_guest(request.name);
+        token_hash_ = issued.record.token_hash;
         protocol::PlayerInfo player{issued.record.id, issued.record.name};
         store_then({InsertPlayer{issued.record}},
                    [this, player, token = issued.token, id = request.id](core::Status stored) {
@@ -392,12 +407,19 @@ void WebSocketSession::welcome(const core::Status& stored, const protocol::Playe
         return;
     }
     player_ = player;
-    component_logger("ws")->info("client {}: player {} \"{}\"", id_, player_->id, player_->name);
-    reply(protocol::welcome_message(*player_, token, state_.unfinished_games_of(player_->id), id));
+    component_logger("ws")->info("client {}: player {} \"{}\"{}", id_, player_->id, player_->name,
+                                 account_ ? " (account)" : "");
+    reply(protocol::welcome_message(*player_, token, state_.unfinished_games_of(player_->id), id,
+                                    account_ ? protocol::account_json(*account_) : nullptr));
     state_.lobby().post_player_connected(actor());
 }
 
 void WebSocketSession::set_name(const protocol::Request& request) {
+    if (account_) {
+        reply(protocol::error_message(ErrorCode::forbidden, "an account's name is its username",
+                                      request.id));
+        return;
+    }
     store_then({RenamePlayer{player_->id, *request.name}}, [this, name = *request.name,
                                                             id = request.id](core::Status renamed) {
         if (!renamed) {

@@ -18,6 +18,7 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
+#include "protocol/account_messages.h"
 #include "protocol/messages.h"
 #include "protocol/requests.h"
 #include "server/game/client.h"
@@ -41,6 +42,7 @@ public:
     void send(Frame frame) override;
     void watching(std::string game_id, bool on) override;
     void close_going_away() override;
+    void signed_out(const std::string& player_id, const std::string& reason) override;
 
 private:
     static boost::asio::awaitable<void> run(std::shared_ptr<WebSocketSession> self,
@@ -54,6 +56,29 @@ private:
     void welcome(const core::Status& stored, const protocol::PlayerInfo& player,
                  const std::string& token, const nlohmann::json& id);
     void set_name(const protocol::Request& request);
+
+    // websocket_accounts.cpp: register, login, logout, change_password, admin requests.
+    void account_request(const protocol::Request& request);
+    void register_account(const protocol::Request& request);
+    void finish_register(const std::string& username, const std::string& password_hash,
+                         const nlohmann::json& id);
+    void login(const protocol::Request& request);
+    void finish_login(const AccountRecord& account, std::optional<std::string> rehash,
+                      const nlohmann::json& id);
+    void logout(const protocol::Request& request);
+    void change_password(const protocol::Request& request);
+    void admin_request(const protocol::Request& request);
+    // Runs `work` on the password worker and `then` with its result on this session's strand;
+    // false (the request answered with rate_limited) when the worker's queue is full.
+    template <class Work, class Then>
+    bool password_job(const nlohmann::json& id, Work work, Then then);
+    // The connection stops speaking for its player: its seeks, lobby subscription and watches end.
+    void drop_identity();
+    // Starts speaking for `player` (after a login): what the previous identity had ends.
+    void take_identity(const protocol::PlayerInfo& player,
+                       std::optional<protocol::AccountInfo> account, std::string token_hash);
+    void reply_error(protocol::ErrorCode code, const std::string& message,
+                     const nlohmann::json& id);
     void store_then(WriteBatch batch, std::function<void(core::Status)> then);
     bool take_token();
     void reply(std::string text) { enqueue(make_frame(std::move(text))); }
@@ -77,7 +102,11 @@ private:
     bool closed_ = false;  // no more frames are queued
     bool left_ = false;    // the lobby and the rooms have been told that this client is gone
     std::optional<protocol::PlayerInfo> player_;
-    bool hello_pending_ = false;  // a hello waits for its player to be stored
+    bool hello_pending_ = false;                    // a hello waits for its player to be stored
+    std::optional<protocol::AccountInfo> account_;  // set when the player is an account
+    std::string token_hash_;                        // the session this connection speaks with
+    bool account_pending_ = false;  // an account request waits for the worker or the store
+    std::string ip_;                // the peer's address, for the login limits
     std::set<std::string> watching_;
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;

@@ -5,7 +5,7 @@
 namespace server {
 
 // Applies one write, or says why it cannot; `undo` gets what reverts it.
-core::Status MemoryStore::apply(const WriteOp& op, std::vector<std::function<void()>>& undo) {
+core::Status MemoryStore::apply(const WriteOp& op, Undo& undo) {
     return std::visit(
         [&](const auto& w) -> core::Status {
             using W = std::decay_t<decltype(w)>;
@@ -13,8 +13,15 @@ core::Status MemoryStore::apply(const WriteOp& op, std::vector<std::function<voi
                 if (players_.count(w.player.id)) {
                     return core::make_error("player " + w.player.id + " exists already");
                 }
+                if (sessions_.count(w.player.token_hash)) {
+                    return core::make_error("a session with this token exists already");
+                }
                 players_[w.player.id] = w.player;
-                undo.push_back([this, id = w.player.id] { players_.erase(id); });
+                sessions_[w.player.token_hash] = w.player.id;
+                undo.push_back([this, id = w.player.id, token = w.player.token_hash] {
+                    players_.erase(id);
+                    sessions_.erase(token);
+                });
             } else if constexpr (std::is_same_v<W, RenamePlayer>) {
                 auto it = players_.find(w.id);
                 if (it == players_.end()) {
@@ -74,6 +81,8 @@ core::Status MemoryStore::apply(const WriteOp& op, std::vector<std::function<voi
                     undo.push_back([this, old = it->second] { seeks_[old.id] = old; });
                     seeks_.erase(it);
                 }
+            } else {
+                return apply_account(w, undo);
             }
             return core::ok_status();
         },
@@ -111,12 +120,15 @@ std::optional<PlayerRecord> MemoryStore::player(std::string_view id) {
 
 std::optional<PlayerRecord> MemoryStore::player_by_token_hash(std::string_view token_hash) {
     std::lock_guard lock(mutex_);
-    for (const auto& [id, record] : players_) {
-        if (record.token_hash == token_hash) {
-            return record;
-        }
+    auto session = sessions_.find(token_hash);
+    if (session == sessions_.end()) {
+        return std::nullopt;
     }
-    return std::nullopt;
+    auto it = players_.find(session->second);
+    if (it == players_.end()) {
+        return std::nullopt;
+    }
+    return it->second;
 }
 
 std::optional<GameRecord> MemoryStore::game(std::string_view id) {

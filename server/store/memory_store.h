@@ -24,8 +24,34 @@ public:
                                               int limit) override;
     std::vector<SeekRecord> seeks() override;
 
+    // memory_store_accounts.cpp
+    std::optional<AccountRecord> account(std::string_view player_id) override;
+    std::optional<AccountRecord> account_by_username(std::string_view username) override;
+    Moderation moderation(std::string_view player_id) override;
+    std::vector<std::string> muted_players() override;
+    std::vector<RatingRecord> ratings_of(std::string_view player_id) override;
+    std::vector<GameRating> game_ratings(std::string_view game_id) override;
+    std::vector<GameRating> rating_history(std::string_view player_id) override;
+    std::vector<LeaderboardRow> leaderboard(std::string_view variant, double max_rd,
+                                            std::int64_t active_since, int limit) override;
+    std::vector<GameRecord> find_games(const GameQuery& query) override;
+    GameTally tally(std::string_view player_id, std::string_view viewer_id) override;
+
 private:
-    core::Status apply(const WriteOp& op, std::vector<std::function<void()>>& undo);
+    using Undo = std::vector<std::function<void()>>;
+    core::Status apply(const WriteOp& op, Undo& undo);
+    // memory_store_accounts.cpp: the account, session, moderation and rating writes.
+    core::Status apply_account(const CreateAccount& w, Undo& undo);
+    core::Status apply_account(const SetPassword& w, Undo& undo);
+    core::Status apply_account(const SetAdmin& w, Undo& undo);
+    core::Status apply_account(const SetModeration& w, Undo& undo);
+    core::Status apply_account(const AddSession& w, Undo& undo);
+    core::Status apply_account(const RevokeSession& w, Undo& undo);
+    core::Status apply_account(const RevokeSessions& w, Undo& undo);
+    core::Status apply_account(const RateGame& w, Undo& undo);
+    // The finished games of `player_id` that `viewer_id` may see, newest first, with the seat.
+    std::vector<std::pair<const GameRecord*, int>> visible_games(std::string_view player_id,
+                                                                 std::string_view viewer_id);
 
     struct StoredGame {
         GameRecord record;
@@ -38,6 +64,11 @@ private:
     std::map<std::string, StoredGame, std::less<>> games_;
     std::map<std::string, SeekRecord, std::less<>> seeks_;
     std::int64_t next_order_ = 0;
+    std::map<std::string, std::string, std::less<>> sessions_;  // token hash -> player id
+    std::map<std::string, AccountRecord, std::less<>> accounts_;
+    std::map<std::string, Moderation, std::less<>> moderation_;
+    std::map<std::pair<std::string, std::string>, RatingRecord> ratings_;  // (player, variant)
+    std::vector<GameRating> game_ratings_;                                 // in rating order
 };
 
 std::unique_ptr<Store> make_memory_store();

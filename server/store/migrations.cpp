@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 4> steps = {
+constexpr std::array<std::string_view, 5> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -88,6 +88,58 @@ WHERE status = 'active' AND EXISTS (
     // from before clocks were unlimited.
     R"sql(
 ALTER TABLE games ADD COLUMN time_control TEXT NOT NULL DEFAULT '-';
+)sql",
+    // 5 (issue 16): accounts, several sessions (tokens) per player, moderation, rated games,
+    // Glicko-2 ratings and each rated game's rating change. Every token issued so far stays valid:
+    // it becomes its player's first session (players.token_hash keeps the token a player was
+    // created with; since this step only `sessions` says which tokens are valid).
+    R"sql(
+CREATE TABLE sessions (
+    token_hash  TEXT PRIMARY KEY,
+    player_id   TEXT NOT NULL REFERENCES players (id),
+    created_at  INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sessions_by_player ON sessions (player_id);
+INSERT INTO sessions (token_hash, player_id, created_at)
+    SELECT token_hash, id, created_at FROM players;
+CREATE TABLE accounts (
+    player_id      TEXT PRIMARY KEY REFERENCES players (id),
+    username       TEXT NOT NULL,
+    username_key   TEXT NOT NULL UNIQUE,  -- the username in lower case
+    password_hash  TEXT NOT NULL,         -- crypto_pwhash_str (Argon2id)
+    admin          INTEGER NOT NULL CHECK (admin IN (0, 1)),
+    created_at     INTEGER NOT NULL
+) WITHOUT ROWID;
+ALTER TABLE players ADD COLUMN muted INTEGER NOT NULL DEFAULT 0 CHECK (muted IN (0, 1));
+ALTER TABLE players ADD COLUMN closed INTEGER NOT NULL DEFAULT 0 CHECK (closed IN (0, 1));
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1));
+CREATE TABLE ratings (
+    player_id    TEXT NOT NULL REFERENCES players (id),
+    variant      TEXT NOT NULL CHECK (variant IN ('chessence', 'chesica', 'sniderman')),
+    rating       REAL NOT NULL,
+    rd           REAL NOT NULL,
+    volatility   REAL NOT NULL,
+    games        INTEGER NOT NULL,
+    last_played  INTEGER NOT NULL,
+    PRIMARY KEY (player_id, variant)
+) WITHOUT ROWID;
+CREATE INDEX ratings_by_variant ON ratings (variant, rating);
+-- Rowid order is rating order: the single writer rates games one after the other.
+CREATE TABLE game_ratings (
+    game_id            TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat               INTEGER NOT NULL CHECK (seat >= 0),
+    player_id          TEXT NOT NULL REFERENCES players (id),
+    variant            TEXT NOT NULL,
+    rating_before      REAL NOT NULL,
+    rd_before          REAL NOT NULL,
+    volatility_before  REAL NOT NULL,
+    rating_after       REAL NOT NULL,
+    rd_after           REAL NOT NULL,
+    volatility_after   REAL NOT NULL,
+    at                 INTEGER NOT NULL,
+    UNIQUE (game_id, seat)
+);
+CREATE INDEX game_ratings_by_player ON game_ratings (player_id, at);
 )sql",
 };
 

@@ -27,6 +27,22 @@ Statement& Statement::bind(int index, std::int64_t value) {
     return *this;
 }
 
+Statement& Statement::bind_real(int index, double value) {
+    const int rc = sqlite3_bind_double(stmt_, index, value);
+    if (rc != SQLITE_OK && !error_) {
+        error_ = sqlite3_errmsg(db_);
+    }
+    return *this;
+}
+
+Statement& Statement::bind_null(int index) {
+    const int rc = sqlite3_bind_null(stmt_, index);
+    if (rc != SQLITE_OK && !error_) {
+        error_ = sqlite3_errmsg(db_);
+    }
+    return *this;
+}
+
 bool Statement::step() {
     if (error_) {
         return false;
@@ -64,6 +80,10 @@ std::string Statement::text(int column) const {
 
 std::int64_t Statement::integer(int column) const {
     return sqlite3_column_int64(stmt_, column);
+}
+
+double Statement::real(int column) const {
+    return sqlite3_column_double(stmt_, column);
 }
 
 core::Expected<std::unique_ptr<Connection>> Connection::open(const std::string& path,

@@ -28,6 +28,8 @@ public:
 
     Statement& bind(int index, std::string_view text);
     Statement& bind(int index, std::int64_t value);
+    Statement& bind_real(int index, double value);
+    Statement& bind_null(int index);
 
     // Advances to the next row: true while a row is available, false when done; an error is
     // remembered and reported by status().
@@ -39,6 +41,7 @@ public:
 
     std::string text(int column) const;
     std::int64_t integer(int column) const;
+    double real(int column) const;
 
 private:
     sqlite3* db_;

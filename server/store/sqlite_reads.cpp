@@ -14,7 +14,7 @@ using sqlite::Statement;
 
 constexpr const char* game_columns =
     "id, variant, rules, start_fen, seed, rounds, private, status, result_json, created_at, "
-    "finished_at, time_control";
+    "finished_at, time_control, rated";
 
 template <class T>
 T log_failure(T empty, const std::string& message) {
@@ -53,6 +53,7 @@ GameRecord game_from_row(const Statement& s) {
     g.created_at = s.integer(9);
     g.finished_at = s.integer(10);
     g.time_control = s.text(11);
+    g.rated = s.integer(12) != 0;
     return g;
 }
 
@@ -98,7 +99,8 @@ std::optional<PlayerRecord> player(Connection& db, std::string_view id) {
 
 std::optional<PlayerRecord> player_by_token_hash(Connection& db, std::string_view token_hash) {
     return find_player(db,
-                       "SELECT id, name, token_hash, created_at FROM players WHERE token_hash = ?",
+                       "SELECT p.id, p.name, p.token_hash, p.created_at FROM sessions s "
+                       "JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?",
                        token_hash);
 }
 

@@ -1,6 +1,7 @@
 #include "server/store/sqlite_store.h"
 
 #include "server/store/migrations.h"
+#include "server/store/sqlite_account_reads.h"
 #include "server/store/sqlite_db.h"
 #include "server/store/sqlite_read_pool.h"
 #include "server/store/sqlite_reads.h"
@@ -66,6 +67,64 @@ public:
     std::vector<SeekRecord> seeks() override {
         return read(std::vector<SeekRecord>{},
                     [&](Connection& db) { return sqlite_reads::seeks(db); });
+    }
+
+    std::optional<AccountRecord> account(std::string_view player_id) override {
+        return read(std::optional<AccountRecord>{},
+                    [&](Connection& db) { return sqlite_account_reads::account(db, player_id); });
+    }
+
+    std::optional<AccountRecord> account_by_username(std::string_view username) override {
+        return read(std::optional<AccountRecord>{}, [&](Connection& db) {
+            return sqlite_account_reads::account_by_username(db, username);
+        });
+    }
+
+    Moderation moderation(std::string_view player_id) override {
+        return read(Moderation{}, [&](Connection& db) {
+            return sqlite_account_reads::moderation(db, player_id);
+        });
+    }
+
+    std::vector<std::string> muted_players() override {
+        return read(std::vector<std::string>{},
+                    [&](Connection& db) { return sqlite_account_reads::muted_players(db); });
+    }
+
+    std::vector<RatingRecord> ratings_of(std::string_view player_id) override {
+        return read(std::vector<RatingRecord>{}, [&](Connection& db) {
+            return sqlite_account_reads::ratings_of(db, player_id);
+        });
+    }
+
+    std::vector<GameRating> game_ratings(std::string_view game_id) override {
+        return read(std::vector<GameRating>{}, [&](Connection& db) {
+            return sqlite_account_reads::game_ratings(db, game_id);
+        });
+    }
+
+    std::vector<GameRating> rating_history(std::string_view player_id) override {
+        return read(std::vector<GameRating>{}, [&](Connection& db) {
+            return sqlite_account_reads::rating_history(db, player_id);
+        });
+    }
+
+    std::vector<LeaderboardRow> leaderboard(std::string_view variant, double max_rd,
+                                            std::int64_t active_since, int limit) override {
+        return read(std::vector<LeaderboardRow>{}, [&](Connection& db) {
+            return sqlite_account_reads::leaderboard(db, variant, max_rd, active_since, limit);
+        });
+    }
+
+    std::vector<GameRecord> find_games(const GameQuery& query) override {
+        return read(std::vector<GameRecord>{},
+                    [&](Connection& db) { return sqlite_account_reads::find_games(db, query); });
+    }
+
+    GameTally tally(std::string_view player_id, std::string_view viewer_id) override {
+        return read(GameTally{}, [&](Connection& db) {
+            return sqlite_account_reads::tally(db, player_id, viewer_id);
+        });
     }
 
 private:

@@ -3,12 +3,15 @@
 #include <string>
 #include <string_view>
 
+#include "server/store/sqlite_account_writes.h"
+
 namespace server {
 
 namespace {
 
 using sqlite::Connection;
 using sqlite::Statement;
+using sqlite_account_writes::apply;
 
 // Prepares `sql` (cached), lets `bind` fill its parameters, and runs it to completion.
 template <class Bind>
@@ -56,7 +59,11 @@ core::Status apply(Connection& db, const InsertPlayer& w) {
     if (!inserted && (db.last_error_code() & 0xff) == SQLITE_CONSTRAINT) {
         return core::make_error("insert_player: player " + p.id + " exists already");
     }
-    return annotate(std::move(inserted), "insert_player");
+    if (!inserted) {
+        return annotate(std::move(inserted), "insert_player");
+    }
+    // The player's token is its first session.
+    return apply(db, AddSession{p.token_hash, p.id, p.created_at});
 }
 
 core::Status apply(Connection& db, const RenamePlayer& w) {
@@ -73,14 +80,14 @@ core::Status apply(Connection& db, const CreateGame& w) {
     auto inserted =
         run(db,
             "INSERT INTO games (id, variant, rules, start_fen, seed, rounds, private, status, "
-            "result_json, created_at, finished_at, time_control) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "result_json, created_at, finished_at, time_control, rated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [&](Statement& s) {
                 s.bind(1, g.id).bind(2, g.variant).bind(3, g.rules).bind(4, g.start_fen);
                 s.bind(5, static_cast<std::int64_t>(g.seed)).bind(6, std::int64_t{g.rounds});
                 s.bind(7, std::int64_t{g.is_private ? 1 : 0}).bind(8, g.status);
                 s.bind(9, g.result_json).bind(10, g.created_at).bind(11, g.finished_at);
-                s.bind(12, g.time_control);
+                s.bind(12, g.time_control).bind(13, std::int64_t{g.rated ? 1 : 0});
             });
     if (!inserted) {
         return db.last_error_code() == SQLITE_CONSTRAINT_PRIMARYKEY

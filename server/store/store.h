@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/expected.h"
+#include "server/store/account_records.h"
 
 namespace server {
 
@@ -36,6 +37,7 @@ struct GameRecord {
     std::uint64_t seed = 0;          // Sniderman: the match seed
     int rounds = 0;                  // Sniderman: rounds in the match
     bool is_private = false;
+    bool rated = false;  // rated games change both players' ratings when they end
     // The time control as a record's TimeControl tag writes it (protocol/time_control.h): "-" (or
     // "") unlimited, "300+3", "1/259200".
     std::string time_control = "-";
@@ -90,8 +92,10 @@ struct DeleteSeek {
     std::string id;
 };
 
+// A new player's token also becomes one of its sessions (account_records.h has the other writes).
 using WriteOp = std::variant<InsertPlayer, RenamePlayer, CreateGame, AppendEvents, FinishGame,
-                             SaveSeek, DeleteSeek>;
+                             SaveSeek, DeleteSeek, CreateAccount, SetPassword, SetAdmin,
+                             SetModeration, AddSession, RevokeSession, RevokeSessions, RateGame>;
 // Writes that belong together: committed in one transaction, all or nothing.
 using WriteBatch = std::vector<WriteOp>;
 // Called exactly once per batch with ok (durable) or the error (nothing of the batch was written).
@@ -132,6 +136,25 @@ public:
     virtual std::vector<GameRecord> finished_games_of(std::string_view player_id, int offset,
                                                       int limit) = 0;
     virtual std::vector<SeekRecord> seeks() = 0;
+
+    // --- Accounts, sessions, moderation and ratings (account_records.h).
+    virtual std::optional<AccountRecord> account(std::string_view player_id) = 0;
+    // The account with this username in any case.
+    virtual std::optional<AccountRecord> account_by_username(std::string_view username) = 0;
+    virtual Moderation moderation(std::string_view player_id) = 0;
+    virtual std::vector<std::string> muted_players() = 0;
+    virtual std::vector<RatingRecord> ratings_of(std::string_view player_id) = 0;
+    // The seats of a rated game with their rating change (empty for other games).
+    virtual std::vector<GameRating> game_ratings(std::string_view game_id) = 0;
+    // Every rating change of a player, oldest first.
+    virtual std::vector<GameRating> rating_history(std::string_view player_id) = 0;
+    // The best ratings in `variant` with RD at most max_rd, last played at or after active_since,
+    // of players whose account is not closed; highest first.
+    virtual std::vector<LeaderboardRow> leaderboard(std::string_view variant, double max_rd,
+                                                    std::int64_t active_since, int limit) = 0;
+    // A player's finished games, newest first, filtered as the query says.
+    virtual std::vector<GameRecord> find_games(const GameQuery& query) = 0;
+    virtual GameTally tally(std::string_view player_id, std::string_view viewer_id) = 0;
 };
 
 }  // namespace server

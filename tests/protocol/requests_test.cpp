@@ -48,6 +48,14 @@ const std::vector<std::string>& client_examples() {
         R"({"type":"takeback_decline","game_id":"g_0123456789ab"})",
         R"({"type":"moretime","game_id":"g_0123456789ab"})",
         R"({"type":"ping","id":"p"})",
+        R"({"type":"seek_create","variant":"chesica","rated":true,"rating_min":1400,"rating_max":1800})",
+        R"({"type":"quick_pair","variant":"chessence","rated":true})",
+        R"({"type":"register","username":"ann_k","password":"correct horse"})",
+        R"({"type":"login","username":"Ann_K","password":"x"})",
+        R"({"type":"logout","everywhere":true})",
+        R"({"type":"change_password","password":"old","new_password":"battery staple"})",
+        R"({"type":"admin_mute","player_id":"p_0123456789ab","muted":false})",
+        R"({"type":"admin_close","player_id":"p_0123456789ab"})",
     };
     return examples;
 }
@@ -214,6 +222,56 @@ TEST(Utf8Length, CountsCodePoints) {
     EXPECT_EQ(protocol::utf8_length(""), 0u);
     EXPECT_EQ(protocol::utf8_length("abc"), 3u);
     EXPECT_EQ(protocol::utf8_length("é♞𝄞"), 3u);
+}
+
+TEST(ParseRequest, AccountRequestsReadTheirFields) {
+    const auto reg =
+        request_of(R"({"type":"register","username":"ann_k","password":"correct horse"})");
+    EXPECT_EQ(reg.type, RequestType::register_account);
+    EXPECT_EQ(reg.username, "ann_k");
+    EXPECT_EQ(reg.password, "correct horse");
+    EXPECT_TRUE(request_of(R"({"type":"logout","everywhere":true})").everywhere);
+    EXPECT_FALSE(request_of(R"({"type":"admin_mute","player_id":"p_1","muted":false})").muted);
+    const auto seek =
+        request_of(R"({"type":"seek_create","variant":"chesica","rated":true,"rating_max":1800})");
+    EXPECT_TRUE(seek.rated);
+    EXPECT_FALSE(seek.rating_min.has_value());
+    EXPECT_EQ(seek.rating_max, 1800);
+    EXPECT_FALSE(request_of(R"({"type":"quick_pair","variant":"chesica"})").rated);
+}
+
+TEST(ParseRequest, BadAccountFieldsGetTheirCodes) {
+    using protocol::ErrorCode;
+    EXPECT_EQ(
+        error_of(R"({"type":"register","username":"ab","password":"long enough"})").error.code,
+        ErrorCode::bad_name);
+    EXPECT_EQ(
+        error_of(R"({"type":"register","username":"a b c","password":"long enough"})").error.code,
+        ErrorCode::bad_name);
+    EXPECT_EQ(error_of(R"({"type":"register","username":"ann","password":"seven77"})").error.code,
+              ErrorCode::weak_password);
+    // Eight code points, more bytes: long enough.
+    request_of(R"({"type":"register","username":"ann","password":"ééééééé1"})");
+    EXPECT_EQ(error_of(R"({"type":"login","username":"ann"})").error.code,
+              ErrorCode::missing_field);
+    EXPECT_EQ(
+        error_of(R"({"type":"change_password","password":"x","new_password":"short"})").error.code,
+        ErrorCode::weak_password);
+    EXPECT_EQ(error_of(R"({"type":"admin_close","player_id":7})").error.code, ErrorCode::bad_field);
+    EXPECT_EQ(
+        error_of(
+            R"({"type":"seek_create","variant":"chessence","rating_min":1800,"rating_max":1700})")
+            .error.code,
+        ErrorCode::bad_field);
+    EXPECT_EQ(
+        error_of(R"({"type":"seek_create","variant":"chessence","rating_min":-5})").error.code,
+        ErrorCode::bad_field);
+    EXPECT_EQ(error_of(R"({"type":"seek_create","variant":"chessence","rated":"yes"})").error.code,
+              ErrorCode::bad_field);
+    EXPECT_EQ(error_of(R"({"type":"register","username":"ann","password":")" +
+                       std::string(300, 'x') + R"("})")
+                  .error.code,
+              ErrorCode::bad_field);
 }
 
 }  // namespace

@@ -166,6 +166,7 @@ TEST(MigrationStep3, EventsLoseTheirDerivedFieldsAndHalfFinishedGamesAreFinished
     store->reset();
     auto db = server::sqlite::Connection::open(path);
     ASSERT_TRUE(db.ok());
+    // Opening applies every later step too (4: time controls, 5: accounts and ratings).
     EXPECT_EQ(*(*db)->query_text("PRAGMA user_version"),
               std::to_string(server::current_schema_version()));
     EXPECT_GE(server::current_schema_version(), 3);

@@ -1,0 +1,276 @@
+#include "server/net/http_players.h"
+
+#include <charconv>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/variant.h"
+#include "protocol/messages.h"
+#include "server/game/glicko2.h"
+#include "server/game/identity.h"
+#include "server/game/secrets.h"
+#include "server/limits.h"
+#include "server/records/record_export.h"
+
+namespace server {
+
+using nlohmann::json;
+
+namespace {
+
+std::string seat_name(const GameRecord& game, std::size_t seat) {
+    if (game.variant == "sniderman") {
+        return seat == 0 ? "player0" : "player1";
+    }
+    return seat == 0 ? "white" : "black";
+}
+
+json players_json(Store& store, const GameRecord& game) {
+    json players = json::array();
+    for (std::size_t seat = 0; seat < game.seats.size(); ++seat) {
+        auto player = store.player(game.seats[seat]);
+        players.push_back({{"seat", seat_name(game, seat)},
+                           {"id", game.seats[seat]},
+                           {"name", player ? player->name : "Unknown"}});
+    }
+    return players;
+}
+
+json rating_json(const RatingRecord& row) {
+    const glicko2::Rating rating{row.value.rating, row.value.rd, row.value.volatility};
+    return {{"rating", row.value.rating},
+            {"rd", row.value.rd},
+            {"volatility", row.value.volatility},
+            {"games", row.games},
+            {"provisional", glicko2::provisional(rating)},
+            {"last_played", row.last_played}};
+}
+
+HttpReply bad_request(const std::string& message) {
+    return json_reply(400, protocol::to_text(json{{"error", message}}));
+}
+
+// The player named by an id, or else by a username.
+std::optional<PlayerRecord> find_player(Store& store, std::string_view key) {
+    if (auto player = store.player(key)) {
+        return player;
+    }
+    if (auto account = store.account_by_username(key)) {
+        return store.player(account->player_id);
+    }
+    return std::nullopt;
+}
+
+HttpReply player_reply(Store& store, const PlayerRecord& player, const std::string& viewer) {
+    const auto account = store.account(player.id);
+    json ratings = json::object();
+    for (const auto& row : store.ratings_of(player.id)) {
+        ratings[row.variant] = rating_json(row);
+    }
+    // One point per rated game, oldest first; a private game's id only for its players.
+    json history = json::object();
+    std::map<std::string, bool> visible;
+    for (const auto& row : store.rating_history(player.id)) {
+        auto [seen, fresh] = visible.try_emplace(row.game_id, false);
+        if (fresh) {
+            const auto game = store.game(row.game_id);
+            const bool sat = game && std::find(game->seats.begin(), game->seats.end(), viewer) !=
+                                         game->seats.end();
+            seen->second = game && (!game->is_private || sat);
+        }
+        history[row.variant].push_back({{"game_id", seen->second ? json(row.game_id) : json()},
+                                        {"at", row.at},
+                                        {"rating", row.after.rating},
+                                        {"rd", row.after.rd},
+                                        {"change", row.after.rating - row.before.rating}});
+    }
+    const auto tally = store.tally(player.id, viewer);
+    json body = {{"id", player.id},
+                 {"name", player.name},
+                 {"account", account.has_value()},
+                 {"closed", store.moderation(player.id).closed},
+                 {"created_at", player.created_at},
+                 {"ratings", ratings},
+                 {"rating_history", history},
+                 {"tally",
+                  {{"games", tally.games},
+                   {"wins", tally.wins},
+                   {"draws", tally.draws},
+                   {"losses", tally.losses}}}};
+    return json_reply(200, protocol::to_text(body));
+}
+
+// The filters of /games: variant, result (win/draw/loss), rated (true/false); page from 1.
+std::optional<HttpReply> read_query(std::string_view query, GameQuery& q, int& page) {
+    page = 1;
+    if (auto text = query_value(query, "page")) {
+        const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), page);
+        if (ec != std::errc() || end != text->data() + text->size() || page < 1 || page > 1000000) {
+            return bad_request("page must be a number from 1");
+        }
+    }
+    if (auto variant = query_value(query, "variant"); variant && !variant->empty()) {
+        if (!core::parse_variant(*variant)) {
+            return bad_request("variant must be chessence, chesica or sniderman");
+        }
+        q.variant = std::string(*variant);
+    }
+    if (auto result = query_value(query, "result"); result && !result->empty()) {
+        if (*result != "win" && *result != "draw" && *result != "loss") {
+            return bad_request("result must be win, draw or loss");
+        }
+        q.result = std::string(*result);
+    }
+    if (auto rated = query_value(query, "rated"); rated && !rated->empty()) {
+        if (*rated != "true" && *rated != "false") {
+            return bad_request("rated must be true or false");
+        }
+        q.rated = *rated == "true";
+    }
+    return std::nullopt;
+}
+
+json game_line(Store& store, const GameRecord& game) {
+    auto result = json::parse(game.result_json, nullptr, false);
+    return {{"game_id", game.id},
+            {"variant", game.variant},
+            {"rules", game.rules},
+            {"rated", game.rated},
+            {"players", players_json(store, game)},
+            {"result", result.is_object() ? result : json(nullptr)},
+            {"created_at", game.created_at},
+            {"finished_at", game.finished_at}};
+}
+
+HttpReply games_reply(Store& store, const PlayerRecord& player, std::string_view query,
+                      const std::string& viewer) {
+    GameQuery q;
+    int page = 1;
+    if (auto bad = read_query(query, q, page)) {
+        return *bad;
+    }
+    q.player_id = player.id;
+    q.viewer_id = viewer;
+    q.offset = (page - 1) * games_page_size;
+    q.limit = games_page_size + 1;
+    auto games = store.find_games(q);
+    const bool has_more = games.size() > static_cast<std::size_t>(games_page_size);
+    if (has_more) {
+        games.pop_back();
+    }
+    json list = json::array();
+    for (const auto& game : games) {
+        list.push_back(game_line(store, game));
+    }
+    json body = {{"player", {{"id", player.id}, {"name", player.name}}},
+                 {"page", page},
+                 {"page_size", games_page_size},
+                 {"games", list},
+                 {"has_more", has_more}};
+    return json_reply(200, protocol::to_text(body));
+}
+
+HttpReply games_pgn_reply(Store& store, const PlayerRecord& player, std::string_view query,
+                          const std::string& viewer) {
+    GameQuery q;
+    int page = 1;
+    if (auto bad = read_query(query, q, page)) {
+        return *bad;
+    }
+    q.player_id = player.id;
+    q.viewer_id = viewer;
+    q.limit = max_pgn_games;
+    std::string text;
+    for (const auto& game : store.find_games(q)) {
+        if (auto pgn = export_game_pgn(store, game.id, "Chessence Server")) {
+            if (!text.empty()) {
+                text += "\n";
+            }
+            text += *pgn;
+        }
+    }
+    return HttpReply{200, "application/x-chess-pgn; charset=utf-8", std::move(text)};
+}
+
+HttpReply leaderboard_reply(Store& store, std::string_view variant) {
+    if (!core::parse_variant(variant)) {
+        return not_found_reply();
+    }
+    const auto since = unix_now() - std::int64_t{leaderboard_days} * 86400;
+    json players = json::array();
+    int rank = 0;
+    for (const auto& row :
+         store.leaderboard(variant, glicko2::provisional_rd, since, leaderboard_size)) {
+        players.push_back({{"rank", ++rank},
+                           {"id", row.player_id},
+                           {"name", row.name},
+                           {"rating", row.rating.value.rating},
+                           {"rd", row.rating.value.rd},
+                           {"games", row.rating.games}});
+    }
+    return json_reply(200, protocol::to_text(json{{"variant", variant}, {"players", players}}));
+}
+
+}  // namespace
+
+std::optional<std::string_view> query_value(std::string_view query, std::string_view key) {
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const auto part = query.substr(0, amp);
+        const auto eq = part.find('=');
+        if (part.substr(0, eq) == key) {
+            return eq == std::string_view::npos ? std::string_view{} : part.substr(eq + 1);
+        }
+        if (amp == std::string_view::npos) {
+            break;
+        }
+        query.remove_prefix(amp + 1);
+    }
+    return std::nullopt;
+}
+
+std::string viewer_of(Store& store, std::string_view authorization) {
+    constexpr std::string_view bearer = "Bearer ";
+    if (authorization.substr(0, bearer.size()) != bearer) {
+        return {};
+    }
+    const auto token = authorization.substr(bearer.size());
+    if (token.empty() || token.size() > 128) {
+        return {};
+    }
+    auto player = store.player_by_token_hash(sha256_hex(token));
+    return player ? player->id : std::string();
+}
+
+std::optional<HttpReply> serve_player_api(Store& store, std::string_view path,
+                                          std::string_view query, const std::string& viewer_id) {
+    constexpr std::string_view players_prefix = "/api/players/";
+    constexpr std::string_view leaderboard_prefix = "/api/leaderboard/";
+    if (path.substr(0, leaderboard_prefix.size()) == leaderboard_prefix) {
+        return leaderboard_reply(store, path.substr(leaderboard_prefix.size()));
+    }
+    if (path.substr(0, players_prefix.size()) != players_prefix) {
+        return std::nullopt;
+    }
+    const auto rest = path.substr(players_prefix.size());
+    const auto slash = rest.find('/');
+    const auto key = rest.substr(0, slash);
+    const auto tail = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash);
+    if (key.empty() || (!tail.empty() && tail != "/games" && tail != "/games.pgn")) {
+        return not_found_reply();
+    }
+    const auto player = find_player(store, key);
+    if (!player) {
+        return not_found_reply();
+    }
+    if (tail.empty()) {
+        return player_reply(store, *player, viewer_id);
+    }
+    if (tail == "/games") {
+        return games_reply(store, *player, query, viewer_id);
+    }
+    return games_pgn_reply(store, *player, query, viewer_id);
+}
+
+}  // namespace server
