@@ -115,6 +115,12 @@ export function installAccounts(app, host) {
         }
         host.replaceChildren(...parts);
         document.body.dataset.account = a ? a.username : '';
+        // An account's name is its username, shown by the account button: the guest's name button
+        // (which renames) would only repeat it.
+        const meButton = document.getElementById('me-button');
+        if (meButton) {
+            meButton.style.display = a ? 'none' : '';
+        }
     }
 
     conn.on('welcome', (msg) => {

@@ -3,7 +3,7 @@
 // finished games with filters and paging, each linking to its replay (the game page) and its PGN.
 // Requests carry the token, so a player sees their own private games; nobody else does.
 import { TOKEN_KEY } from './socket.js';
-import { h, variantLabel, reasonText } from './ui.js';
+import { h, plural, variantLabel, reasonText } from './ui.js';
 import { ratingChart, ratingText, signed } from './rating_view.js';
 import { VARIANTS } from './protocol.js';
 
@@ -85,7 +85,7 @@ export class PlayerPage {
         this.head_.replaceChildren(
             h('h1', {}, p.name, p.closed ? h('span', { class: 'badge' }, ' closed') : ''),
             h('p', { class: 'tally', 'data-games': t.games },
-              `${t.games} games · ${t.wins} won · ${t.draws} drawn · ${t.losses} lost`),
+              `${plural(t.games, 'game')} · ${t.wins} won · ${t.draws} drawn · ${t.losses} lost`),
             rows.length === 0 ? h('p', { class: 'empty' }, p.account ? 'No rated games yet.' : 'Guests play casual games only.')
                 : h('table', { class: 'list ratings' },
                     h('thead', {}, h('tr', {}, ...['Game', 'Rating', 'RD', 'Rated games'].map((x) => h('th', { scope: 'col' }, x)))),
@@ -102,7 +102,7 @@ export class PlayerPage {
             const last = points.at(-1);
             return h('figure', { class: 'chart', 'data-variant': v },
                 ratingChart(points, { label: `${variantLabel(v)} rating history` }),
-                h('figcaption', {}, `${variantLabel(v)}: ${Math.round(last.rating)} after ${points.length} rated games (last change ${signed(last.change)})`));
+                h('figcaption', {}, `${variantLabel(v)}: ${Math.round(last.rating)} after ${plural(points.length, 'rated game')} (last change ${signed(last.change)})`));
         }));
     }
 

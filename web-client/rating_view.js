@@ -46,7 +46,7 @@ export function ratingChart(points, { width = 560, height = 180, label = 'Rating
     const x = (i) => pad.left + (points.length <= 1 ? 0.5 : i / (points.length - 1)) * (width - pad.left - pad.right);
     const y = (r) => pad.top + (1 - (r - lo) / span) * (height - pad.top - pad.bottom);
     const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'rating-chart', role: 'img',
-                               'aria-label': `${label}: ${points.length} rated games, now ${points.length ? Math.round(points.at(-1).rating) : 1500}` });
+                               'aria-label': `${label}: ${points.length} rated game${points.length === 1 ? '' : 's'}, now ${points.length ? Math.round(points.at(-1).rating) : 1500}` });
     for (const r of [lo, lo + span / 2, lo + span]) {
         chart.append(svg('line', { x1: pad.left, x2: width - pad.right, y1: y(r), y2: y(r), class: 'grid' }),
                      svg('text', { x: pad.left - 6, y: y(r) + 4, 'text-anchor': 'end', class: 'axis' }, String(Math.round(r))));

@@ -65,7 +65,7 @@ test('register, play a rated game, see the rating change and the chart', async (
     await ann.goto(`${server.url}/player/${annId}`);
     await ann.waitForSelector('.ratings tr[data-variant="chessence"] .rating');
     assert.equal(await ann.textContent('.ratings tr[data-variant="chessence"] .rating'), '1338?');
-    assert.match(await ann.textContent('.tally'), /1 games · 0 won · 0 drawn · 1 lost/);
+    assert.match(await ann.textContent('.tally'), /^1 game · 0 won · 0 drawn · 1 lost$/);
     await ann.waitForSelector('figure.chart[data-variant="chessence"] svg.rating-chart');
     assert.equal(await ann.locator('svg.rating-chart circle.point').count(), 1);
     await ann.waitForSelector(`[data-list="player-games"] tr[data-game="${gameId}"]`);
