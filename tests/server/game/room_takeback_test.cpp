@@ -107,6 +107,10 @@ TEST_F(RoomTakebacks, OfferDeclineAcceptAndTheClocksGoBack) {
     bob.send({{"type", "watch"}, {"game_id", table.game_id}});
     bob.wait_type("snapshot");
     ann.send({{"type", "takeback_offer"}, {"game_id", table.game_id}});
+    // Bob accepts once he has seen the offer (his connection could otherwise overtake Ann's).
+    bob.wait_for([](const json& m) {
+        return m.value("type", "") == "event" && m["event"].value("kind", "") == "takeback_offered";
+    });
     bob.send({{"type", "takeback_accept"}, {"game_id", table.game_id}});
     const auto to_start = bob.wait_for([](const json& m) {
         return m.value("type", "") == "event" && m["event"].value("kind", "") == "takeback";
