@@ -21,24 +21,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string seat_name(const GameRecord& game, std::size_t seat) {
-    if (game.variant == "sniderman") {
-        return seat == 0 ? "player0" : "player1";
-    }
-    return seat == 0 ? "white" : "black";
-}
-
-json players_json(Store& store, const GameRecord& game) {
-    json players = json::array();
-    for (std::size_t seat = 0; seat < game.seats.size(); ++seat) {
-        auto player = store.player(game.seats[seat]);
-        players.push_back({{"seat", seat_name(game, seat)},
-                           {"id", game.seats[seat]},
-                           {"name", player ? player->name : "Unknown"}});
-    }
-    return players;
-}
-
 json result_json(const GameRecord& game) {
     if (game.result_json.empty()) {
         return nullptr;

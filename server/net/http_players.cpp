@@ -17,8 +17,6 @@ namespace server {
 
 using nlohmann::json;
 
-namespace {
-
 std::string seat_name(const GameRecord& game, std::size_t seat) {
     if (game.variant == "sniderman") {
         return seat == 0 ? "player0" : "player1";
@@ -26,7 +24,7 @@ std::string seat_name(const GameRecord& game, std::size_t seat) {
     return seat == 0 ? "white" : "black";
 }
 
-json players_json(Store& store, const GameRecord& game) {
+nlohmann::json players_json(Store& store, const GameRecord& game) {
     json players = json::array();
     for (std::size_t seat = 0; seat < game.seats.size(); ++seat) {
         auto player = store.player(game.seats[seat]);
@@ -36,6 +34,8 @@ json players_json(Store& store, const GameRecord& game) {
     }
     return players;
 }
+
+namespace {
 
 json rating_json(const RatingRecord& row) {
     const glicko2::Rating rating{row.value.rating, row.value.rd, row.value.volatility};

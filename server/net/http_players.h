@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "server/net/http_reply.h"
 #include "server/store/store.h"
 
@@ -18,6 +20,11 @@ std::string viewer_of(Store& store, std::string_view authorization);
 // `path` is neither.
 std::optional<HttpReply> serve_player_api(Store& store, std::string_view path,
                                           std::string_view query, const std::string& viewer_id);
+
+// A game's seat by index as the API names it: white/black, or player0/player1 in Sniderman.
+std::string seat_name(const GameRecord& game, std::size_t seat);
+// The game's players as `[{seat, id, name}]` (a player the store no longer has is "Unknown").
+nlohmann::json players_json(Store& store, const GameRecord& game);
 
 // `key`'s value in a query string ("a=1&b=2"), without percent-decoding; nothing if absent.
 std::optional<std::string_view> query_value(std::string_view query, std::string_view key);
