@@ -2,32 +2,18 @@
 // rated game to a result, both see the rating change at the end, and the player page shows the
 // new rating (provisional "?"), the win/draw/loss tally, an SVG rating-history chart and the game
 // in the finished-games list with its replay link.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, screenshot } from './lib/browser.mjs';
-import { startServer } from './lib/server.mjs';
+import { newPage, screenshot } from './lib/browser.mjs';
+import { suite } from './lib/suite.mjs';
 import { createSeek, gameIdOf, waitOnline } from './lib/play.mjs';
 
-let server;
-let browser;
-const contexts = [];
-
-before(async () => {
-    server = await startServer();
-    browser = await launch();
-});
-after(async () => {
-    for (const c of contexts) {
-        await c.close().catch(() => {});
-    }
-    await browser?.close();
-    await server?.stop();
-});
+const env = suite();
 
 async function registered(username) {
-    const { context, page } = await newPage(browser);
-    contexts.push(context);
-    await page.goto(`${server.url}/`);
+    const { context, page } = await newPage(env.browser);
+    env.contexts.push(context);
+    await page.goto(`${env.server.url}/`);
     await waitOnline(page);
     await page.click('[data-action="account-menu"]');
     await page.fill('form[data-form="sign-in"] input[name="username"]', username);
@@ -62,7 +48,7 @@ test('register, play a rated game, see the rating change and the chart', async (
     assert.equal(await bob.textContent(`.rating-change li[data-player="${annId}"] .rating-delta`), '−162');
     await screenshot(ann, 'rated-game-over');
 
-    await ann.goto(`${server.url}/player/${annId}`);
+    await ann.goto(`${env.server.url}/player/${annId}`);
     await ann.waitForSelector('.ratings tr[data-variant="chessence"] .rating');
     assert.equal(await ann.textContent('.ratings tr[data-variant="chessence"] .rating'), '1338?');
     assert.match(await ann.textContent('.tally'), /^1 game · 0 won · 0 drawn · 1 lost$/);

@@ -1,32 +1,18 @@
 // End to end in Chromium against the real server: a 15-second game (a custom clock) found in the
 // lobby, watched by a spectator; both players move, then White stops and its clock runs out. The
 // server ends the game; both players and the spectator see the same result and the same clocks.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, screenshot } from './lib/browser.mjs';
-import { startServer } from './lib/server.mjs';
+import { newPage, screenshot } from './lib/browser.mjs';
+import { suite } from './lib/suite.mjs';
 import { chooser, createSeek, gameIdOf, playMove, plyOf, setName, waitOnline } from './lib/play.mjs';
 
-let server;
-let browser;
-const contexts = [];
-
-before(async () => {
-    server = await startServer();
-    browser = await launch();
-});
-after(async () => {
-    for (const c of contexts) {
-        await c.close().catch(() => {});
-    }
-    await browser?.close();
-    await server?.stop();
-});
+const env = suite();
 
 async function person(name) {
-    const { context, page } = await newPage(browser);
-    contexts.push(context);
-    await page.goto(`${server.url}/#/`);
+    const { context, page } = await newPage(env.browser);
+    env.contexts.push(context);
+    await page.goto(`${env.server.url}/#/`);
     await waitOnline(page);
     await setName(page, name);
     return page;
@@ -46,7 +32,7 @@ test('a short clock played until White flags: players and spectator see the same
     await bob.click(`tr[data-seek="${seekId}"] [data-accept]`);
     const gameId = await gameIdOf(alice);
     await gameIdOf(bob);
-    await carol.goto(`${server.url}/#/game/${gameId}`);
+    await carol.goto(`${env.server.url}/#/game/${gameId}`);
     await carol.waitForSelector('#board[data-version]');
 
     // Before both have moved: the clocks stand at 15 s, the first move is due, abort is offered.
@@ -94,10 +80,10 @@ test('a short clock played until White flags: players and spectator see the same
         assert.equal(await page.locator('#board').getAttribute('data-legal'), '');
     }
     await screenshot(carol, 'clock-flag-spectator');
-    const api = await (await fetch(`${server.url}/api/games/${gameId}`)).json();
+    const api = await (await fetch(`${env.server.url}/api/games/${gameId}`)).json();
     assert.deepEqual(api.result, { winner: 'black', reason: 'timeout' });
     assert.deepEqual(api.clock, { initial: 15, increment: 0 });
-    const pgn = await (await fetch(`${server.url}/api/games/${gameId}.pgn`)).text();
+    const pgn = await (await fetch(`${env.server.url}/api/games/${gameId}.pgn`)).text();
     assert.match(pgn, /\[TimeControl "15\+0"\]/);
     assert.match(pgn, /\{\[%clk 0:00:\d\d\.\d\]\}/);
     for (const page of [alice, bob, carol]) {

@@ -2,34 +2,21 @@
 // the board with its status in view at 390×844, 760×900 and 1024×600; no control under 44 px on
 // narrow screens; every text and board coordinate at 4.5:1 or better in both colour themes and every
 // board theme; the board never turns during a Sniderman match; controls have names.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, screenshot } from './lib/browser.mjs';
-import { startServer } from './lib/server.mjs';
+import { newPage, screenshot } from './lib/browser.mjs';
+import { suite } from './lib/suite.mjs';
 import { createSeek, gameIdOf, playMove, chooser, setName, waitOnline } from './lib/play.mjs';
 import { cutOff, lowContrast, smallControls } from './lib/checks.mjs';
 
-let server;
-let browser;
-const contexts = [];
-before(async () => {
-    server = await startServer();
-    browser = await launch();
-});
-after(async () => {
-    for (const c of contexts) {
-        await c.close().catch(() => {});
-    }
-    await browser?.close();
-    await server?.stop();
-});
+const env = suite();
 
 const SIZES = [{ width: 390, height: 844 }, { width: 760, height: 900 }, { width: 1024, height: 600 }];
 
 async function person(name, options = {}) {
-    const { context, page } = await newPage(browser, options);
-    contexts.push(context);
-    await page.goto(`${server.url}/`);
+    const { context, page } = await newPage(env.browser, options);
+    env.contexts.push(context);
+    await page.goto(`${env.server.url}/`);
     await waitOnline(page);
     await setName(page, name);
     return page;
@@ -95,7 +82,7 @@ test('lobby, rules and invitation pages: nothing cut off, tap targets, names', {
     const phone = await person('Pho', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const seekId = await createSeek(phone, { variant: 'chesica', isPrivate: true });
     const guest = await person('Gue', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    await guest.goto(`${server.url}/join/${seekId}`);
+    await guest.goto(`${env.server.url}/join/${seekId}`);
     await guest.waitForSelector('[data-inviter]');
     for (const size of SIZES) {
         await guest.setViewportSize(size);
@@ -107,7 +94,7 @@ test('lobby, rules and invitation pages: nothing cut off, tap targets, names', {
     await screenshot(guest, 'phone-invitation');
     const desk = await person('Desk');
     for (const path of ['/', '/learn/chessence', '/learn/chesica', '/learn/sniderman']) {
-        await desk.goto(`${server.url}${path}`);
+        await desk.goto(`${env.server.url}${path}`);
         await waitOnline(desk);
         await desk.waitForTimeout(400);
         assert.deepEqual(await cutOff(desk), [], `${path} on a desktop`);
@@ -117,7 +104,7 @@ test('lobby, rules and invitation pages: nothing cut off, tap targets, names', {
     await desk.waitForSelector('#settings[open]');
     await screenshot(desk, 'desktop-settings');
     for (const path of ['/', '/learn/chessence', '/learn/chesica', '/learn/sniderman']) {
-        await phone.goto(`${server.url}${path}`);
+        await phone.goto(`${env.server.url}${path}`);
         await waitOnline(phone);
         await phone.waitForTimeout(400);
         for (const size of SIZES) {
@@ -153,7 +140,7 @@ test('contrast: text and coordinates at 4.5:1 in dark and light, on every board 
         await screenshot(a, `game-chessence-${theme}`);
         for (const path of ['/', '/learn/sniderman', '/learn/chesica']) {
             await b.evaluate((t) => { document.documentElement.dataset.theme = t; }, theme);
-            await b.goto(`${server.url}${path}`);
+            await b.goto(`${env.server.url}${path}`);
             await b.evaluate((t) => { document.documentElement.dataset.theme = t; }, theme);
             await b.waitForTimeout(500);
             assert.deepEqual(await lowContrast(b), [], `${path}, ${theme}`);

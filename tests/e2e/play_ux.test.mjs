@@ -2,32 +2,19 @@
 // moment the opponent's move arrives, a drag that starts before that move and ends after it, the
 // title flash in a hidden tab, the result in words with its next steps, the analysis board, the
 // lobby without stale rows, and an invitation that survives the inviter's reload.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, screenshot } from './lib/browser.mjs';
-import { startServer } from './lib/server.mjs';
+import { newPage, screenshot } from './lib/browser.mjs';
+import { suite } from './lib/suite.mjs';
 import { chooser, createSeek, gameIdOf, moveTexts, playMove, plyOf, setName, waitOnline } from './lib/play.mjs';
 import { cutOff, smallControls } from './lib/checks.mjs';
 
-let server;
-let browser;
-const contexts = [];
-before(async () => {
-    server = await startServer();
-    browser = await launch();
-});
-after(async () => {
-    for (const c of contexts) {
-        await c.close().catch(() => {});
-    }
-    await browser?.close();
-    await server?.stop();
-});
+const env = suite();
 
 async function person(name, options = {}) {
-    const { context, page } = await newPage(browser, options);
-    contexts.push(context);
-    await page.goto(`${server.url}/`);
+    const { context, page } = await newPage(env.browser, options);
+    env.contexts.push(context);
+    await page.goto(`${env.server.url}/`);
     await waitOnline(page);
     await setName(page, name);
     return page;
@@ -125,7 +112,7 @@ test('chesica: sounds, premove, a drag across the opponent\'s move, title flash,
     assert.match(await alice.textContent('.banner'), /Ben won/);
     assert.ok((await sounds(bob)).includes('end'));
     const pgn = await bob.getAttribute('.result-card [data-dialog-action="pgn"]', 'href');
-    const record = await bob.request.get(`${server.url}${pgn}`);
+    const record = await bob.request.get(`${env.server.url}${pgn}`);
     assert.equal(record.status(), 200);
     assert.match(await record.text(), /a3-b4/);
     await screenshot(bob, 'game-result-card');
