@@ -8,6 +8,7 @@
 
 #include <thread>
 
+#include "server/game/timed_room_test.h"
 #include "server/game_table.h"
 #include "server/manual_time.h"
 
@@ -19,31 +20,7 @@ using test::Table;
 
 const json one_minute = {{"initial", 60}, {"increment", 0}};
 
-class RoomClockRequests : public ::testing::Test {
-protected:
-    static server::Limits limits() {
-        auto limits = test::fast_limits();
-        limits.lag_probe_interval = 0ms;
-        return limits;
-    }
-
-    static json play(Table& table) {
-        const auto now = table.snapshot(*table.sam);
-        auto& mover = table.seat_named(now["to_move"].get<std::string>());
-        mover.send({{"type", "move"}, {"game_id", table.game_id}, {"move", now["legal"][0]}});
-        return table.event(++table.version);
-    }
-
-    // Sends `type` for the game from `client` and returns the error code answering it.
-    static std::string refused(Table& table, test::WsClient& client, const std::string& type) {
-        const std::string id = type + std::to_string(++table.requests);
-        client.send({{"type", type}, {"game_id", table.game_id}, {"id", id}});
-        return client.wait_error(id).value("code", "");
-    }
-
-    std::shared_ptr<test::ManualTime> time_ = std::make_shared<test::ManualTime>();
-    test::TestServer server_{limits(), nullptr, time_};
-};
+class RoomClockRequests : public test::TimedRoomTest {};
 
 TEST_F(RoomClockRequests, EitherPlayerMayAbortUntilBothHaveMoved) {
     Table before_any(server_.port(), "chesica");

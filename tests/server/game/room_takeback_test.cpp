@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "server/game/timed_room_test.h"
 #include "server/game_table.h"
 #include "server/manual_time.h"
 
@@ -17,34 +18,7 @@ json clocks(std::int64_t white, std::int64_t black, const json& running) {
     return {{"white", white}, {"black", black}, {"running", running}};
 }
 
-class RoomTakebacks : public ::testing::Test {
-protected:
-    static server::Limits limits() {
-        auto limits = test::fast_limits();
-        limits.lag_probe_interval = 0ms;
-        return limits;
-    }
-
-    static json play(Table& table) {
-        const auto now = table.snapshot(*table.sam);
-        auto& mover = table.seat_named(now["to_move"].get<std::string>());
-        mover.send({{"type", "move"}, {"game_id", table.game_id}, {"move", now["legal"][0]}});
-        return table.event(++table.version);
-    }
-
-    static void send(Table& table, test::WsClient& client, const std::string& type) {
-        client.send({{"type", type}, {"game_id", table.game_id}});
-    }
-
-    static std::string refused(Table& table, test::WsClient& client, const std::string& type) {
-        const std::string id = type + std::to_string(++table.requests);
-        client.send({{"type", type}, {"game_id", table.game_id}, {"id", id}});
-        return client.wait_error(id).value("code", "");
-    }
-
-    std::shared_ptr<test::ManualTime> time_ = std::make_shared<test::ManualTime>();
-    test::TestServer server_{limits(), nullptr, time_};
-};
+class RoomTakebacks : public test::TimedRoomTest {};
 
 TEST_F(RoomTakebacks, OfferDeclineAcceptAndTheClocksGoBack) {
     Table table(server_.port(), "chesica", 1, false, {{"initial", 60}, {"increment", 2}});
