@@ -1,10 +1,15 @@
-// A room's life: building it (fresh or from stored events) and the dispatch of requests on its
-// strand.
+// A room's life: building it (fresh or from stored events), the road of every request on its
+// strand (decide → commit → apply → broadcast), and the timer that lets time decide.
 #include "server/game/room.h"
+
+#include <ctime>
+#include <stdexcept>
 
 #include <boost/asio/post.hpp>
 
 #include "protocol/messages.h"
+#include "server/game/identity.h"
+#include "server/game/secrets.h"
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
@@ -18,10 +23,13 @@ namespace events = protocol::events;
 
 namespace {
 
-// A stored time control that cannot be read leaves the game without a clock (restore reports it).
-protocol::TimeControl stored_time_control(const std::string& text) {
-    auto parsed = protocol::parse_time_control(text);
-    return parsed ? *parsed : protocol::TimeControl{};
+std::string iso_time_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
 }
 
 }  // namespace
@@ -30,99 +38,53 @@ Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_
     : state_(state),
       strand_(boost::asio::make_strand(state.io())),
       record_(std::move(record)),
-      variant_(core::parse_variant(record_.variant).value_or(core::VariantId::chessence)),
-      rules_(core::parse_rule_set(record_.rules).value_or(core::RuleSet::house)),
       seat_names_(std::move(seat_names)),
-      time_control_(stored_time_control(record_.time_control)),
       clock_timer_(strand_) {}
+
+SteadyTime Room::now() const {
+    return state_.time().now();
+}
 
 core::Expected<WriteBatch> Room::start_fresh() {
     if (auto status = restore({}); !status) {
         return core::make_error(status.error());
     }
-    if (match_) {
-        if (auto dealt = emit(round_started_event()); !dealt) {
-            return core::make_error(dealt.error());
-        }
-    }
     WriteBatch batch = {CreateGame{record_}};
-    if (!staged_.stored.empty()) {
-        batch.push_back(AppendEvents{id(), 1, staged_.stored});
+    std::vector<std::string> opening;
+    for (auto event : opening_events(game_)) {
+        if (auto status = apply(game_, event, now()); !status) {
+            return core::make_error(status.error());
+        }
+        opening.push_back(events::encode_event_text(event));
     }
-    // Not shared yet: what is staged counts as committed once the caller's batch is.
-    log_ = std::move(staged_.stored);
-    staged_ = Staged{};
+    if (!opening.empty()) {
+        batch.push_back(AppendEvents{id(), 1, opening});
+    }
+    // Not shared yet: the opening counts as committed once the caller's batch is.
+    log_ = std::move(opening);
+    schedule_clock();
     return batch;
 }
 
-void Room::reset_state() {
-    game_.reset();
-    match_.reset();
-    fens_.clear();
-    result_.reset();
-    draw_offer_.reset();
-    rematch_offer_.reset();
-    takeback_offer_.reset();
-    rematch_game_.reset();
-    chat_.clear();
-    round_version_ = 0;
-    rating_change_.clear();
+core::Status Room::restore(const std::vector<StoredEvent>& stored) {
+    const auto t = now();
+    auto replayed = replay(record_, stored, t);
+    if (!replayed) {
+        return core::make_error(replayed.error());
+    }
+    game_ = std::move(*replayed);
     log_.clear();
-    staged_ = Staged{};
-}
-
-core::Status Room::restore(const std::vector<StoredEvent>& stored_events) {
-    if (!core::parse_variant(record_.variant) || record_.seats.size() != 2) {
-        return core::make_error("bad game record");
+    log_.reserve(stored.size());
+    for (const auto& event : stored) {
+        log_.push_back(event.json);
     }
-    if (auto control = protocol::parse_time_control(record_.time_control); !control) {
-        return core::make_error("bad game record: " + control.error());
+    for (int seat = 0; seat < 2; ++seat) {
+        const bool here = online(record_.seats[static_cast<std::size_t>(seat)]);
+        gone_since_[static_cast<std::size_t>(seat)] =
+            here ? std::nullopt : std::optional<SteadyTime>(t);
     }
-    reset_state();
-    if (variant_ == core::VariantId::sniderman) {
-        auto match = core::sniderman::Match::create(record_.rounds, record_.seed);
-        if (!match) {
-            return core::make_error(match.error());
-        }
-        match_.emplace(std::move(*match));
-        fens_ = {match_->round().fen()};
-    } else {
-        core::GameOptions options;
-        options.rules = rules_;
-        if (!record_.start_fen.empty()) {
-            options.fen = record_.start_fen;
-        }
-        auto game = core::make_game(variant_, options);
-        if (!game) {
-            return core::make_error(game.error());
-        }
-        game_ = std::move(*game);
-        fens_ = {game_->fen()};
-    }
-    reset_clock();
-    log_.reserve(stored_events.size());
-    for (const auto& stored : stored_events) {
-        const auto where = "event " + std::to_string(stored.version);
-        if (stored.version != static_cast<std::int64_t>(log_.size()) + 1) {
-            return core::make_error(where + " out of order");
-        }
-        auto event = events::decode_event_text(stored.json);
-        if (!event) {
-            return core::make_error(where + ": " + event.error());
-        }
-        if (auto status = apply(*event); !status) {
-            return core::make_error(where + ": " + status.error());
-        }
-        log_.push_back(stored.json);
-    }
-    if (record_.status == "finished" && !result_) {
-        // A game closed without a game_over event (a game that could not start).
-        auto result = events::result_from_json(json::parse(record_.result_json, nullptr, false));
-        result_ = result ? *result : events::Result{std::nullopt, "aborted"};
-    }
-    finished_flag_ = result_.has_value();
+    finished_flag_ = game_.result.has_value();
     load_rating_change();
-    update_abort_deadline();
     schedule_clock();
     return core::ok_status();
 }
@@ -139,13 +101,14 @@ void Room::post_seated(std::vector<Actor> players, std::uint64_t answer_client, 
             "room", [&] { return "room " + self->id() + ": seating"; },
             [&] {
                 for (const auto& actor : players) {
-                    const auto seat = self->seat_of(actor.player_id);
+                    const auto seat = self->game_.seat_of(actor.player_id);
                     const json& echo =
                         actor.client_id == answer_client ? request_id : json(nullptr);
                     self->add_watcher(actor);
                     actor.send(make_frame(protocol::game_started_message(
-                        self->id(), self->variant_, self->seat_name(seat.value_or(0)), echo)));
-                    actor.send(make_frame(protocol::snapshot_message(self->snapshot_json(), echo)));
+                        self->id(), self->game_.variant, self->game_.seat_name(seat.value_or(0)),
+                        echo)));
+                    actor.send(make_frame(protocol::snapshot_message(self->snapshot(), echo)));
                 }
                 self->watchers_changed();
                 self->publish_summary();
@@ -197,8 +160,8 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
         [&] {
             // A flag that fell (or a first move that is late) ends the game before anything else
             // is looked at; the request then waits for that ending to be stored.
-            if (clock_due()) {
-                check_clock();
+            if (auto ending = decide_time(game_, now()); !ending.empty()) {
+                end_by_time(std::move(ending));
             }
             if (busy_) {
                 deferred = true;
@@ -211,7 +174,6 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
         return;
     }
     if (!ok && !busy_) {
-        // Whatever the handler applied before it threw was never committed.
         rebuild();
         fail(actor, request, ErrorCode::internal_error, "the server could not do this");
     }
@@ -226,65 +188,251 @@ void Room::dispatch(const Actor& actor, const protocol::Request& request) {
         unwatch(actor.client_id);
         return;
     }
-    const auto seat = seat_of(actor.player_id);
     if (request.type == RequestType::chat) {
-        chat(actor, request, seat);
+        if (auto refused = may_chat(actor, game_.seat_of(actor.player_id))) {
+            fail(actor, request, refused->code, refused->message);
+            return;
+        }
+    }
+    auto decision = decide(game_, command_for(actor, request), now());
+    if (decision.error) {
+        fail(actor, request, decision.error->code, decision.error->message);
         return;
     }
-    if (!seat) {
-        fail(actor, request, ErrorCode::not_a_player, "you do not play in this game");
+    const bool rematch = !decision.events.empty() &&
+                         std::holds_alternative<events::RematchStarted>(decision.events.back());
+    if (rematch) {
+        start_rematch(std::move(decision), actor, request);
         return;
     }
-    switch (request.type) {
-        case RequestType::move:
-            if (match_) {
-                play_round_move(actor, request, *seat);
-            } else {
-                play_move(actor, request, *seat);
+    commit(std::move(decision.events), actor, request.id);
+}
+
+std::optional<protocol::ProtocolError> Room::may_chat(const Actor& actor,
+                                                      const std::optional<int>& seat) {
+    if (!seat && !watchers_.count(actor.client_id)) {
+        return protocol::ProtocolError{ErrorCode::not_a_player, "watch the game to chat in it"};
+    }
+    if (state_.muted(actor.player_id)) {
+        return protocol::ProtocolError{ErrorCode::muted, "an admin has muted your chat"};
+    }
+    auto& times = chat_times_[actor.player_id];
+    const auto t = std::chrono::steady_clock::now();
+    while (!times.empty() && t - times.front() > chat_window) {
+        times.pop_front();
+    }
+    if (times.size() >= static_cast<std::size_t>(chat_burst)) {
+        return protocol::ProtocolError{ErrorCode::rate_limited,
+                                       "too many chat messages; wait a little"};
+    }
+    times.push_back(t);
+    return std::nullopt;
+}
+
+Command Room::command_for(const Actor& actor, const protocol::Request& request) const {
+    Command command;
+    command.request = request;
+    command.seat = game_.seat_of(actor.player_id);
+    command.player_id = actor.player_id;
+    command.name = command.seat ? seat_names_[static_cast<std::size_t>(*command.seat)] : actor.name;
+    command.lag_ms = actor.lag_ms;
+    command.gone_since = gone_since_;
+    if (request.type == RequestType::rematch_offer || request.type == RequestType::rematch_accept) {
+        command.new_game_id = random_id("g_");
+    }
+    if (request.type == RequestType::chat) {
+        command.wall_time = iso_time_now();
+    }
+    return command;
+}
+
+// The new game and this room's rematch_started commit together: either both exist or neither.
+void Room::start_rematch(Decision decision, const Actor& actor, const protocol::Request& request) {
+    const auto& started = std::get<events::RematchStarted>(decision.events.back());
+    GameSpec spec;
+    spec.id = started.new_game_id;
+    spec.variant = game_.variant;
+    spec.rules = game_.rules;
+    spec.rounds = record_.rounds > 0 ? record_.rounds : 3;
+    spec.is_private = record_.is_private;
+    spec.rated = record_.rated;
+    spec.clock = game_.time_control;
+    spec.seats = {record_.seats[1], record_.seats[0]};  // colours (or seats) change hands
+    auto prepared = state_.prepare_game(spec);
+    if (!prepared) {
+        fail(actor, request, ErrorCode::internal_error, prepared.error());
+        return;
+    }
+    auto room = prepared->room;
+    commit(std::move(decision.events), actor, request.id, std::move(prepared->writes),
+           [this, room] {
+               state_.add_room(room);
+               std::vector<Actor> players;
+               for (const auto& [client_id, watcher] : watchers_) {
+                   if (auto seat = game_.seat_of(watcher.player_id)) {
+                       players.push_back(Actor{watcher.client, client_id, watcher.player_id,
+                                               seat_names_[static_cast<std::size_t>(*seat)]});
+                   }
+               }
+               room->post_seated(std::move(players));
+           });
+}
+
+void Room::commit(std::vector<RoomEvent> decided, const Actor& actor, const json& request_id,
+                  WriteBatch extra, std::function<void()> after) {
+    if (decided.empty() && extra.empty()) {
+        if (after) {
+            after();
+        }
+        return;
+    }
+    InFlight batch;
+    for (const auto& event : decided) {
+        batch.stored.push_back(events::encode_event_text(event));
+        if (const auto* over = std::get_if<events::GameOver>(&event)) {
+            batch.finish = over->result;
+        }
+    }
+    batch.events = std::move(decided);
+    batch.after = std::move(after);
+    batch.requester = actor;
+    batch.request_id = request_id;
+    WriteBatch writes = std::move(extra);
+    writes.push_back(AppendEvents{id(), game_.version + 1, batch.stored});
+    if (batch.finish) {
+        writes.push_back(
+            FinishGame{id(), protocol::to_text(events::result_json(*batch.finish)), unix_now()});
+        if (auto rating = rating_write(*batch.finish)) {
+            writes.push_back(std::move(*rating));
+        }
+    }
+    state_.store().commit(std::move(writes), [self = shared_from_this(), batch = std::move(batch)](
+                                                 core::Status status) mutable {
+        boost::asio::post(self->strand_,
+                          [self, status = std::move(status), batch = std::move(batch)]() mutable {
+                              self->committed(std::move(status), std::move(batch));
+                          });
+    });
+    // After the call: a store that throws leaves the room free; the outcome always arrives later,
+    // on the strand.
+    busy_ = true;
+}
+
+// The batch is durable (or refused): apply, tell everyone, then take the next request.
+void Room::committed(core::Status status, InFlight batch) {
+    busy_ = false;
+    auto log = component_logger("room");
+    const bool ok = guarded(
+        "room", [&] { return "room " + id() + ": committed"; },
+        [&] {
+            if (!status) {
+                log->error("game {}: cannot store {} event(s): {}", id(), batch.stored.size(),
+                           status.error());
+                batch.requester.send(make_frame(protocol::error_message(
+                    ErrorCode::internal_error, "the server could not store this; try again",
+                    batch.request_id, id())));
+                return;
             }
-            break;
-        case RequestType::resign:
-            resign(actor, request, *seat);
-            break;
-        case RequestType::draw_offer:
-        case RequestType::draw_accept:
-        case RequestType::draw_decline:
-            draw_request(actor, request, *seat);
-            break;
-        case RequestType::rematch_offer:
-        case RequestType::rematch_accept:
-            rematch_request(actor, request, *seat);
-            break;
-        case RequestType::name_object:
-            name_object(actor, request, *seat);
-            break;
-        case RequestType::choose_side:
-            choose_side(actor, request, *seat);
-            break;
-        case RequestType::abort:
-            abort_request(actor, request, *seat);
-            break;
-        case RequestType::claim_victory:
-        case RequestType::claim_draw:
-            claim(actor, request, *seat);
-            break;
-        case RequestType::takeback_offer:
-        case RequestType::takeback_accept:
-        case RequestType::takeback_decline:
-            takeback_request(actor, request, *seat);
-            break;
-        case RequestType::moretime:
-            more_time(actor, request, *seat);
-            break;
-        default:
-            fail(actor, request, ErrorCode::internal_error, "not a game request");
-            break;
+            // The log is what the store holds, even should applying an event throw.
+            const auto first = log_.size();
+            for (auto& text : batch.stored) {
+                log_.push_back(std::move(text));
+            }
+            const auto t = now();
+            for (std::size_t i = 0; i < batch.events.size(); ++i) {
+                json derived = json::object();
+                if (auto applied = apply(game_, batch.events[i], t, &derived); !applied) {
+                    throw std::logic_error("a committed event does not apply: " + applied.error());
+                }
+                broadcast(make_frame(protocol::event_message(
+                    id(), static_cast<std::int64_t>(first + i) + 1, log_[first + i], derived)));
+            }
+            if (batch.finish) {
+                finished_flag_ = true;
+                log->info("game {}: over, {}", id(),
+                          protocol::to_text(events::result_json(*batch.finish)));
+                announce_rating_change();
+            }
+            if (batch.after) {
+                batch.after();
+            }
+            publish_summary();
+        });
+    if (!ok) {
+        rebuild();
+    }
+    schedule_clock();
+    while (!busy_ && !waiting_.empty()) {
+        auto [actor, request] = std::move(waiting_.front());
+        waiting_.pop_front();
+        handle(actor, request);
+    }
+}
+
+void Room::rebuild() {
+    std::vector<StoredEvent> stored;
+    stored.reserve(log_.size());
+    for (std::size_t i = 0; i < log_.size(); ++i) {
+        stored.push_back({static_cast<std::int64_t>(i) + 1, log_[i]});
+    }
+    if (auto status = restore(stored); !status) {
+        component_logger("room")->critical("game {}: cannot rebuild from its events: {}", id(),
+                                           status.error());
     }
 }
 
 void Room::fail(const Actor& actor, const protocol::Request& request, ErrorCode code,
                 std::string message) {
     actor.send(make_frame(protocol::error_message(code, message, request.id, id())));
+}
+
+void Room::broadcast(const Frame& frame) {
+    for (auto it = watchers_.begin(); it != watchers_.end();) {
+        if (auto client = it->second.client.lock()) {
+            client->send(frame);
+            ++it;
+        } else {
+            it = watchers_.erase(it);
+        }
+    }
+}
+
+void Room::schedule_clock() {
+    const auto due = busy_ ? std::nullopt : next_deadline(game_);
+    if (!due) {
+        clock_timer_.cancel();
+        return;
+    }
+    clock_timer_.expires_after(std::max(std::chrono::steady_clock::duration::zero(), *due - now()));
+    clock_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+        auto self = weak.lock();
+        if (ec || !self) {
+            return;
+        }
+        guarded(
+            "room", [&] { return "room " + self->id() + ": clock"; }, [&] { self->check_clock(); });
+    });
+}
+
+void Room::check_clock() {
+    if (busy_) {
+        return;
+    }
+    auto ending = decide_time(game_, now());
+    if (ending.empty()) {
+        schedule_clock();
+        return;
+    }
+    end_by_time(std::move(ending));
+}
+
+void Room::end_by_time(std::vector<RoomEvent> ending) {
+    const auto& over = std::get<events::GameOver>(ending.front());
+    component_logger("room")->info("game {}: {}", id(),
+                                   over.result.reason == "timeout"
+                                       ? over.result.winner.value_or("?") + " wins on time"
+                                       : "no first move in time, aborted");
+    commit(std::move(ending), Actor{}, nullptr);
 }
 
 }  // namespace server

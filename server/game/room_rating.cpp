@@ -15,7 +15,7 @@ std::optional<WriteOp> Room::rating_write(const protocol::events::Result& result
     if (!record_.rated) {
         return std::nullopt;
     }
-    const auto score = first_seat_score(result, seat_name(0));
+    const auto score = first_seat_score(result, game_.seat_name(0));
     if (!score) {
         return std::nullopt;
     }
@@ -24,11 +24,11 @@ std::optional<WriteOp> Room::rating_write(const protocol::events::Result& result
 
 void Room::load_rating_change() {
     rating_change_.clear();
-    if (!record_.rated || !result_) {
+    if (!record_.rated || !game_.result) {
         return;
     }
     for (const auto& row : state_.store().game_ratings(id())) {
-        rating_change_.push_back({seat_name(row.seat),
+        rating_change_.push_back({game_.seat_name(row.seat),
                                   row.player_id,
                                   {row.before.rating, row.before.rd, row.before.volatility},
                                   {row.after.rating, row.after.rd, row.after.volatility}});

@@ -24,30 +24,26 @@ void Room::watch(const Actor& actor, const protocol::Request& request) {
                           *request.since <= known &&
                           known - *request.since <= static_cast<std::int64_t>(catch_up_max_events);
     if (!catch_up) {
-        actor.send(make_frame(protocol::snapshot_message(snapshot_json(), request.id)));
+        actor.send(make_frame(protocol::snapshot_message(snapshot(), request.id)));
         watchers_changed();
         return;
     }
     std::vector<protocol::VersionedEvent> missed;
     for (auto version = *request.since + 1; version <= known; ++version) {
         std::string text = log_[static_cast<std::size_t>(version - 1)];
-        if (version > round_version_) {
+        if (version > game_.round_version) {
             auto event = events::decode_event_text(text);
             const auto* move = event ? std::get_if<events::Move>(&*event) : nullptr;
-            if (move && move->ply > 0 && static_cast<std::size_t>(move->ply) < fens_.size()) {
+            if (move && move->ply > 0 && static_cast<std::size_t>(move->ply) < game_.fens.size()) {
                 text.pop_back();
-                text += ",\"fen\":" + json(fens_[static_cast<std::size_t>(move->ply)]).dump() + "}";
+                text += ",\"fen\":" + json(game_.fens[static_cast<std::size_t>(move->ply)]).dump() +
+                        "}";
             }
         }
         missed.push_back({version, std::move(text)});
     }
-    json position = protocol::position_json(current_game());
-    if (result_) {
-        position["to_move"] = nullptr;
-        position["legal"] = json::array();
-    }
-    position["clock"] = clock_fields()["clock"];
-    actor.send(make_frame(protocol::events_message(id(), known, missed, position, request.id)));
+    actor.send(make_frame(protocol::events_message(id(), known, missed,
+                                                   position_now_json(game_, now()), request.id)));
     if (!rating_change_.empty()) {
         actor.send(make_frame(protocol::rating_change_message(id(), rating_change_)));
     }
@@ -87,7 +83,7 @@ void Room::add_watcher(const Actor& actor) {
 int Room::spectator_count() const {
     std::set<std::uint64_t> clients;
     for (const auto& [client_id, watcher] : watchers_) {
-        if (!seat_of(watcher.player_id)) {
+        if (!game_.seat_of(watcher.player_id)) {
             clients.insert(client_id);
         }
     }
@@ -127,10 +123,10 @@ void Room::push_presence() {
     json claims = json::object();
     for (int seat = 0; seat < 2; ++seat) {
         const auto i = static_cast<std::size_t>(seat);
-        online[seat_name(seat)] = here[i];
-        lags[seat_name(seat)] = lag[i] ? json(*lag[i]) : json(nullptr);
-        if (const auto claim = claim_in(seat)) {
-            claims[seat_name(seat)] = *claim;
+        online[game_.seat_name(seat)] = here[i];
+        lags[game_.seat_name(seat)] = lag[i] ? json(*lag[i]) : json(nullptr);
+        if (const auto claim = claim_in(game_, seat, gone_since_[i], now())) {
+            claims[game_.seat_name(seat)] = *claim;
         }
     }
     broadcast(make_frame(protocol::presence_message(id(), online, lags, claims)));
@@ -156,24 +152,18 @@ void Room::publish_summary() {
     }
     json players = json::object();
     for (int seat = 0; seat < 2; ++seat) {
-        players[seat_name(seat)] = seat_names_[static_cast<std::size_t>(seat)];
+        players[game_.seat_name(seat)] = seat_names_[static_cast<std::size_t>(seat)];
     }
-    std::size_t moves = 0;
-    if (game_) {
-        moves = game_->moves().size();
-    } else if (match_) {
-        for (const auto& round : match_->records()) {
-            moves += round.moves.size();
-        }
-    }
-    state_.lobby().post_game_summary(id(), {{"game_id", id()},
-                                            {"variant", record_.variant},
-                                            {"rules", record_.rules},
-                                            {"players", players},
-                                            {"moves", moves},
-                                            {"spectators", last_spectators_},
-                                            {"clock", protocol::time_control_json(time_control_)},
-                                            {"rated", record_.rated}});
+    const std::size_t moves = game_.move_count();
+    state_.lobby().post_game_summary(id(),
+                                     {{"game_id", id()},
+                                      {"variant", record_.variant},
+                                      {"rules", record_.rules},
+                                      {"players", players},
+                                      {"moves", moves},
+                                      {"spectators", last_spectators_},
+                                      {"clock", protocol::time_control_json(game_.time_control)},
+                                      {"rated", record_.rated}});
 }
 
 bool Room::online(const std::string& player_id) const {
@@ -182,30 +172,30 @@ bool Room::online(const std::string& player_id) const {
     });
 }
 
-std::optional<int> Room::seat_of(const std::string& player_id) const {
-    for (int seat = 0; seat < 2; ++seat) {
-        if (record_.seats[static_cast<std::size_t>(seat)] == player_id) {
-            return seat;
+std::optional<int> Room::seat_lag(int seat) const {
+    std::optional<int> best;
+    for (const auto& [client_id, watcher] : watchers_) {
+        if (watcher.player_id == record_.seats[static_cast<std::size_t>(seat)] &&
+            watcher.lag_ms > 0 && !watcher.client.expired()) {
+            best = best ? std::min(*best, watcher.lag_ms) : watcher.lag_ms;
         }
     }
-    return std::nullopt;
+    return best;
 }
 
-std::string Room::seat_name(int seat) const {
-    if (variant_ == core::VariantId::sniderman) {
-        return seat == 0 ? "player0" : "player1";
-    }
-    return std::string(
-        core::side_name(variant_, seat == 0 ? core::Side::first : core::Side::second));
-}
-
-std::optional<int> Room::seat_from_name(const std::string& name) const {
+std::array<SeatPresence, 2> Room::seat_presence() const {
+    std::array<SeatPresence, 2> seats;
+    const auto t = now();
     for (int seat = 0; seat < 2; ++seat) {
-        if (seat_name(seat) == name) {
-            return seat;
-        }
+        const auto i = static_cast<std::size_t>(seat);
+        seats[i] = {seat_names_[i], online(record_.seats[i]), seat_lag(seat),
+                    claim_in(game_, seat, gone_since_[i], t)};
     }
-    return std::nullopt;
+    return seats;
+}
+
+json Room::snapshot() const {
+    return snapshot_json(game_, seat_presence(), spectator_count(), rating_change_json(), now());
 }
 
 }  // namespace server

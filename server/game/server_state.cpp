@@ -114,7 +114,7 @@ core::Status ServerState::restore_games() {
 
 core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {
     GameRecord record;
-    record.id = random_id("g_");
+    record.id = spec.id.empty() ? random_id("g_") : spec.id;
     record.variant = std::string(core::variant_name(spec.variant));
     record.rules = std::string(core::rule_set_name(spec.rules));
     record.seats = spec.seats;

@@ -37,6 +37,7 @@ struct PreparedGame {
 
 // A game about to be created: who sits where, and its options.
 struct GameSpec {
+    std::string id;  // empty: a new random id
     core::VariantId variant = core::VariantId::chessence;
     core::RuleSet rules = core::RuleSet::house;
     int rounds = 3;  // Sniderman

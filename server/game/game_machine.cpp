@@ -1,0 +1,323 @@
+// The game machine's dispatch, the requests every variant shares (moves in Chessence and Chesica,
+// resignation, draws, rematches, chat) and the reducer. Sniderman's phases, takebacks and the
+// requests around time have files of their own (game_machine.h).
+#include "server/game/game_machine.h"
+
+#include "protocol/messages.h"
+#include "server/limits.h"
+
+namespace server {
+
+using nlohmann::json;
+using protocol::ErrorCode;
+using protocol::RequestType;
+namespace events = protocol::events;
+using events::RoomEvent;
+
+namespace {
+
+Decision decide_resign(const GameState& state, const Command& command, SteadyTime now) {
+    if (state.result) {
+        return Decision::refuse(ErrorCode::game_over, "the game is over");
+    }
+    Decision decision;
+    decision.events.push_back(
+        game_over(state, {state.seat_name(1 - *command.seat), "resignation"}, now));
+    return decision;
+}
+
+Decision decide_draw(const GameState& state, const Command& command, SteadyTime now) {
+    if (state.match) {
+        return Decision::refuse(ErrorCode::not_supported, "Sniderman has no draws");
+    }
+    if (state.result) {
+        return Decision::refuse(ErrorCode::game_over, "the game is over");
+    }
+    const int seat = *command.seat;
+    const bool opponent_offered = state.draw_offer == 1 - seat;
+    Decision decision;
+    if (command.request.type == RequestType::draw_offer) {
+        if (opponent_offered) {
+            decision.events.push_back(game_over(state, {std::nullopt, "agreement"}, now));
+        } else if (state.draw_offer != seat) {
+            decision.events.push_back(events::DrawOffered{state.seat_name(seat)});
+        }
+        return decision;
+    }
+    if (!opponent_offered) {
+        return Decision::refuse(ErrorCode::no_draw_offer, "your opponent has not offered a draw");
+    }
+    if (command.request.type == RequestType::draw_accept) {
+        decision.events.push_back(game_over(state, {std::nullopt, "agreement"}, now));
+    } else {
+        decision.events.push_back(events::DrawDeclined{state.seat_name(seat)});
+    }
+    return decision;
+}
+
+// Accepting (or offering against a standing offer) starts the rematch: `rematch_started` names
+// the new game, which the room creates in the same commit.
+Decision decide_rematch(const GameState& state, const Command& command) {
+    if (!state.result) {
+        return Decision::refuse(ErrorCode::wrong_phase,
+                                "a rematch can be offered once the game is over");
+    }
+    if (state.rematch_game) {
+        return Decision::refuse(ErrorCode::wrong_phase, "the rematch has started already");
+    }
+    const int seat = *command.seat;
+    const bool opponent_offered = state.rematch_offer == 1 - seat;
+    Decision decision;
+    if (command.request.type == RequestType::rematch_offer && !opponent_offered) {
+        if (state.rematch_offer != seat) {
+            decision.events.push_back(events::RematchOffered{state.seat_name(seat)});
+        }
+        return decision;
+    }
+    if (!opponent_offered) {
+        return Decision::refuse(ErrorCode::no_rematch_offer,
+                                "your opponent has not offered a rematch");
+    }
+    decision.events.push_back(events::RematchStarted{command.new_game_id});
+    return decision;
+}
+
+Decision decide_chat(const GameState& state, const Command& command) {
+    events::Chat line;
+    line.from = command.name;
+    line.player_id = command.player_id;
+    if (command.seat) {
+        line.seat = state.seat_name(*command.seat);
+    }
+    line.text = command.request.text;
+    line.at = command.wall_time;
+    Decision decision;
+    decision.events.push_back(std::move(line));
+    return decision;
+}
+
+}  // namespace
+
+Decision decide(const GameState& state, const Command& command, SteadyTime now) {
+    const auto type = command.request.type;
+    if (type == RequestType::chat) {
+        return decide_chat(state, command);
+    }
+    if (!command.seat) {
+        return Decision::refuse(ErrorCode::not_a_player, "you do not play in this game");
+    }
+    switch (type) {
+        case RequestType::move:
+            return state.match ? decide_sniderman(state, command, now)
+                               : decide_move(state, command, now);
+        case RequestType::name_object:
+        case RequestType::choose_side:
+            return decide_sniderman(state, command, now);
+        case RequestType::resign:
+            return decide_resign(state, command, now);
+        case RequestType::draw_offer:
+        case RequestType::draw_accept:
+        case RequestType::draw_decline:
+            return decide_draw(state, command, now);
+        case RequestType::rematch_offer:
+        case RequestType::rematch_accept:
+            return decide_rematch(state, command);
+        case RequestType::abort:
+        case RequestType::claim_victory:
+        case RequestType::claim_draw:
+        case RequestType::moretime:
+            return decide_clock_request(state, command, now);
+        case RequestType::takeback_offer:
+        case RequestType::takeback_accept:
+        case RequestType::takeback_decline:
+            return decide_takeback(state, command, now);
+        default:
+            return Decision::refuse(ErrorCode::internal_error, "not a game request");
+    }
+}
+
+// A move in Chessence or Chesica; one that ends the game brings its game_over.
+Decision decide_move(const GameState& state, const Command& command, SteadyTime now) {
+    if (state.result) {
+        return Decision::refuse(ErrorCode::game_over, "the game is over");
+    }
+    const int seat = *command.seat;
+    const auto side = seat == 0 ? core::Side::first : core::Side::second;
+    if (state.game->to_move() != side) {
+        return Decision::refuse(ErrorCode::not_your_turn, "it is not your turn");
+    }
+    GameState scratch = state;
+    Decision decision;
+    events::Move move{command.request.move, state.seat_name(seat), std::nullopt,
+                      static_cast<int>(state.game->moves().size()) + 1};
+    if (auto played = append_action(scratch, decision, std::move(move), seat, command.lag_ms, now);
+        !played) {
+        return Decision::refuse(ErrorCode::illegal_move, played.error());
+    }
+    if (auto outcome = scratch.game->outcome()) {
+        const auto winner =
+            outcome->winner
+                ? std::optional<std::string>(core::side_name(state.variant, *outcome->winner))
+                : std::nullopt;
+        if (auto over = append_event(scratch, decision,
+                                     game_over(scratch, {winner, outcome->reason}, now), now);
+            !over) {
+            return Decision::refuse(ErrorCode::internal_error, over.error());
+        }
+    }
+    return decision;
+}
+
+events::GameOver game_over(const GameState& state, events::Result result, SteadyTime now) {
+    events::GameOver over{std::move(result), std::nullopt};
+    if (state.clock.timed()) {
+        over.clock = state.clock.reading(now, true);
+    }
+    return over;
+}
+
+core::Status append_event(GameState& scratch, Decision& decision, RoomEvent event, SteadyTime now) {
+    if (auto status = apply(scratch, event, now); !status) {
+        return status;
+    }
+    decision.events.push_back(std::move(event));
+    return core::ok_status();
+}
+
+core::Status append_action(GameState& scratch, Decision& decision, RoomEvent event, int seat,
+                           int lag_ms, SteadyTime now) {
+    const GameClock before = scratch.clock;
+    if (auto status = apply_game(scratch, event, nullptr); !status) {
+        return status;
+    }
+    if (before.timed()) {
+        const auto action = before.after_action(seat, scratch.acting_seat(), now, lag_ms);
+        std::visit(
+            [&](auto& e) {
+                using E = std::decay_t<decltype(e)>;
+                if constexpr (std::is_same_v<E, events::Move> ||
+                              std::is_same_v<E, events::ObjectNamed> ||
+                              std::is_same_v<E, events::SideChosen>) {
+                    e.clock = action.reading;
+                    e.lag_ms = action.lag_credited;
+                }
+            },
+            event);
+    }
+    apply_clock(scratch, event, now);
+    ++scratch.version;
+    decision.events.push_back(std::move(event));
+    return core::ok_status();
+}
+
+core::Status apply(GameState& state, RoomEvent& event, SteadyTime now, json* derived) {
+    if (auto status = apply_game(state, event, derived); !status) {
+        return status;
+    }
+    apply_clock(state, event, now);
+    ++state.version;
+    return core::ok_status();
+}
+
+core::Status apply_game(GameState& state, RoomEvent& event, json* derived) {
+    const bool round_event = std::holds_alternative<events::Move>(event) ||
+                             std::holds_alternative<events::ObjectNamed>(event) ||
+                             std::holds_alternative<events::SideChosen>(event) ||
+                             std::holds_alternative<events::RoundStarted>(event) ||
+                             std::holds_alternative<events::RoundOver>(event);
+    if (state.match && round_event) {
+        return apply_sniderman(state, event, derived);
+    }
+    if (auto* move = std::get_if<events::Move>(&event)) {
+        if (!state.game) {
+            return core::make_error("a move in a game without a board");
+        }
+        auto played = state.game->play(move->move);
+        if (!played) {
+            return core::make_error(played.error());
+        }
+        move->move = std::move(*played);
+        state.fens.push_back(state.game->fen());
+        state.draw_offer.reset();
+        state.takeback_offer.reset();
+        if (derived) {
+            *derived = protocol::position_json(*state.game);
+        }
+        return core::ok_status();
+    }
+    return std::visit(
+        [&state, derived](auto& e) -> core::Status {
+            using E = std::decay_t<decltype(e)>;
+            const auto by = [&](const std::string& seat) { return state.seat_from_name(seat); };
+            if constexpr (std::is_same_v<E, events::GameOver>) {
+                state.result = e.result;
+                state.draw_offer.reset();
+                state.takeback_offer.reset();
+            } else if constexpr (std::is_same_v<E, events::TakebackOffered>) {
+                state.takeback_offer = by(e.by);
+            } else if constexpr (std::is_same_v<E, events::TakebackDeclined>) {
+                state.takeback_offer.reset();
+            } else if constexpr (std::is_same_v<E, events::Takeback>) {
+                return apply_takeback(state, e, derived);
+            } else if constexpr (std::is_same_v<E, events::MoreTime>) {
+                if (!by(e.by) || !state.time_control.real_time()) {
+                    return core::make_error("more time in a game without a real-time clock");
+                }
+                ++state.moretime_given;
+            } else if constexpr (std::is_same_v<E, events::DrawOffered>) {
+                state.draw_offer = by(e.by);
+            } else if constexpr (std::is_same_v<E, events::DrawDeclined>) {
+                state.draw_offer.reset();
+            } else if constexpr (std::is_same_v<E, events::RematchOffered>) {
+                state.rematch_offer = by(e.by);
+            } else if constexpr (std::is_same_v<E, events::RematchStarted>) {
+                state.rematch_game = e.new_game_id;
+                state.rematch_offer.reset();
+            } else if constexpr (std::is_same_v<E, events::Chat>) {
+                auto line = events::encode_event(e);
+                line.erase("kind");
+                state.chat.push_back(std::move(line));
+                while (state.chat.size() > snapshot_chat_lines) {
+                    state.chat.pop_front();
+                }
+            } else {
+                return core::make_error("a " + std::string(events::kind_name(e)) + " event in a " +
+                                        state.record.variant + " game");
+            }
+            return core::ok_status();
+        },
+        event);
+}
+
+core::Expected<GameState> replay(const GameRecord& record, const std::vector<StoredEvent>& stored,
+                                 SteadyTime now) {
+    auto state = initial_state(record, now);
+    if (!state) {
+        return state;
+    }
+    for (const auto& event_text : stored) {
+        const auto where = "event " + std::to_string(event_text.version);
+        if (event_text.version != state->version + 1) {
+            return core::make_error(where + " out of order");
+        }
+        auto event = events::decode_event_text(event_text.json);
+        if (!event) {
+            return core::make_error(where + ": " + event.error());
+        }
+        if (auto status = apply(*state, *event, now); !status) {
+            return core::make_error(where + ": " + status.error());
+        }
+    }
+    if (record.status == "finished" && !state->result) {
+        // A game closed without a game_over event (a game that could not start).
+        auto result = events::result_from_json(json::parse(record.result_json, nullptr, false));
+        state->result = result ? *result : events::Result{std::nullopt, "aborted"};
+    }
+    // A replayed game waits for its next first move from now on.
+    if (!state->result && state->time_control.real_time() && !state->clock.both_acted()) {
+        state->abort_deadline = now + first_move_window;
+    }
+    return state;
+}
+
+}  // namespace server

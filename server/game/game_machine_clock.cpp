@@ -1,0 +1,176 @@
+// Time in the game machine (docs/protocol.md, "Clocks"): the clock part of the reducer, what time
+// alone decides (flag fall, a first move that does not come), and the requests around time:
+// abort, claims against a player who left, more time.
+#include "server/game/game_machine.h"
+
+namespace server {
+
+using protocol::ErrorCode;
+using protocol::RequestType;
+namespace events = protocol::events;
+using events::RoomEvent;
+
+namespace {
+
+std::int64_t ms_until(SteadyTime from, SteadyTime to) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
+}
+
+// Which seat acted in an action event.
+template <class E>
+std::optional<std::string> actor_name(const E& e, bool sniderman) {
+    if constexpr (std::is_same_v<E, events::Move>) {
+        return sniderman ? e.player : std::optional<std::string>(e.by);
+    } else {
+        return e.by;
+    }
+}
+
+// After an action or a takeback: when a real-time game is aborted if nobody acts.
+void update_abort_deadline(GameState& state, SteadyTime now) {
+    if (state.result || !state.time_control.real_time() || state.clock.both_acted()) {
+        state.abort_deadline.reset();
+        return;
+    }
+    state.abort_deadline = now + first_move_window;
+}
+
+Decision decide_abort(const GameState& state, SteadyTime now) {
+    if (state.clock.both_acted()) {
+        return Decision::refuse(ErrorCode::wrong_phase,
+                                "a game can be aborted only until both players have moved");
+    }
+    Decision decision;
+    decision.events.push_back(game_over(state, {std::nullopt, "aborted"}, now));
+    return decision;
+}
+
+Decision decide_claim(const GameState& state, const Command& command, SteadyTime now) {
+    if (state.time_control.kind == protocol::ClockKind::correspondence) {
+        return Decision::refuse(ErrorCode::not_supported,
+                                "in correspondence the time for each move decides, not presence");
+    }
+    if (!state.clock.both_acted()) {
+        return Decision::refuse(ErrorCode::wrong_phase,
+                                "the game has not started yet: abort it instead");
+    }
+    const int seat = *command.seat;
+    const int opponent = 1 - seat;
+    const auto wait =
+        claim_in(state, opponent, command.gone_since[static_cast<std::size_t>(opponent)], now);
+    if (!wait) {
+        return Decision::refuse(ErrorCode::claim_too_early,
+                                state.seat_name(opponent) + " is connected");
+    }
+    if (*wait > 0) {
+        return Decision::refuse(ErrorCode::claim_too_early,
+                                "you can claim in " + std::to_string((*wait + 999) / 1000) + " s");
+    }
+    const bool victory = command.request.type == RequestType::claim_victory;
+    Decision decision;
+    decision.events.push_back(game_over(
+        state,
+        {victory ? std::optional<std::string>(state.seat_name(seat)) : std::nullopt, "abandoned"},
+        now));
+    return decision;
+}
+
+Decision decide_more_time(const GameState& state, const Command& command, SteadyTime now) {
+    if (!state.time_control.real_time()) {
+        return Decision::refuse(ErrorCode::not_supported, "only real-time games have more time");
+    }
+    const int seat = *command.seat;
+    auto clock = state.clock.reading(now);
+    clock.left[static_cast<std::size_t>(1 - seat)] += moretime_ms;
+    Decision decision;
+    decision.events.push_back(events::MoreTime{state.seat_name(seat), moretime_ms, clock});
+    return decision;
+}
+
+}  // namespace
+
+Decision decide_clock_request(const GameState& state, const Command& command, SteadyTime now) {
+    if (state.result) {
+        return Decision::refuse(ErrorCode::game_over, "the game is over");
+    }
+    switch (command.request.type) {
+        case RequestType::abort:
+            return decide_abort(state, now);
+        case RequestType::claim_victory:
+        case RequestType::claim_draw:
+            return decide_claim(state, command, now);
+        default:
+            return decide_more_time(state, command, now);
+    }
+}
+
+std::vector<RoomEvent> decide_time(const GameState& state, SteadyTime now) {
+    std::vector<RoomEvent> out;
+    if (state.result) {
+        return out;
+    }
+    if (const auto flagged = state.clock.flagged(now)) {
+        out.push_back(game_over(state, {state.seat_name(1 - *flagged), "timeout"}, now));
+    } else if (state.abort_deadline && now >= *state.abort_deadline) {
+        out.push_back(game_over(state, {std::nullopt, "aborted"}, now));
+    }
+    return out;
+}
+
+std::optional<SteadyTime> next_deadline(const GameState& state) {
+    if (state.result) {
+        return std::nullopt;
+    }
+    auto due = state.clock.flag_time();
+    if (state.abort_deadline && (!due || *state.abort_deadline < *due)) {
+        due = state.abort_deadline;
+    }
+    return due;
+}
+
+void apply_clock(GameState& state, const RoomEvent& event, SteadyTime now) {
+    std::visit(
+        [&](const auto& e) {
+            using E = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<E, events::Move> ||
+                          std::is_same_v<E, events::ObjectNamed> ||
+                          std::is_same_v<E, events::SideChosen>) {
+                const auto seat =
+                    state.seat_from_name(actor_name(e, state.match.has_value()).value_or(""));
+                if (!seat) {
+                    return;
+                }
+                state.clock.on_action(*seat, e.clock, e.lag_ms, now);
+                if constexpr (std::is_same_v<E, events::Move>) {
+                    if (state.clock.timed() && !state.match) {
+                        state.clock_history.push_back(state.clock.reading(now));
+                    }
+                }
+                update_abort_deadline(state, now);
+            } else if constexpr (std::is_same_v<E, events::GameOver>) {
+                state.clock.set(e.clock ? *e.clock : state.clock.reading(now, true), now);
+                state.abort_deadline.reset();
+            } else if constexpr (std::is_same_v<E, events::MoreTime>) {
+                state.clock.set(e.clock, now);
+            } else if constexpr (std::is_same_v<E, events::Takeback>) {
+                if (e.clock) {
+                    state.clock.set(*e.clock, now);
+                }
+                update_abort_deadline(state, now);
+            }
+        },
+        event);
+}
+
+std::optional<std::int64_t> claim_in(const GameState& state, int seat,
+                                     const std::optional<SteadyTime>& gone_since, SteadyTime now) {
+    if (state.result || !gone_since ||
+        state.time_control.kind == protocol::ClockKind::correspondence) {
+        return std::nullopt;
+    }
+    const auto grace = state.time_control.real_time() ? gone_grace(state.time_control)
+                                                      : std::chrono::milliseconds(max_gone_grace);
+    return std::max<std::int64_t>(0, grace.count() - ms_until(*gone_since, now));
+}
+
+}  // namespace server

@@ -1,0 +1,211 @@
+// The game machine without a room: decisions on hand-made states, and the property that a replay
+// of the stored events is the live state, over random games of all three variants with draws,
+// takebacks, more time, Sniderman's phases and clocks.
+#include "server/game/game_machine.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "server/game/game_views.h"
+
+namespace {
+
+using nlohmann::json;
+using protocol::ErrorCode;
+using protocol::RequestType;
+using server::Command;
+using server::GameRecord;
+using server::GameState;
+using server::SteadyTime;
+namespace events = protocol::events;
+
+GameRecord record_of(const std::string& variant, const std::string& time_control,
+                     std::uint64_t seed = 7) {
+    GameRecord record;
+    record.id = "g_test";
+    record.variant = variant;
+    record.rules = "house";
+    record.seats = {"p_ann", "p_bob"};
+    record.time_control = time_control;
+    if (variant == "sniderman") {
+        record.seed = seed;
+        record.rounds = 3;
+    } else {
+        auto game = core::make_game(*core::parse_variant(variant), {});
+        record.start_fen = (*game)->start_fen();
+    }
+    return record;
+}
+
+Command command(RequestType type, int seat) {
+    Command c;
+    c.request.type = type;
+    c.seat = seat;
+    c.player_id = seat == 0 ? "p_ann" : "p_bob";
+    c.name = seat == 0 ? "Ann" : "Bob";
+    return c;
+}
+
+// The live side of a game: decisions applied as a room applies them, with their stored texts.
+struct Live {
+    GameState state;
+    std::vector<server::StoredEvent> stored;
+
+    // Decides and, when the decision is not an error, applies and stores its events.
+    server::Decision run(const Command& c, SteadyTime now) {
+        auto decision = server::decide(state, c, now);
+        if (!decision.error) {
+            commit(decision.events, now);
+        }
+        return decision;
+    }
+    void commit(std::vector<events::RoomEvent> decided, SteadyTime now) {
+        for (auto& event : decided) {
+            const auto text = events::encode_event_text(event);
+            ASSERT_TRUE(server::apply(state, event, now)) << text;
+            stored.push_back({static_cast<std::int64_t>(stored.size()) + 1, text});
+        }
+    }
+};
+
+json view(const GameState& state, SteadyTime now) {
+    return server::snapshot_json(state, {}, 0, nullptr, now);
+}
+
+TEST(GameMachine, MoveOutOfTurnIsRefusedAndChangesNothing) {
+    const auto t = SteadyTime{} + std::chrono::hours(1);
+    auto state = server::replay(record_of("chessence", "300+2"), {}, t);
+    ASSERT_TRUE(state);
+    auto c = command(RequestType::move, 1);
+    c.request.move = state->game->legal_moves().front();
+    const auto decision = server::decide(*state, c, t);
+    ASSERT_TRUE(decision.error);
+    EXPECT_EQ(decision.error->code, ErrorCode::not_your_turn);
+    EXPECT_EQ(state->version, 0);
+}
+
+TEST(GameMachine, IllegalMoveIsRefused) {
+    const auto t = SteadyTime{} + std::chrono::hours(1);
+    auto state = server::replay(record_of("chesica", "-"), {}, t);
+    ASSERT_TRUE(state);
+    auto c = command(RequestType::move, 0);
+    c.request.move = "a1-a8";
+    const auto decision = server::decide(*state, c, t);
+    ASSERT_TRUE(decision.error);
+    EXPECT_EQ(decision.error->code, ErrorCode::illegal_move);
+}
+
+TEST(GameMachine, DecideDoesNotChangeTheState) {
+    const auto t = SteadyTime{} + std::chrono::hours(1);
+    auto state = server::replay(record_of("chessence", "60+0"), {}, t);
+    ASSERT_TRUE(state);
+    const auto before = view(*state, t);
+    auto c = command(RequestType::move, 0);
+    c.request.move = state->game->legal_moves().front();
+    const auto decision = server::decide(*state, c, t);
+    ASSERT_FALSE(decision.error);
+    ASSERT_EQ(decision.events.size(), 1u);
+    EXPECT_EQ(view(*state, t), before);
+}
+
+TEST(GameMachine, ResignationEndsTheGameForTheOpponent) {
+    const auto t = SteadyTime{} + std::chrono::hours(1);
+    Live live{*server::replay(record_of("chesica", "-"), {}, t), {}};
+    ASSERT_FALSE(live.run(command(RequestType::resign, 0), t).error);
+    ASSERT_TRUE(live.state.result);
+    EXPECT_EQ(live.state.result->reason, "resignation");
+    EXPECT_EQ(live.state.result->winner, live.state.seat_name(1));
+    const auto again = live.run(command(RequestType::resign, 1), t);
+    ASSERT_TRUE(again.error);
+    EXPECT_EQ(again.error->code, ErrorCode::game_over);
+}
+
+// A random request of a player who may act, as a person could send it.
+Command random_command(const GameState& state, std::mt19937& rng) {
+    const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    const int seat = state.acting_seat().value_or(pick(2));
+    const int roll = pick(100);
+    if (roll < 4) {
+        return command(pick(2) ? RequestType::draw_offer : RequestType::draw_decline, pick(2));
+    }
+    if (roll < 10) {
+        static const std::array types = {RequestType::takeback_offer, RequestType::takeback_accept,
+                                         RequestType::takeback_decline};
+        return command(types[static_cast<std::size_t>(pick(3))], pick(2));
+    }
+    if (roll < 12) {
+        return command(RequestType::moretime, pick(2));
+    }
+    if (roll < 13) {
+        return command(RequestType::abort, pick(2));
+    }
+    if (state.match) {
+        switch (state.match->phase()) {
+            case core::sniderman::MatchPhase::naming: {
+                auto c = command(RequestType::name_object, seat);
+                const auto objects = state.match->available_objects();
+                c.request.object =
+                    objects[static_cast<std::size_t>(pick(static_cast<int>(objects.size())))];
+                return c;
+            }
+            case core::sniderman::MatchPhase::choosing: {
+                auto c = command(RequestType::choose_side, seat);
+                c.request.side = pick(2) ? core::Side::first : core::Side::second;
+                return c;
+            }
+            default:
+                break;
+        }
+    }
+    auto c = command(RequestType::move, seat);
+    const auto legal = state.current_game().legal_moves();
+    c.request.move = legal.empty()
+                         ? "a1-a2"
+                         : legal[static_cast<std::size_t>(pick(static_cast<int>(legal.size())))];
+    return c;
+}
+
+// Plays a random game through the machine and checks, after every decision, that replaying the
+// stored events gives the live state as the snapshot shows it.
+void expect_replay_is_live(const std::string& variant, const std::string& time_control,
+                           unsigned seed) {
+    std::mt19937 rng(seed);
+    const auto record = record_of(variant, time_control, seed);
+    const auto t = SteadyTime{} + std::chrono::hours(1);
+    Live live{*server::replay(record, {}, t), {}};
+    int decisions = 0;
+    for (int step = 0; step < 400 && !live.state.result; ++step) {
+        const auto c = random_command(live.state, rng);
+        const auto decision = live.run(c, t);
+        if (decision.error || decision.events.empty()) {
+            continue;
+        }
+        ++decisions;
+        auto replayed = server::replay(record, live.stored, t);
+        ASSERT_TRUE(replayed) << replayed.error();
+        ASSERT_EQ(view(*replayed, t), view(live.state, t))
+            << variant << " seed " << seed << " after " << live.stored.size() << " events";
+    }
+    EXPECT_GT(decisions, 5) << variant << " seed " << seed;
+}
+
+TEST(GameMachineProperty, ReplayOfStoredEventsIsTheLiveStateInChessence) {
+    for (unsigned seed = 1; seed <= 6; ++seed) {
+        expect_replay_is_live("chessence", seed % 2 ? "180+2" : "-", seed);
+    }
+}
+
+TEST(GameMachineProperty, ReplayOfStoredEventsIsTheLiveStateInChesica) {
+    for (unsigned seed = 1; seed <= 6; ++seed) {
+        expect_replay_is_live("chesica", seed % 2 ? "60+0" : "1/86400", seed);
+    }
+}
+
+TEST(GameMachineProperty, ReplayOfStoredEventsIsTheLiveStateInSniderman) {
+    for (unsigned seed = 1; seed <= 6; ++seed) {
+        expect_replay_is_live("sniderman", seed % 2 ? "120+1" : "-", seed);
+    }
+}
+
+}  // namespace
