@@ -313,9 +313,13 @@ json result_json(const Result& result) {
 }
 
 json clock_json(const ClockReading& clock) {
-    return {{clock_key(clock, 0), clock.left[0]},
-            {clock_key(clock, 1), clock.left[1]},
-            {"running", clock.running ? json(clock_key(clock, *clock.running)) : json(nullptr)}};
+    json j = {{clock_key(clock, 0), clock.left[0]},
+              {clock_key(clock, 1), clock.left[1]},
+              {"running", clock.running ? json(clock_key(clock, *clock.running)) : json(nullptr)}};
+    if (clock.at) {
+        j["at"] = *clock.at;
+    }
+    return j;
 }
 
 core::Expected<ClockReading> clock_from_json(const json& object) {
@@ -331,6 +335,12 @@ core::Expected<ClockReading> clock_from_json(const json& object) {
                                     "` in milliseconds");
         }
         clock.left[static_cast<std::size_t>(seat)] = it->get<std::int64_t>();
+    }
+    if (const auto at = object.find("at"); at != object.end()) {
+        if (!at->is_number_integer()) {
+            return core::make_error("a clock's `at` must be milliseconds since the epoch");
+        }
+        clock.at = at->get<std::int64_t>();
     }
     const auto running = object.find("running");
     if (running == object.end() || running->is_null()) {

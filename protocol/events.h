@@ -20,11 +20,14 @@ namespace protocol::events {
 
 // The two clocks at an event of a game with a clock (docs/protocol.md, "Clocks"): what each seat
 // has left, and the seat whose clock runs from this event on. Written as {"white": ms, "black": ms,
-// "running": seat|null}, keyed by player0/player1 in Sniderman.
+// "running": seat|null, "at": unix ms}, keyed by player0/player1 in Sniderman.
 struct ClockReading {
     std::array<std::int64_t, 2> left{0, 0};  // milliseconds, by seat
     std::optional<int> running;              // seat index
     bool by_player = false;                  // Sniderman: keys player0/player1
+    // When the server took the reading: milliseconds since the Unix epoch (readings stored before
+    // this field existed have none).
+    std::optional<std::int64_t> at;
 
     friend bool operator==(const ClockReading&, const ClockReading&) = default;
 };

@@ -56,7 +56,8 @@ write('defs/result.json', obj({
     ['winner', 'reason'], title='result'))
 rating_bound = {'type': 'integer', 'minimum': 0, 'maximum': 4000}
 # Clocks (issue 13): a time control (real time, correspondence, or null for unlimited) and the two
-# clocks at an event: milliseconds left by seat and the seat whose clock runs.
+# clocks at an event: milliseconds left by seat, the seat whose clock runs, and when the server took
+# the reading (`at`, Unix milliseconds; issue 22).
 write('defs/time_control.json', {D: SCHEMA, 'title': 'time control', 'anyOf': [
     obj({'initial': {'type': 'integer', 'minimum': 0, 'maximum': 10800},
          'increment': {'type': 'integer', 'minimum': 0, 'maximum': 180}}, ['initial', 'increment']),
@@ -65,7 +66,8 @@ write('defs/time_control.json', {D: SCHEMA, 'title': 'time control', 'anyOf': [
 ms_left = {'type': 'integer', 'minimum': 0}
 write('defs/clock.json', {D: SCHEMA, 'title': 'clocks', 'type': 'object',
     'properties': {'white': ms_left, 'black': ms_left, 'player0': ms_left, 'player1': ms_left,
-                   'running': nullable(ref('seat.json'))},
+                   'running': nullable(ref('seat.json')),
+                   'at': {'type': 'integer', 'minimum': 0}},
     'required': ['running'], 'additionalProperties': False,
     'oneOf': [{'required': ['white', 'black']}, {'required': ['player0', 'player1']}]})
 write('defs/seek.json', obj({

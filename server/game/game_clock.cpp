@@ -8,7 +8,7 @@ using protocol::events::ClockReading;
 
 namespace {
 
-std::int64_t ms_between(SteadyTime from, SteadyTime to) {
+std::int64_t ms_between(ServerTime from, ServerTime to) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
 }
 
@@ -26,50 +26,60 @@ std::int64_t lag_quota_gain_ms(const protocol::TimeControl& control) {
 GameClock::GameClock(const protocol::TimeControl& control)
     : control_(control), left_{control.initial_ms(), control.initial_ms()} {}
 
-void GameClock::start(std::optional<int> first_actor, SteadyTime now) {
+void GameClock::start(std::optional<int> first_actor, ServerTime now) {
     if (control_.kind == protocol::ClockKind::correspondence) {
         running_ = first_actor;
         since_ = now;
     }
 }
 
-std::int64_t GameClock::left(int seat, SteadyTime now) const {
+std::int64_t GameClock::left(int seat, ServerTime now) const {
     const auto held = left_[static_cast<std::size_t>(seat)];
     return running_ == seat ? held - std::max<std::int64_t>(0, ms_between(since_, now)) : held;
 }
 
-std::optional<SteadyTime> GameClock::flag_time() const {
+std::optional<ServerTime> GameClock::flag_time() const {
     if (!timed() || !running_) {
         return std::nullopt;
     }
-    return since_ + std::chrono::milliseconds(left_[static_cast<std::size_t>(*running_)]);
+    return since_ +
+           std::chrono::milliseconds(left_[static_cast<std::size_t>(*running_)] + grace(*running_));
 }
 
-std::optional<int> GameClock::flagged(SteadyTime now) const {
-    if (timed() && running_ && left(*running_, now) <= 0) {
+std::optional<int> GameClock::flagged(ServerTime now) const {
+    if (timed() && running_ && left(*running_, now) + grace(*running_) <= 0) {
         return running_;
     }
     return std::nullopt;
 }
 
-GameClock::Action GameClock::after_action(int seat, std::optional<int> next, SteadyTime now,
+std::int64_t GameClock::grace(int seat) const {
+    if (!control_.real_time()) {
+        return 0;
+    }
+    const auto gain = lag_quota_gain_ms(control_);
+    return std::min(quota_[static_cast<std::size_t>(seat)] + gain, lag_quota_keep * gain);
+}
+
+GameClock::Action GameClock::after_action(int seat, std::optional<int> next, ServerTime now,
                                           int lag_ms) const {
     Action action;
     action.reading = reading(now);
     auto& left = action.reading.left;
     const auto mover = static_cast<std::size_t>(seat);
     if (control_.kind == protocol::ClockKind::correspondence) {
+        action.in_time = running_ != seat || this->left(seat, now) > 0;
         left[mover] = control_.initial_ms();  // a new period for the mover's next move
         action.reading.running = next;
         return action;
     }
     if (running_ == seat) {
         const auto took = std::max<std::int64_t>(0, ms_between(since_, now));
-        const auto gain = lag_quota_gain_ms(control_);
-        const auto quota = std::min(quota_[mover] + gain, lag_quota_keep * gain);
+        const auto quota = grace(seat);
         const auto credit =
             std::clamp<std::int64_t>(std::min<std::int64_t>(lag_ms, took), 0, quota);
         action.lag_credited = static_cast<int>(credit);
+        action.in_time = left_[mover] - took + credit > 0;
         left[mover] = left_[mover] - took + credit + control_.increment_ms();
     }
     // The clocks start once both seats have acted; this action is the mover's.
@@ -79,11 +89,10 @@ GameClock::Action GameClock::after_action(int seat, std::optional<int> next, Ste
 }
 
 void GameClock::on_action(int seat, const std::optional<ClockReading>& reading, int lag_credited,
-                          SteadyTime now) {
+                          ServerTime now) {
     const auto mover = static_cast<std::size_t>(seat);
     if (control_.real_time() && running_ == seat) {
-        const auto gain = lag_quota_gain_ms(control_);
-        const auto quota = std::min(quota_[mover] + gain, lag_quota_keep * gain);
+        const auto quota = grace(seat);
         quota_[mover] = std::max<std::int64_t>(0, quota - lag_credited);
     }
     acted_[mover] = true;
@@ -92,7 +101,7 @@ void GameClock::on_action(int seat, const std::optional<ClockReading>& reading, 
     }
 }
 
-ClockReading GameClock::reading(SteadyTime now, bool stop) const {
+ClockReading GameClock::reading(ServerTime now, bool stop) const {
     ClockReading out;
     out.by_player = by_player_;
     for (int seat = 0; seat < 2; ++seat) {
@@ -101,10 +110,11 @@ ClockReading GameClock::reading(SteadyTime now, bool stop) const {
     if (!stop) {
         out.running = running_;
     }
+    out.at = unix_ms(now);
     return out;
 }
 
-void GameClock::set(const ClockReading& reading, SteadyTime now) {
+void GameClock::set(const ClockReading& reading, ServerTime now) {
     left_ = reading.left;
     running_ = reading.running;
     since_ = now;

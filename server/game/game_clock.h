@@ -16,10 +16,9 @@
 
 #include "protocol/events.h"
 #include "protocol/time_control.h"
+#include "server/game/time_source.h"
 
 namespace server {
-
-using SteadyTime = std::chrono::steady_clock::time_point;
 
 // The rules around the clock, in one place.
 // A real-time game whose next first action does not come within this window is aborted.
@@ -48,15 +47,19 @@ public:
     bool timed() const { return control_.timed(); }
 
     // A correspondence clock runs from the start for the first seat to act.
-    void start(std::optional<int> first_actor, SteadyTime now);
+    void start(std::optional<int> first_actor, ServerTime now);
 
     // Milliseconds `seat` has left at `now` (may be negative once its time is out).
-    std::int64_t left(int seat, SteadyTime now) const;
+    std::int64_t left(int seat, ServerTime now) const;
     std::optional<int> running() const { return running_; }
-    // When the running clock reaches zero; nothing when no clock runs.
-    std::optional<SteadyTime> flag_time() const;
-    // The seat whose time is out at `now`, if any.
-    std::optional<int> flagged(SteadyTime now) const;
+    // When the running clock's flag falls: once it has reached zero and the lag credit its seat
+    // could still be given (grace()) is used up too; nothing when no clock runs.
+    std::optional<ServerTime> flag_time() const;
+    // The seat whose flag has fallen at `now`, if any.
+    std::optional<int> flagged(ServerTime now) const;
+    // How long past zero a real-time move of `seat` may still arrive and be saved by its lag
+    // credit: the seat's lag quota after its next gain (0 in other games).
+    std::int64_t grace(int seat) const;
     bool has_acted(int seat) const { return acted_[static_cast<std::size_t>(seat)]; }
     bool both_acted() const { return acted_[0] && acted_[1]; }
 
@@ -66,17 +69,24 @@ public:
     struct Action {
         protocol::events::ClockReading reading;
         int lag_credited = 0;
+        bool in_time = true;  // false: the mover's time ran out before the action, credit included
     };
-    Action after_action(int seat, std::optional<int> next, SteadyTime now, int lag_ms) const;
+    Action after_action(int seat, std::optional<int> next, ServerTime now, int lag_ms) const;
     // Records an action of `seat` with the reading it produced (none in an unlimited game): the
     // clocks take the reading as of `now` and the mover's quota gives up `lag_credited`.
     void on_action(int seat, const std::optional<protocol::events::ClockReading>& reading,
-                   int lag_credited, SteadyTime now);
+                   int lag_credited, ServerTime now);
 
     // The clocks at `now`; with `stop`, as a reading in which nothing runs.
-    protocol::events::ClockReading reading(SteadyTime now, bool stop = false) const;
+    protocol::events::ClockReading reading(ServerTime now, bool stop = false) const;
     // Takes a reading (a takeback, more time, the end of the game) as of `now`.
-    void set(const protocol::events::ClockReading& reading, SteadyTime now);
+    void set(const protocol::events::ClockReading& reading, ServerTime now);
+    // Since when the running clock runs; nothing when none does.
+    std::optional<ServerTime> running_since() const {
+        return running_ ? std::optional<ServerTime>(since_) : std::nullopt;
+    }
+    // The running clock did not run for `pause` (the server was down): it moves its start on.
+    void pause(std::chrono::milliseconds pause) { since_ += pause; }
     // Which seats count as having acted (after a takeback).
     void set_acted(std::array<bool, 2> acted) { acted_ = acted; }
     // Keys of the readings it makes: player0/player1 (Sniderman) or white/black.
@@ -86,7 +96,7 @@ private:
     protocol::TimeControl control_;
     std::array<std::int64_t, 2> left_{0, 0};  // at `since_` for the running seat
     std::optional<int> running_;
-    SteadyTime since_{};
+    ServerTime since_{};
     std::array<bool, 2> acted_{false, false};
     std::array<std::int64_t, 2> quota_{0, 0};
     bool by_player_ = false;

@@ -16,7 +16,7 @@ using events::RoomEvent;
 
 namespace {
 
-Decision decide_resign(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_resign(const GameState& state, const Command& command, ServerTime now) {
     if (state.result) {
         return Decision::refuse(ErrorCode::game_over, "the game is over");
     }
@@ -26,7 +26,7 @@ Decision decide_resign(const GameState& state, const Command& command, SteadyTim
     return decision;
 }
 
-Decision decide_draw(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_draw(const GameState& state, const Command& command, ServerTime now) {
     if (state.match) {
         return Decision::refuse(ErrorCode::not_supported, "Sniderman has no draws");
     }
@@ -98,7 +98,7 @@ Decision decide_chat(const GameState& state, const Command& command) {
 
 }  // namespace
 
-Decision decide(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide(const GameState& state, const Command& command, ServerTime now) {
     const auto type = command.request.type;
     if (type == RequestType::chat) {
         return decide_chat(state, command);
@@ -137,7 +137,7 @@ Decision decide(const GameState& state, const Command& command, SteadyTime now) 
 }
 
 // A move in Chessence or Chesica; one that ends the game brings its game_over.
-Decision decide_move(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_move(const GameState& state, const Command& command, ServerTime now) {
     if (state.result) {
         return Decision::refuse(ErrorCode::game_over, "the game is over");
     }
@@ -150,9 +150,9 @@ Decision decide_move(const GameState& state, const Command& command, SteadyTime 
     Decision decision;
     events::Move move{command.request.move, state.seat_name(seat), std::nullopt,
                       static_cast<int>(state.game->moves().size()) + 1};
-    if (auto played = append_action(scratch, decision, std::move(move), seat, command.lag_ms, now);
-        !played) {
-        return Decision::refuse(ErrorCode::illegal_move, played.error());
+    if (auto refused = append_action(scratch, decision, std::move(move), seat, command, now,
+                                     ErrorCode::illegal_move)) {
+        return Decision{{}, refused};
     }
     if (auto outcome = scratch.game->outcome()) {
         const auto winner =
@@ -168,7 +168,7 @@ Decision decide_move(const GameState& state, const Command& command, SteadyTime 
     return decision;
 }
 
-events::GameOver game_over(const GameState& state, events::Result result, SteadyTime now) {
+events::GameOver game_over(const GameState& state, events::Result result, ServerTime now) {
     events::GameOver over{std::move(result), std::nullopt};
     if (state.clock.timed()) {
         over.clock = state.clock.reading(now, true);
@@ -176,7 +176,7 @@ events::GameOver game_over(const GameState& state, events::Result result, Steady
     return over;
 }
 
-core::Status append_event(GameState& scratch, Decision& decision, RoomEvent event, SteadyTime now) {
+core::Status append_event(GameState& scratch, Decision& decision, RoomEvent event, ServerTime now) {
     if (auto status = apply(scratch, event, now); !status) {
         return status;
     }
@@ -184,14 +184,19 @@ core::Status append_event(GameState& scratch, Decision& decision, RoomEvent even
     return core::ok_status();
 }
 
-core::Status append_action(GameState& scratch, Decision& decision, RoomEvent event, int seat,
-                           int lag_ms, SteadyTime now) {
+std::optional<protocol::ProtocolError> append_action(GameState& scratch, Decision& decision,
+                                                     RoomEvent event, int seat,
+                                                     const Command& command, ServerTime now,
+                                                     ErrorCode refused_as) {
     const GameClock before = scratch.clock;
     if (auto status = apply_game(scratch, event, nullptr); !status) {
-        return status;
+        return protocol::ProtocolError{refused_as, status.error()};
     }
     if (before.timed()) {
-        const auto action = before.after_action(seat, scratch.acting_seat(), now, lag_ms);
+        const auto action = before.after_action(seat, scratch.acting_seat(), now, command.lag_ms);
+        if (!action.in_time) {
+            return protocol::ProtocolError{ErrorCode::game_over, "your time ran out"};
+        }
         std::visit(
             [&](auto& e) {
                 using E = std::decay_t<decltype(e)>;
@@ -207,10 +212,10 @@ core::Status append_action(GameState& scratch, Decision& decision, RoomEvent eve
     apply_clock(scratch, event, now);
     ++scratch.version;
     decision.events.push_back(std::move(event));
-    return core::ok_status();
+    return std::nullopt;
 }
 
-core::Status apply(GameState& state, RoomEvent& event, SteadyTime now, json* derived) {
+core::Status apply(GameState& state, RoomEvent& event, ServerTime now, json* derived) {
     if (auto status = apply_game(state, event, derived); !status) {
         return status;
     }
@@ -289,9 +294,33 @@ core::Status apply_game(GameState& state, RoomEvent& event, json* derived) {
         event);
 }
 
+namespace {
+
+// The clock reading an event carries, if any.
+const events::ClockReading* reading_of(const RoomEvent& event) {
+    return std::visit(
+        [](const auto& e) -> const events::ClockReading* {
+            using E = std::decay_t<decltype(e)>;
+            if constexpr (std::is_same_v<E, events::MoreTime>) {
+                return &e.clock;
+            } else if constexpr (requires { e.clock; }) {
+                return e.clock ? &*e.clock : nullptr;
+            } else {
+                return nullptr;
+            }
+        },
+        event);
+}
+
+}  // namespace
+
+// Each event is applied at the time its clock reading was taken, so the clocks come back as they
+// were live; an event without a reading keeps the time of the one before it, and a reading stored
+// without its time (before issue 22) counts as taken `now`. The game starts at its creation.
 core::Expected<GameState> replay(const GameRecord& record, const std::vector<StoredEvent>& stored,
-                                 SteadyTime now) {
-    auto state = initial_state(record, now);
+                                 ServerTime now) {
+    auto t = record.created_at > 0 ? std::min(now, from_unix_ms(record.created_at * 1000)) : now;
+    auto state = initial_state(record, t);
     if (!state) {
         return state;
     }
@@ -304,7 +333,10 @@ core::Expected<GameState> replay(const GameRecord& record, const std::vector<Sto
         if (!event) {
             return core::make_error(where + ": " + event.error());
         }
-        if (auto status = apply(*state, *event, now); !status) {
+        if (const auto* reading = reading_of(*event)) {
+            t = reading->at ? from_unix_ms(*reading->at) : now;
+        }
+        if (auto status = apply(*state, *event, t); !status) {
             return core::make_error(where + ": " + status.error());
         }
     }
@@ -312,10 +344,7 @@ core::Expected<GameState> replay(const GameRecord& record, const std::vector<Sto
         // A game closed without a game_over event (a game that could not start).
         auto result = events::result_from_json(json::parse(record.result_json, nullptr, false));
         state->result = result ? *result : events::Result{std::nullopt, "aborted"};
-    }
-    // A replayed game waits for its next first move from now on.
-    if (!state->result && state->time_control.real_time() && !state->clock.both_acted()) {
-        state->abort_deadline = now + first_move_window;
+        state->abort_deadline.reset();
     }
     return state;
 }

@@ -23,6 +23,7 @@
 #include "protocol/errors.h"
 #include "protocol/events.h"
 #include "protocol/requests.h"
+#include "server/game/downtime.h"
 #include "server/game/game_state.h"
 
 namespace server {
@@ -35,7 +36,7 @@ struct Command {
     std::string name;  // the asker's display name (a spectator's chat line)
     int lag_ms = 0;    // the asker's measured round trip (0: not measured)
     // Since when each seat has had no connection to the room (claims against a player who left).
-    std::array<std::optional<SteadyTime>, 2> gone_since;
+    std::array<std::optional<ServerTime>, 2> gone_since;
     std::string new_game_id;  // the id a rematch started now would get
     std::string wall_time;    // UTC, ISO 8601: when the request arrived (chat lines)
 };
@@ -51,33 +52,37 @@ struct Decision {
 };
 
 // What `command` does to the game in `state` at `now`.
-Decision decide(const GameState& state, const Command& command, SteadyTime now);
+Decision decide(const GameState& state, const Command& command, ServerTime now);
 // What time alone does at `now`: game_over when the running clock's flag fell (timeout) or a first
 // move did not come in time (aborted); nothing otherwise.
-std::vector<protocol::events::RoomEvent> decide_time(const GameState& state, SteadyTime now);
+std::vector<protocol::events::RoomEvent> decide_time(const GameState& state, ServerTime now);
 // When decide_time next has something to say (a flag, a first move's window); nothing if never.
-std::optional<SteadyTime> next_deadline(const GameState& state);
+std::optional<ServerTime> next_deadline(const GameState& state);
 
 // Applies one event: its game part, then its clock part. A move's notation becomes canonical.
 // With `derived`, also fills in what the event's live broadcast adds (the position after a move,
 // an object's text). An error leaves `state` as it was only for the game part's validation; the
 // caller treats a failed apply of a committed event as a bug.
-core::Status apply(GameState& state, protocol::events::RoomEvent& event, SteadyTime now,
+core::Status apply(GameState& state, protocol::events::RoomEvent& event, ServerTime now,
                    nlohmann::json* derived = nullptr);
 // The state of a stored game: `record` with `events` applied in order (versions 1, 2, …).
 core::Expected<GameState> replay(const GameRecord& record, const std::vector<StoredEvent>& events,
-                                 SteadyTime now);
+                                 ServerTime now);
 
-// Milliseconds until the opponent of `seat` may claim against it (it has been gone since
-// `gone_since`); nothing while `seat` is present or claims do not apply.
-std::optional<std::int64_t> claim_in(const GameState& state, int seat,
-                                     const std::optional<SteadyTime>& gone_since, SteadyTime now);
+// After a restart: the time the server was down while a clock ran, or while a first move was
+// awaited, is charged to nobody (the deadlines move on by it).
+void resume(GameState& state, ServerTime now, const Downtime& downtime);
+
+// Milliseconds until the opponent of a seat that has been gone since `gone_since` may claim
+// against it; nothing while the seat is present (no `gone_since`) or claims do not apply.
+std::optional<std::int64_t> claim_in(const GameState& state,
+                                     const std::optional<ServerTime>& gone_since, ServerTime now);
 
 // --- Parts of the machine, one file each (called through decide and apply).
-Decision decide_move(const GameState& state, const Command& command, SteadyTime now);
-Decision decide_clock_request(const GameState& state, const Command& command, SteadyTime now);
-Decision decide_takeback(const GameState& state, const Command& command, SteadyTime now);
-Decision decide_sniderman(const GameState& state, const Command& command, SteadyTime now);
+Decision decide_move(const GameState& state, const Command& command, ServerTime now);
+Decision decide_clock_request(const GameState& state, const Command& command, ServerTime now);
+Decision decide_takeback(const GameState& state, const Command& command, ServerTime now);
+Decision decide_sniderman(const GameState& state, const Command& command, ServerTime now);
 core::Status apply_takeback(GameState& state, const protocol::events::Takeback& takeback,
                             nlohmann::json* derived);
 core::Status apply_sniderman(GameState& state, protocol::events::RoomEvent& event,
@@ -85,20 +90,23 @@ core::Status apply_sniderman(GameState& state, protocol::events::RoomEvent& even
 // The two halves of apply: the rules, then the clocks.
 core::Status apply_game(GameState& state, protocol::events::RoomEvent& event,
                         nlohmann::json* derived);
-void apply_clock(GameState& state, const protocol::events::RoomEvent& event, SteadyTime now);
+void apply_clock(GameState& state, const protocol::events::RoomEvent& event, ServerTime now);
 // Applies an action event (move, object_named, side_chosen) of `seat` to `scratch` and appends it
 // to `decision`: between the game part and the clock part, writes into it the clocks the action
-// leaves (GameClock::after_action, knowing by then who must act next). False when the rules refuse
-// it (the error is left to the caller; `scratch` may be half changed).
-core::Status append_action(GameState& scratch, Decision& decision,
-                           protocol::events::RoomEvent event, int seat, int lag_ms, SteadyTime now);
+// leaves (GameClock::after_action, knowing by then who must act next). The refusal otherwise:
+// `refused_as` with the rules' message, or game_over when the mover's time ran out before the
+// action arrived (lag credit included). `scratch` may then be half changed.
+std::optional<protocol::ProtocolError> append_action(GameState& scratch, Decision& decision,
+                                                     protocol::events::RoomEvent event, int seat,
+                                                     const Command& command, ServerTime now,
+                                                     protocol::ErrorCode refused_as);
 // game_over with `result`, with the clocks stopped at `now` in a timed game.
 protocol::events::GameOver game_over(const GameState& state, protocol::events::Result result,
-                                     SteadyTime now);
+                                     ServerTime now);
 // Applies `event` to `scratch` and appends it to `decision` (a decision of several events sees
 // each one's effect before the next); the error, and nothing appended, if it cannot be applied.
 core::Status append_event(GameState& scratch, Decision& decision, protocol::events::RoomEvent event,
-                          SteadyTime now);
+                          ServerTime now);
 // The events a new game starts with (Sniderman: the first deal), for a state before any event.
 std::vector<protocol::events::RoomEvent> opening_events(const GameState& state);
 

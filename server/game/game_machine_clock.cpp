@@ -12,7 +12,7 @@ using events::RoomEvent;
 
 namespace {
 
-std::int64_t ms_until(SteadyTime from, SteadyTime to) {
+std::int64_t ms_until(ServerTime from, ServerTime to) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
 }
 
@@ -27,7 +27,7 @@ std::optional<std::string> actor_name(const E& e, bool sniderman) {
 }
 
 // After an action or a takeback: when a real-time game is aborted if nobody acts.
-void update_abort_deadline(GameState& state, SteadyTime now) {
+void update_abort_deadline(GameState& state, ServerTime now) {
     if (state.result || !state.time_control.real_time() || state.clock.both_acted()) {
         state.abort_deadline.reset();
         return;
@@ -35,7 +35,7 @@ void update_abort_deadline(GameState& state, SteadyTime now) {
     state.abort_deadline = now + first_move_window;
 }
 
-Decision decide_abort(const GameState& state, SteadyTime now) {
+Decision decide_abort(const GameState& state, ServerTime now) {
     if (state.clock.both_acted()) {
         return Decision::refuse(ErrorCode::wrong_phase,
                                 "a game can be aborted only until both players have moved");
@@ -45,7 +45,7 @@ Decision decide_abort(const GameState& state, SteadyTime now) {
     return decision;
 }
 
-Decision decide_claim(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_claim(const GameState& state, const Command& command, ServerTime now) {
     if (state.time_control.kind == protocol::ClockKind::correspondence) {
         return Decision::refuse(ErrorCode::not_supported,
                                 "in correspondence the time for each move decides, not presence");
@@ -56,8 +56,7 @@ Decision decide_claim(const GameState& state, const Command& command, SteadyTime
     }
     const int seat = *command.seat;
     const int opponent = 1 - seat;
-    const auto wait =
-        claim_in(state, opponent, command.gone_since[static_cast<std::size_t>(opponent)], now);
+    const auto wait = claim_in(state, command.gone_since[static_cast<std::size_t>(opponent)], now);
     if (!wait) {
         return Decision::refuse(ErrorCode::claim_too_early,
                                 state.seat_name(opponent) + " is connected");
@@ -75,7 +74,7 @@ Decision decide_claim(const GameState& state, const Command& command, SteadyTime
     return decision;
 }
 
-Decision decide_more_time(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_more_time(const GameState& state, const Command& command, ServerTime now) {
     if (!state.time_control.real_time()) {
         return Decision::refuse(ErrorCode::not_supported, "only real-time games have more time");
     }
@@ -89,7 +88,7 @@ Decision decide_more_time(const GameState& state, const Command& command, Steady
 
 }  // namespace
 
-Decision decide_clock_request(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_clock_request(const GameState& state, const Command& command, ServerTime now) {
     if (state.result) {
         return Decision::refuse(ErrorCode::game_over, "the game is over");
     }
@@ -104,7 +103,7 @@ Decision decide_clock_request(const GameState& state, const Command& command, St
     }
 }
 
-std::vector<RoomEvent> decide_time(const GameState& state, SteadyTime now) {
+std::vector<RoomEvent> decide_time(const GameState& state, ServerTime now) {
     std::vector<RoomEvent> out;
     if (state.result) {
         return out;
@@ -117,7 +116,7 @@ std::vector<RoomEvent> decide_time(const GameState& state, SteadyTime now) {
     return out;
 }
 
-std::optional<SteadyTime> next_deadline(const GameState& state) {
+std::optional<ServerTime> next_deadline(const GameState& state) {
     if (state.result) {
         return std::nullopt;
     }
@@ -128,7 +127,7 @@ std::optional<SteadyTime> next_deadline(const GameState& state) {
     return due;
 }
 
-void apply_clock(GameState& state, const RoomEvent& event, SteadyTime now) {
+void apply_clock(GameState& state, const RoomEvent& event, ServerTime now) {
     std::visit(
         [&](const auto& e) {
             using E = std::decay_t<decltype(e)>;
@@ -162,8 +161,21 @@ void apply_clock(GameState& state, const RoomEvent& event, SteadyTime now) {
         event);
 }
 
-std::optional<std::int64_t> claim_in(const GameState& state, int seat,
-                                     const std::optional<SteadyTime>& gone_since, SteadyTime now) {
+void resume(GameState& state, ServerTime now, const Downtime& downtime) {
+    if (state.result) {
+        return;
+    }
+    if (const auto since = state.clock.running_since()) {
+        state.clock.pause(downtime.between(*since, now));
+    }
+    if (state.abort_deadline) {
+        const auto window_start = *state.abort_deadline - first_move_window;
+        *state.abort_deadline += downtime.between(window_start, now);
+    }
+}
+
+std::optional<std::int64_t> claim_in(const GameState& state,
+                                     const std::optional<ServerTime>& gone_since, ServerTime now) {
     if (state.result || !gone_since ||
         state.time_control.kind == protocol::ClockKind::correspondence) {
         return std::nullopt;

@@ -39,7 +39,7 @@ json final_round_position(const GameState& state, const core::sniderman::RoundRe
     return protocol::position_json(**round);
 }
 
-Decision decide_name_object(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_name_object(const GameState& state, const Command& command, ServerTime now) {
     const int seat = *command.seat;
     const auto& match = *state.match;
     if (match.phase() != MatchPhase::naming) {
@@ -56,16 +56,15 @@ Decision decide_name_object(const GameState& state, const Command& command, Stea
     }
     GameState scratch = state;
     Decision decision;
-    if (auto named =
+    if (auto refused =
             append_action(scratch, decision, events::ObjectNamed{state.seat_name(seat), object},
-                          seat, command.lag_ms, now);
-        !named) {
-        return Decision::refuse(ErrorCode::bad_field, named.error());
+                          seat, command, now, ErrorCode::bad_field)) {
+        return Decision{{}, refused};
     }
     return decision;
 }
 
-Decision decide_choose_side(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_choose_side(const GameState& state, const Command& command, ServerTime now) {
     const int seat = *command.seat;
     if (state.match->phase() != MatchPhase::choosing) {
         return Decision::refuse(ErrorCode::wrong_phase, "this is not the time to choose a side");
@@ -78,17 +77,16 @@ Decision decide_choose_side(const GameState& state, const Command& command, Stea
                               state.seat_name(odd ? 1 - seat : seat)};
     GameState scratch = state;
     Decision decision;
-    if (auto status =
-            append_action(scratch, decision, std::move(chosen), seat, command.lag_ms, now);
-        !status) {
-        return Decision::refuse(ErrorCode::bad_field, status.error());
+    if (auto refused = append_action(scratch, decision, std::move(chosen), seat, command, now,
+                                     ErrorCode::bad_field)) {
+        return Decision{{}, refused};
     }
     return decision;
 }
 
 // A capture; the round's last one also ends the round and deals the next or ends the match, all in
 // one decision.
-Decision decide_capture(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_capture(const GameState& state, const Command& command, ServerTime now) {
     const int seat = *command.seat;
     const auto& match = *state.match;
     if (match.phase() != MatchPhase::playing) {
@@ -103,9 +101,9 @@ Decision decide_capture(const GameState& state, const Command& command, SteadyTi
                       state.seat_name(seat), static_cast<int>(match.round().moves().size()) + 1};
     GameState scratch = state;
     Decision decision;
-    if (auto played = append_action(scratch, decision, std::move(move), seat, command.lag_ms, now);
-        !played) {
-        return Decision::refuse(ErrorCode::illegal_move, played.error());
+    if (auto refused = append_action(scratch, decision, std::move(move), seat, command, now,
+                                     ErrorCode::illegal_move)) {
+        return Decision{{}, refused};
     }
     const auto& after = *scratch.match;
     const auto record = after.records()[round_index];
@@ -132,7 +130,7 @@ Decision decide_capture(const GameState& state, const Command& command, SteadyTi
 
 }  // namespace
 
-Decision decide_sniderman(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_sniderman(const GameState& state, const Command& command, ServerTime now) {
     const auto type = command.request.type;
     if (!state.match) {
         return Decision::refuse(ErrorCode::not_supported, type == RequestType::name_object

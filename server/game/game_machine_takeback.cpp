@@ -56,7 +56,7 @@ core::Status apply_takeback(GameState& state, const events::Takeback& takeback, 
     return core::ok_status();
 }
 
-Decision decide_takeback(const GameState& state, const Command& command, SteadyTime now) {
+Decision decide_takeback(const GameState& state, const Command& command, ServerTime now) {
     if (state.match) {
         return Decision::refuse(ErrorCode::not_supported, "Sniderman has no takebacks");
     }
@@ -81,6 +81,7 @@ Decision decide_takeback(const GameState& state, const Command& command, SteadyT
         const auto keep = moves - static_cast<std::size_t>(plies);
         if (keep < state.clock_history.size()) {
             takeback.clock = state.clock_history[keep];
+            takeback.clock->at = unix_ms(now);  // the clocks as they were, from now on
         }
         GameState scratch = state;
         Decision decision;

@@ -68,7 +68,7 @@ std::size_t GameState::move_count() const {
     return moves;
 }
 
-core::Expected<GameState> initial_state(const GameRecord& record, SteadyTime now) {
+core::Expected<GameState> initial_state(const GameRecord& record, ServerTime now) {
     GameState state;
     state.record = record;
     const auto variant = core::parse_variant(record.variant);
@@ -108,6 +108,9 @@ core::Expected<GameState> initial_state(const GameRecord& record, SteadyTime now
     state.clock.start(state.acting_seat(), now);
     if (state.clock.timed() && !state.match) {
         state.clock_history.push_back(state.clock.reading(now));
+    }
+    if (state.time_control.real_time()) {
+        state.abort_deadline = now + first_move_window;  // nobody has acted yet
     }
     return state;
 }

@@ -69,7 +69,7 @@ struct GameState {
     // [0] the start) for takebacks, and when a real-time game is aborted if nobody acts.
     GameClock clock;
     std::vector<protocol::events::ClockReading> clock_history;
-    std::optional<SteadyTime> abort_deadline;
+    std::optional<ServerTime> abort_deadline;
 
     // "white"/"black", "player0"/"player1".
     std::string seat_name(int seat) const;
@@ -85,6 +85,6 @@ struct GameState {
 
 // The state of the game `record` describes before any event, its clocks set as of `now`. An error
 // names what is wrong with the record.
-core::Expected<GameState> initial_state(const GameRecord& record, SteadyTime now);
+core::Expected<GameState> initial_state(const GameRecord& record, ServerTime now);
 
 }  // namespace server

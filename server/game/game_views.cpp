@@ -27,7 +27,7 @@ const char* phase_name(MatchPhase phase) {
     return "finished";
 }
 
-std::int64_t ms_until(SteadyTime from, SteadyTime to) {
+std::int64_t ms_until(ServerTime from, ServerTime to) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
 }
 
@@ -41,7 +41,7 @@ json round_why_json(const core::sniderman::RoundRecord& record) {
     return why ? json{{"why", *why}} : json::object();
 }
 
-json clock_fields(const GameState& state, SteadyTime now) {
+json clock_fields(const GameState& state, ServerTime now) {
     const bool abort_pending = state.abort_deadline && !state.result;
     return {{"time_control", protocol::time_control_json(state.time_control)},
             {"clock",
@@ -51,7 +51,7 @@ json clock_fields(const GameState& state, SteadyTime now) {
                              : json(nullptr)}};
 }
 
-json position_now_json(const GameState& state, SteadyTime now) {
+json position_now_json(const GameState& state, ServerTime now) {
     json position = protocol::position_json(state.current_game());
     if (state.result) {
         position["to_move"] = nullptr;
@@ -102,7 +102,7 @@ json match_json(const GameState& state) {
 }
 
 json snapshot_json(const GameState& state, const std::array<SeatPresence, 2>& seats, int spectators,
-                   const json& rating_change, SteadyTime now) {
+                   const json& rating_change, ServerTime now) {
     const auto& game = state.current_game();
     const auto& record = state.record;
     json players = json::array();

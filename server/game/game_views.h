@@ -22,12 +22,12 @@ struct SeatPresence {
 
 // The whole room as the `snapshot` message's fields (without type and id).
 nlohmann::json snapshot_json(const GameState& state, const std::array<SeatPresence, 2>& seats,
-                             int spectators, const nlohmann::json& rating_change, SteadyTime now);
+                             int spectators, const nlohmann::json& rating_change, ServerTime now);
 // The position now, for a catch-up (`events`): the position fields and the clock, with nobody to
 // move once the game is over.
-nlohmann::json position_now_json(const GameState& state, SteadyTime now);
+nlohmann::json position_now_json(const GameState& state, ServerTime now);
 // {time_control, clock, abort_in}.
-nlohmann::json clock_fields(const GameState& state, SteadyTime now);
+nlohmann::json clock_fields(const GameState& state, ServerTime now);
 // The Sniderman `match` object.
 nlohmann::json match_json(const GameState& state);
 // Why a finished round went the way it did ({"why": "…"}), or {} for a round not over.

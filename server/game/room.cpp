@@ -41,18 +41,22 @@ Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_
       seat_names_(std::move(seat_names)),
       clock_timer_(strand_) {}
 
-SteadyTime Room::now() const {
+ServerTime Room::now() const {
     return state_.time().now();
 }
 
 core::Expected<WriteBatch> Room::start_fresh() {
-    if (auto status = restore({}); !status) {
-        return core::make_error(status.error());
+    const auto t = now();
+    auto initial = initial_state(record_, t);
+    if (!initial) {
+        return core::make_error(initial.error());
     }
+    game_ = std::move(*initial);
+    gone_since_ = {t, t};  // nobody watches a room before it is shared
     WriteBatch batch = {CreateGame{record_}};
     std::vector<std::string> opening;
     for (auto event : opening_events(game_)) {
-        if (auto status = apply(game_, event, now()); !status) {
+        if (auto status = apply(game_, event, t); !status) {
             return core::make_error(status.error());
         }
         opening.push_back(events::encode_event_text(event));
@@ -73,6 +77,7 @@ core::Status Room::restore(const std::vector<StoredEvent>& stored) {
         return core::make_error(replayed.error());
     }
     game_ = std::move(*replayed);
+    resume(game_, t, state_.downtime());
     log_.clear();
     log_.reserve(stored.size());
     for (const auto& event : stored) {
@@ -81,7 +86,7 @@ core::Status Room::restore(const std::vector<StoredEvent>& stored) {
     for (int seat = 0; seat < 2; ++seat) {
         const bool here = online(record_.seats[static_cast<std::size_t>(seat)]);
         gone_since_[static_cast<std::size_t>(seat)] =
-            here ? std::nullopt : std::optional<SteadyTime>(t);
+            here ? std::nullopt : std::optional<ServerTime>(t);
     }
     finished_flag_ = game_.result.has_value();
     load_rating_change();
@@ -403,7 +408,7 @@ void Room::schedule_clock() {
         clock_timer_.cancel();
         return;
     }
-    clock_timer_.expires_after(std::max(std::chrono::steady_clock::duration::zero(), *due - now()));
+    clock_timer_.expires_after(std::max(std::chrono::milliseconds::zero(), *due - now()));
     clock_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
         auto self = weak.lock();
         if (ec || !self) {

@@ -87,7 +87,7 @@ private:
     };
 
     // room.cpp
-    SteadyTime now() const;
+    ServerTime now() const;
     void handle(const Actor& actor, const protocol::Request& request);
     void dispatch(const Actor& actor, const protocol::Request& request);
     // The players and the spectators watching the room may chat, within the rate limit, unless
@@ -154,7 +154,7 @@ private:
 
     std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
     std::map<std::uint64_t, Watcher> watchers_;
-    std::array<std::optional<SteadyTime>, 2>
+    std::array<std::optional<ServerTime>, 2>
         gone_since_;  // each seat's, while it has no connection
     int last_spectators_ = 0;
     std::array<bool, 2> last_online_{false, false};

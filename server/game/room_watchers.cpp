@@ -125,7 +125,7 @@ void Room::push_presence() {
         const auto i = static_cast<std::size_t>(seat);
         online[game_.seat_name(seat)] = here[i];
         lags[game_.seat_name(seat)] = lag[i] ? json(*lag[i]) : json(nullptr);
-        if (const auto claim = claim_in(game_, seat, gone_since_[i], now())) {
+        if (const auto claim = claim_in(game_, gone_since_[i], now())) {
             claims[game_.seat_name(seat)] = *claim;
         }
     }
@@ -189,7 +189,7 @@ std::array<SeatPresence, 2> Room::seat_presence() const {
     for (int seat = 0; seat < 2; ++seat) {
         const auto i = static_cast<std::size_t>(seat);
         seats[i] = {seat_names_[i], online(record_.seats[i]), seat_lag(seat),
-                    claim_in(game_, seat, gone_since_[i], t)};
+                    claim_in(game_, gone_since_[i], t)};
     }
     return seats;
 }

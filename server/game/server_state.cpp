@@ -30,7 +30,8 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       identities_(store),
       passwords_(PasswordCost{limits.password_ops, limits.password_memory}),
       login_limiter_(limits.login),
-      time_(time ? std::move(time) : std::make_shared<SteadyTimeSource>()),
+      time_(time ? std::move(time) : std::make_shared<ServerClock>()),
+      heartbeat_(io, store, *time_),
       lobby_(std::make_shared<Lobby>(*this, io)) {
     time_listener_ = time_->on_jump([this] { check_clocks(); });
     for (auto& id : store_.muted_players()) {
@@ -72,6 +73,7 @@ void ServerState::sign_out(const std::string& player_id, std::uint64_t except_cl
 }
 
 ServerState::~ServerState() {
+    heartbeat_.stop();
     time_->forget(time_listener_);
 }
 
@@ -90,6 +92,12 @@ void ServerState::check_clocks() {
 
 core::Status ServerState::restore_games() {
     auto log = component_logger("server");
+    // The clocks of the games restored below are not charged for the time the server was down.
+    auto downtime = heartbeat_.start();
+    if (!downtime) {
+        return core::make_error(downtime.error());
+    }
+    downtime_ = std::move(*downtime);
     for (const auto& seek : store_.seeks()) {
         // Seeks belong to a live connection; none survives a restart.
         store_.delete_seek(seek.id);

@@ -17,6 +17,8 @@
 #include "core/variant.h"
 #include "protocol/time_control.h"
 #include "server/game/client.h"
+#include "server/game/downtime.h"
+#include "server/game/heartbeat.h"
 #include "server/game/identity.h"
 #include "server/game/login_limiter.h"
 #include "server/game/passwords.h"
@@ -70,6 +72,8 @@ public:
     void sign_out(const std::string& player_id, std::uint64_t except_client,
                   const std::string& reason);
     const TimeSource& time() const { return *time_; }
+    // When the server was down before this run (set by restore_games; none before).
+    const Downtime& downtime() const { return downtime_; }
 
     // Rebuilds every unfinished game of the store by replaying its events; drops stale seeks.
     core::Status restore_games();
@@ -106,6 +110,8 @@ private:
     LoginLimiter login_limiter_;
     std::shared_ptr<TimeSource> time_;
     int time_listener_ = 0;
+    Heartbeat heartbeat_;
+    Downtime downtime_;
     std::shared_ptr<Lobby> lobby_;
 
     std::mutex muted_mutex_;

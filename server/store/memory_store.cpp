@@ -81,6 +81,15 @@ core::Status MemoryStore::apply(const WriteOp& op, Undo& undo) {
                     undo.push_back([this, old = it->second] { seeks_[old.id] = old; });
                     seeks_.erase(it);
                 }
+            } else if constexpr (std::is_same_v<W, RecordRun>) {
+                auto it = runs_.find(w.run.started_at);
+                if (it == runs_.end()) {
+                    undo.push_back([this, start = w.run.started_at] { runs_.erase(start); });
+                    runs_[w.run.started_at] = w.run.alive_at;
+                } else {
+                    undo.push_back([this, old = *it] { runs_[old.first] = old.second; });
+                    it->second = std::max(it->second, w.run.alive_at);
+                }
             } else {
                 return apply_account(w, undo);
             }
@@ -198,6 +207,15 @@ std::vector<SeekRecord> MemoryStore::seeks() {
         all.push_back(seek);
     }
     return all;
+}
+
+core::Expected<std::vector<ServerRun>> MemoryStore::server_runs() {
+    std::lock_guard lock(mutex_);
+    std::vector<ServerRun> runs;
+    for (const auto& [started, alive] : runs_) {
+        runs.push_back({started, alive});
+    }
+    return runs;
 }
 
 std::unique_ptr<Store> make_memory_store() {

@@ -23,6 +23,7 @@ public:
     std::vector<GameRecord> finished_games_of(std::string_view player_id, int offset,
                                               int limit) override;
     std::vector<SeekRecord> seeks() override;
+    core::Expected<std::vector<ServerRun>> server_runs() override;
 
     // memory_store_accounts.cpp
     std::optional<AccountRecord> account(std::string_view player_id) override;
@@ -53,6 +54,7 @@ private:
     std::vector<std::pair<const GameRecord*, int>> visible_games(std::string_view player_id,
                                                                  std::string_view viewer_id);
 
+    std::map<std::int64_t, std::int64_t> runs_;  // started_at -> alive_at
     struct StoredGame {
         GameRecord record;
         std::vector<StoredEvent> events;

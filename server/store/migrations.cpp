@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 5> steps = {
+constexpr std::array<std::string_view, 6> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -140,6 +140,14 @@ CREATE TABLE game_ratings (
     UNIQUE (game_id, seat)
 );
 CREATE INDEX game_ratings_by_player ON game_ratings (player_id, at);
+)sql",
+    // 6 (issue 22): the server's runs, each from its start to its last heartbeat or clean
+    // shutdown (Unix milliseconds), so the clocks refund the time the server was down.
+    R"sql(
+CREATE TABLE server_runs (
+    started_at  INTEGER PRIMARY KEY,
+    alive_at    INTEGER NOT NULL
+);
 )sql",
 };
 

@@ -5,6 +5,7 @@
 #include "server/store/sqlite_db.h"
 #include "server/store/sqlite_read_pool.h"
 #include "server/store/sqlite_reads.h"
+#include "server/store/sqlite_runs.h"
 #include "server/store/sqlite_writer.h"
 
 namespace server {
@@ -67,6 +68,12 @@ public:
     std::vector<SeekRecord> seeks() override {
         return read(std::vector<SeekRecord>{},
                     [&](Connection& db) { return sqlite_reads::seeks(db); });
+    }
+
+    core::Expected<std::vector<ServerRun>> server_runs() override {
+        using Runs = core::Expected<std::vector<ServerRun>>;
+        return read(Runs(core::make_error("server_runs: no read connection")),
+                    [&](Connection& db) { return sqlite_runs::server_runs(db); });
     }
 
     std::optional<AccountRecord> account(std::string_view player_id) override {

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "server/store/sqlite_account_writes.h"
+#include "server/store/sqlite_runs.h"
 
 namespace server {
 
@@ -154,6 +155,10 @@ core::Status apply(Connection& db, const DeleteSeek& w) {
     return annotate(
         run(db, "DELETE FROM seeks WHERE id = ?", [&](Statement& s) { s.bind(1, w.id); }),
         "delete_seek");
+}
+
+core::Status apply(Connection& db, const RecordRun& w) {
+    return sqlite_runs::record_run(db, w.run);
 }
 
 }  // namespace

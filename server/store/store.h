@@ -88,14 +88,26 @@ struct FinishGame {
 struct SaveSeek {
     SeekRecord seek;
 };
+// One run of the server, from its start to the last moment it is known to have been alive (its
+// heartbeat, or its clean shutdown), in Unix milliseconds: the gaps between runs are the downtime
+// that game clocks refund (server/game/heartbeat.h).
+struct ServerRun {
+    std::int64_t started_at = 0;
+    std::int64_t alive_at = 0;
+};
+// Writes a run (replacing the one with the same start).
+struct RecordRun {
+    ServerRun run;
+};
 struct DeleteSeek {
     std::string id;
 };
 
 // A new player's token also becomes one of its sessions (account_records.h has the other writes).
-using WriteOp = std::variant<InsertPlayer, RenamePlayer, CreateGame, AppendEvents, FinishGame,
-                             SaveSeek, DeleteSeek, CreateAccount, SetPassword, SetAdmin,
-                             SetModeration, AddSession, RevokeSession, RevokeSessions, RateGame>;
+using WriteOp =
+    std::variant<InsertPlayer, RenamePlayer, CreateGame, AppendEvents, FinishGame, SaveSeek,
+                 DeleteSeek, CreateAccount, SetPassword, SetAdmin, SetModeration, AddSession,
+                 RevokeSession, RevokeSessions, RateGame, RecordRun>;
 // Writes that belong together: committed in one transaction, all or nothing.
 using WriteBatch = std::vector<WriteOp>;
 // Called exactly once per batch with ok (durable) or the error (nothing of the batch was written).
@@ -136,6 +148,8 @@ public:
     virtual std::vector<GameRecord> finished_games_of(std::string_view player_id, int offset,
                                                       int limit) = 0;
     virtual std::vector<SeekRecord> seeks() = 0;
+    // Every run of the server, oldest first (an error if they cannot be read).
+    virtual core::Expected<std::vector<ServerRun>> server_runs() = 0;
 
     // --- Accounts, sessions, moderation and ratings (account_records.h).
     virtual std::optional<AccountRecord> account(std::string_view player_id) = 0;

@@ -14,7 +14,7 @@ namespace events = protocol::events;
 
 events::ClockReading clock(std::array<std::int64_t, 2> left, std::optional<int> running,
                            bool by_player = false) {
-    return events::ClockReading{left, running, by_player};
+    return events::ClockReading{left, running, by_player, std::nullopt};
 }
 
 // One event of every kind, with every optional field set somewhere.

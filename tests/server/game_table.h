@@ -60,6 +60,15 @@ Played play_sniderman(Table& table);
 // until none is left; returns the event after round_over (round_started or game_over).
 json play_round(Table& table, const std::string& namer, int object, Played& played);
 
+// A clock reading without the moment it was taken (`at`): what each seat has left and whose clock
+// runs, for comparing with what a test expects.
+inline json reading(json clock) {
+    if (clock.is_object()) {
+        clock.erase("at");
+    }
+    return clock;
+}
+
 // A game from the start position that the rules end with `reason` (e.g. "checkmate"), found with
 // seeded random playouts through core::Game, shortest of `tries`; empty if none was found.
 std::vector<std::string> find_game_ending(core::VariantId variant, const std::string& reason,

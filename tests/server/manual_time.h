@@ -30,7 +30,8 @@ public:
 
 private:
     mutable std::mutex mutex_;
-    TimePoint now_ = std::chrono::steady_clock::now();
+    TimePoint now_ =
+        std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
 };
 
 }  // namespace test

@@ -10,21 +10,21 @@ using namespace std::chrono_literals;
 using protocol::ClockKind;
 using protocol::TimeControl;
 using server::GameClock;
-using server::SteadyTime;
+using server::ServerTime;
 
 TimeControl real_time(int initial, int increment) {
     return TimeControl{ClockKind::real_time, initial, increment, 0};
 }
 
 // One action as the room does it: what it produces, then recorded.
-GameClock::Action act(GameClock& clock, int seat, std::optional<int> next, SteadyTime at,
+GameClock::Action act(GameClock& clock, int seat, std::optional<int> next, ServerTime at,
                       int lag = 0) {
     const auto action = clock.after_action(seat, next, at, lag);
     clock.on_action(seat, action.reading, action.lag_credited, at);
     return action;
 }
 
-const SteadyTime t0 = SteadyTime{} + 1000s;
+const ServerTime t0 = ServerTime{} + 1000s;
 
 TEST(GameClock, FirstMoveOfEachSideIsNotTimedThenTheMoverPaysAndGetsTheIncrement) {
     GameClock clock(real_time(60, 2));
@@ -50,14 +50,17 @@ TEST(GameClock, FirstMoveOfEachSideIsNotTimedThenTheMoverPaysAndGetsTheIncrement
     EXPECT_EQ(clock.left(1, t0 + 31500ms), 58500);
 }
 
-TEST(GameClock, FlagFallsExactlyWhenTheRunningTimeIsGone) {
+// Issue 22: the flag falls once the time and the lag grace (the credit the mover could still get:
+// 15+0 gains 210 ms of quota per move) are gone.
+TEST(GameClock, FlagFallsWhenTheRunningTimeAndTheLagGraceAreGone) {
     GameClock clock(real_time(15, 0));
     act(clock, 0, 1, t0);
     act(clock, 1, 0, t0 + 1s);  // white's 15 s run from t0 + 1 s
     ASSERT_TRUE(clock.flag_time());
-    EXPECT_EQ(*clock.flag_time(), t0 + 16s);
-    EXPECT_FALSE(clock.flagged(t0 + 16s - 1ms));
-    EXPECT_EQ(clock.flagged(t0 + 16s), 0);
+    EXPECT_EQ(clock.grace(0), 210);
+    EXPECT_EQ(*clock.flag_time(), t0 + 16s + 210ms);
+    EXPECT_FALSE(clock.flagged(t0 + 16s + 209ms));
+    EXPECT_EQ(clock.flagged(t0 + 16s + 210ms), 0);
     const auto at_end = clock.reading(t0 + 17s, true);
     EXPECT_EQ(at_end.left, (std::array<std::int64_t, 2>{0, 15000})) << "never below zero";
     EXPECT_FALSE(at_end.running);
@@ -91,8 +94,8 @@ TEST(GameClock, LagCreditIsBoundedByTheQuotaAndTheMoveTime) {
 TEST(GameClock, ReplayingReadingsAndCreditsGivesTheSameClock) {
     GameClock live(real_time(180, 2));
     GameClock replayed(real_time(180, 2));
-    std::vector<std::tuple<int, GameClock::Action, SteadyTime>> actions;
-    SteadyTime at = t0;
+    std::vector<std::tuple<int, GameClock::Action, ServerTime>> actions;
+    ServerTime at = t0;
     for (int ply = 0; ply < 12; ++ply) {
         at += std::chrono::milliseconds(700 + 311 * ply);
         const int seat = ply % 2;

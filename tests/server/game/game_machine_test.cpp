@@ -17,7 +17,7 @@ using protocol::RequestType;
 using server::Command;
 using server::GameRecord;
 using server::GameState;
-using server::SteadyTime;
+using server::ServerTime;
 namespace events = protocol::events;
 
 GameRecord record_of(const std::string& variant, const std::string& time_control,
@@ -52,15 +52,17 @@ struct Live {
     GameState state;
     std::vector<server::StoredEvent> stored;
 
-    // Decides and, when the decision is not an error, applies and stores its events.
-    server::Decision run(const Command& c, SteadyTime now) {
+    // As a room does: time first (a flag, a missed first move), then the request's decision;
+    // the events of each are applied and stored unless the decision is an error.
+    server::Decision run(const Command& c, ServerTime now) {
+        commit(server::decide_time(state, now), now);
         auto decision = server::decide(state, c, now);
         if (!decision.error) {
             commit(decision.events, now);
         }
         return decision;
     }
-    void commit(std::vector<events::RoomEvent> decided, SteadyTime now) {
+    void commit(std::vector<events::RoomEvent> decided, ServerTime now) {
         for (auto& event : decided) {
             const auto text = events::encode_event_text(event);
             ASSERT_TRUE(server::apply(state, event, now)) << text;
@@ -69,12 +71,12 @@ struct Live {
     }
 };
 
-json view(const GameState& state, SteadyTime now) {
+json view(const GameState& state, ServerTime now) {
     return server::snapshot_json(state, {}, 0, nullptr, now);
 }
 
 TEST(GameMachine, MoveOutOfTurnIsRefusedAndChangesNothing) {
-    const auto t = SteadyTime{} + std::chrono::hours(1);
+    const auto t = ServerTime{} + std::chrono::hours(1);
     auto state = server::replay(record_of("chessence", "300+2"), {}, t);
     ASSERT_TRUE(state);
     auto c = command(RequestType::move, 1);
@@ -86,7 +88,7 @@ TEST(GameMachine, MoveOutOfTurnIsRefusedAndChangesNothing) {
 }
 
 TEST(GameMachine, IllegalMoveIsRefused) {
-    const auto t = SteadyTime{} + std::chrono::hours(1);
+    const auto t = ServerTime{} + std::chrono::hours(1);
     auto state = server::replay(record_of("chesica", "-"), {}, t);
     ASSERT_TRUE(state);
     auto c = command(RequestType::move, 0);
@@ -97,7 +99,7 @@ TEST(GameMachine, IllegalMoveIsRefused) {
 }
 
 TEST(GameMachine, DecideDoesNotChangeTheState) {
-    const auto t = SteadyTime{} + std::chrono::hours(1);
+    const auto t = ServerTime{} + std::chrono::hours(1);
     auto state = server::replay(record_of("chessence", "60+0"), {}, t);
     ASSERT_TRUE(state);
     const auto before = view(*state, t);
@@ -109,8 +111,57 @@ TEST(GameMachine, DecideDoesNotChangeTheState) {
     EXPECT_EQ(view(*state, t), before);
 }
 
+// 60+0: the lag quota gains 390 ms per move, so White's flag falls 390 ms after zero and a move in
+// between is saved only by a lag credit that covers what it is late.
+TEST(GameMachine, FlagFallsAfterTheLagGraceAndAMoveInsideItIsSavedByItsCredit) {
+    const auto t0 = ServerTime{} + std::chrono::hours(1);
+    Live live{*server::replay(record_of("chessence", "60+0"), {}, t0), {}};
+    const auto first_legal = [&] { return live.state.game->legal_moves().front(); };
+    auto white = command(RequestType::move, 0);
+    auto black = command(RequestType::move, 1);
+    white.request.move = first_legal();
+    ASSERT_FALSE(live.run(white, t0).error);
+    black.request.move = first_legal();
+    const auto t1 = t0 + std::chrono::seconds(1);
+    ASSERT_FALSE(live.run(black, t1).error);  // White's clock runs from here, 60 s
+    const auto late = t1 + std::chrono::milliseconds(60200);
+    EXPECT_TRUE(server::decide_time(live.state, late).empty()) << "inside the grace";
+    EXPECT_EQ(live.state.clock.flag_time(), t1 + std::chrono::milliseconds(60390));
+
+    white.request.move = first_legal();
+    white.lag_ms = 100;  // credits 100 ms of the 200 ms it is late: too little
+    const auto refused = server::decide(live.state, white, late);
+    ASSERT_TRUE(refused.error);
+    EXPECT_EQ(refused.error->code, ErrorCode::game_over);
+
+    white.lag_ms = 300;  // credits 300 ms: the move arrived with 100 ms to spare
+    const auto saved = live.run(white, late);
+    ASSERT_FALSE(saved.error) << saved.error->message;
+    EXPECT_FALSE(live.state.result);
+    const auto& move = std::get<events::Move>(saved.events.front());
+    EXPECT_EQ(move.lag_ms, 300);
+    EXPECT_EQ(move.clock->left[0], 100);
+    EXPECT_EQ(move.clock->at, server::unix_ms(late));
+}
+
+TEST(GameMachine, FlagFallsOnceTheGraceIsUsedUp) {
+    const auto t0 = ServerTime{} + std::chrono::hours(1);
+    Live live{*server::replay(record_of("chesica", "60+0"), {}, t0), {}};
+    auto white = command(RequestType::move, 0);
+    auto black = command(RequestType::move, 1);
+    white.request.move = live.state.game->legal_moves().front();
+    ASSERT_FALSE(live.run(white, t0).error);
+    black.request.move = live.state.game->legal_moves().front();
+    ASSERT_FALSE(live.run(black, t0).error);
+    const auto ending = server::decide_time(live.state, t0 + std::chrono::milliseconds(60390));
+    ASSERT_EQ(ending.size(), 1u);
+    const auto& over = std::get<events::GameOver>(ending.front());
+    EXPECT_EQ(over.result.reason, "timeout");
+    EXPECT_EQ(over.result.winner, live.state.seat_name(1));
+}
+
 TEST(GameMachine, ResignationEndsTheGameForTheOpponent) {
-    const auto t = SteadyTime{} + std::chrono::hours(1);
+    const auto t = ServerTime{} + std::chrono::hours(1);
     Live live{*server::replay(record_of("chesica", "-"), {}, t), {}};
     ASSERT_FALSE(live.run(command(RequestType::resign, 0), t).error);
     ASSERT_TRUE(live.state.result);
@@ -166,17 +217,20 @@ Command random_command(const GameState& state, std::mt19937& rng) {
     return c;
 }
 
-// Plays a random game through the machine and checks, after every decision, that replaying the
-// stored events gives the live state as the snapshot shows it.
+// Plays a random game through the machine, with time passing between requests (flags may fall),
+// and checks after every decision that replaying the stored events later gives the live state as
+// the snapshot shows it, the running clock included.
 void expect_replay_is_live(const std::string& variant, const std::string& time_control,
                            unsigned seed) {
     std::mt19937 rng(seed);
     const auto record = record_of(variant, time_control, seed);
-    const auto t = SteadyTime{} + std::chrono::hours(1);
+    auto t = ServerTime{} + std::chrono::hours(1);
     Live live{*server::replay(record, {}, t), {}};
     int decisions = 0;
     for (int step = 0; step < 400 && !live.state.result; ++step) {
-        const auto c = random_command(live.state, rng);
+        t += std::chrono::milliseconds(rng() % 4000);
+        auto c = random_command(live.state, rng);
+        c.lag_ms = static_cast<int>(rng() % 400);
         const auto decision = live.run(c, t);
         if (decision.error || decision.events.empty()) {
             continue;

@@ -43,19 +43,22 @@ TEST_F(RoomClocks, MovesCarryTheClocksAndOnlyTimedMovesPay) {
     Table table(server_.port(), "chessence", 1, false, {{"initial", 60}, {"increment", 2}});
     ASSERT_FALSE(table.game_id.empty());
     EXPECT_EQ(table.start["time_control"], (json{{"initial", 60}, {"increment", 2}}));
-    EXPECT_EQ(table.start["clock"], clocks(60000, 60000, nullptr));
+    EXPECT_EQ(test::reading(table.start["clock"]), clocks(60000, 60000, nullptr));
     EXPECT_EQ(table.start["abort_in"], 30000);
     time_->advance(5s);
-    EXPECT_EQ(play(table)["clock"], clocks(60000, 60000, nullptr)) << "white's first move: free";
+    EXPECT_EQ(test::reading(play(table)["clock"]), clocks(60000, 60000, nullptr))
+        << "white's first move: free";
     time_->advance(7s);
-    EXPECT_EQ(play(table)["clock"], clocks(60000, 60000, "white")) << "black's too; white's runs";
+    EXPECT_EQ(test::reading(play(table)["clock"]), clocks(60000, 60000, "white"))
+        << "black's too; white's runs";
     EXPECT_TRUE(table.snapshot(*table.sam)["abort_in"].is_null());
     time_->advance(10s);
     const auto third = play(table);
-    EXPECT_EQ(third["clock"], clocks(52000, 60000, "black")) << "10 s taken, 2 s increment";
+    EXPECT_EQ(test::reading(third["clock"]), clocks(52000, 60000, "black"))
+        << "10 s taken, 2 s increment";
     EXPECT_FALSE(third.contains("lag_ms"));
     time_->advance(3500ms);
-    EXPECT_EQ(table.snapshot(*table.sam)["clock"], clocks(52000, 56500, "black"));
+    EXPECT_EQ(test::reading(table.snapshot(*table.sam)["clock"]), clocks(52000, 56500, "black"));
 }
 
 TEST_F(RoomClocks, TheServerEndsTheGameWhenAFlagFalls) {
@@ -65,12 +68,14 @@ TEST_F(RoomClocks, TheServerEndsTheGameWhenAFlagFalls) {
     time_->advance(14999ms);
     auto now = table.snapshot(*table.sam);
     EXPECT_TRUE(now["result"].is_null());
-    EXPECT_EQ(now["clock"], clocks(1, 15000, "white"));
+    EXPECT_EQ(test::reading(now["clock"]), clocks(1, 15000, "white"));
+    time_->advance(1ms + 209ms);  // zero, and 209 of the 210 ms of White's lag grace
+    EXPECT_TRUE(table.snapshot(*table.sam)["result"].is_null()) << "inside the grace";
     time_->advance(1ms);
     const auto over = table.event(++table.version);
     EXPECT_EQ(over["kind"], "game_over");
     EXPECT_EQ(over["result"], (json{{"winner", "black"}, {"reason", "timeout"}}));
-    EXPECT_EQ(over["clock"], clocks(0, 15000, nullptr));
+    EXPECT_EQ(test::reading(over["clock"]), clocks(0, 15000, nullptr));
     const auto after = table.snapshot(*table.sam);
     table.ann->send(
         {{"type", "move"}, {"game_id", table.game_id}, {"move", now["legal"][0]}, {"id", "late"}});
@@ -111,7 +116,9 @@ TEST_F(RoomClocks, AFirstMoveThatDoesNotComeInThirtySecondsAbortsTheGame) {
     EXPECT_EQ(second.event(++second.version)["result"]["reason"], "aborted");
 }
 
-TEST_F(RoomClocks, AfterARestartTheRunningClockResumesFromTheLastMove) {
+// Issue 22: the time Black used before the stop stays used; only the hour the server was down is
+// refunded (the runs that the heartbeat stores say when it was down).
+TEST_F(RoomClocks, AfterARestartTimeUsedStaysUsedAndOnlyTheDowntimeIsRefunded) {
     const std::string game_id = [&] {
         Table table(server_.port(), "chesica", 1, false, {{"initial", 60}, {"increment", 0}});
         play(table);
@@ -119,7 +126,8 @@ TEST_F(RoomClocks, AfterARestartTheRunningClockResumesFromTheLastMove) {
         time_->advance(10s);
         play(table);  // white: 50 s left, black's clock runs
         time_->advance(4s);
-        EXPECT_EQ(table.snapshot(*table.sam)["clock"], clocks(50000, 56000, "black"));
+        EXPECT_EQ(test::reading(table.snapshot(*table.sam)["clock"]),
+                  clocks(50000, 56000, "black"));
         server_.stop();
         return table.game_id;
     }();
@@ -129,17 +137,51 @@ TEST_F(RoomClocks, AfterARestartTheRunningClockResumesFromTheLastMove) {
     sam.hello();
     sam.send({{"type", "watch"}, {"game_id", game_id}});
     auto snapshot = sam.wait_type("snapshot");
-    EXPECT_EQ(snapshot["clock"], clocks(50000, 60000, "black"))
-        << "black's clock resumes from the reading of the last move";
+    EXPECT_EQ(test::reading(snapshot["clock"]), clocks(50000, 56000, "black"))
+        << "black's 4 s before the stop stay used";
     time_->advance(2500ms);
     sam.send({{"type", "watch"}, {"game_id", game_id}});
     snapshot = sam.wait_type("snapshot");
-    EXPECT_EQ(snapshot["clock"], clocks(50000, 57500, "black"));
-    time_->advance(57500ms);
+    EXPECT_EQ(test::reading(snapshot["clock"]), clocks(50000, 53500, "black"));
+    time_->advance(53500ms + 390ms);  // zero, then the lag grace (black's quota: 390 ms)
     const auto over = sam.wait_for([](const json& m) {
         return m.value("type", "") == "event" && m["event"].value("kind", "") == "game_over";
     });
     EXPECT_EQ(over["event"]["result"], (json{{"winner", "white"}, {"reason", "timeout"}}));
+}
+
+// Issue 22: a restart gives the player to move no new period; only the downtime is refunded.
+TEST_F(RoomClocks, CorrespondenceKeepsItsDeadlineAcrossARestart) {
+    const std::int64_t day = 86400 * 1000;
+    const std::string game_id = [&] {
+        Table table(server_.port(), "chessence", 1, false, {{"days", 1}});
+        time_->advance(2h);
+        play(table);  // black has a day from now
+        time_->advance(5h);
+        server_.stop();
+        return table.game_id;
+    }();
+    time_->advance(3h);  // down
+    server_.restart();
+    test::WsClient sam(server_.port());
+    sam.hello();
+    sam.send({{"type", "watch"}, {"game_id", game_id}});
+    const auto snapshot = sam.wait_type("snapshot");
+    EXPECT_EQ(test::reading(snapshot["clock"]), clocks(day, day - 5 * 3600 * 1000, "black"));
+    time_->advance(19h);
+    const auto over = sam.wait_for([](const json& m) {
+        return m.value("type", "") == "event" && m["event"].value("kind", "") == "game_over";
+    });
+    EXPECT_EQ(over["event"]["result"], (json{{"winner", "white"}, {"reason", "timeout"}}));
+}
+
+// Issue 22: every reading says when the server took it, in the server's time.
+TEST_F(RoomClocks, ReadingsCarryTheServersTime) {
+    Table table(server_.port(), "chesica", 1, false, {{"initial", 60}, {"increment", 0}});
+    play(table);
+    time_->advance(1234ms);
+    const auto move = play(table);
+    EXPECT_EQ(move["clock"]["at"], server::unix_ms(time_->now()));
 }
 
 TEST_F(RoomClocks, SnidermanNamingAndChoosingUseTheClockOfWhoMustAct) {
@@ -147,19 +189,20 @@ TEST_F(RoomClocks, SnidermanNamingAndChoosingUseTheClockOfWhoMustAct) {
     const auto seat_clock = [](std::int64_t p0, std::int64_t p1, const json& running) {
         return json{{"player0", p0}, {"player1", p1}, {"running", running}};
     };
-    EXPECT_EQ(table.start["clock"], seat_clock(30000, 30000, nullptr));
+    EXPECT_EQ(test::reading(table.start["clock"]), seat_clock(30000, 30000, nullptr));
     const std::string namer = table.start["match"]["namer"];
     const std::string chooser = namer == "player0" ? "player1" : "player0";
     time_->advance(3s);
     table.seat_named(namer).send(
         {{"type", "name_object"}, {"game_id", table.game_id}, {"object", 2}});
-    EXPECT_EQ(table.event(++table.version)["clock"], seat_clock(30000, 30000, nullptr));
+    EXPECT_EQ(test::reading(table.event(++table.version)["clock"]),
+              seat_clock(30000, 30000, nullptr));
     time_->advance(4s);
     table.seat_named(chooser).send(
         {{"type", "choose_side"}, {"game_id", table.game_id}, {"side", "odd"}});
     const auto chosen = table.event(++table.version);
     EXPECT_EQ(chosen["clock"]["running"], chooser) << "ODD (the chooser) captures first";
-    time_->advance(30s);
+    time_->advance(30s + 270ms);  // the time and the lag grace (30+0 gains 270 ms)
     const auto over = table.event(++table.version);
     EXPECT_EQ(over["result"], (json{{"winner", namer}, {"reason", "timeout"}}));
 }
@@ -167,12 +210,13 @@ TEST_F(RoomClocks, SnidermanNamingAndChoosingUseTheClockOfWhoMustAct) {
 TEST_F(RoomClocks, CorrespondenceGivesDaysForEachMoveFromTheStart) {
     Table table(server_.port(), "chesica", 1, false, {{"days", 1}});
     const std::int64_t day = 86400 * 1000;
-    EXPECT_EQ(table.start["clock"], clocks(day, day, "white"));
+    EXPECT_EQ(test::reading(table.start["clock"]), clocks(day, day, "white"));
     EXPECT_TRUE(table.start["abort_in"].is_null()) << "no first-move abort in correspondence";
     time_->advance(20h);
-    EXPECT_EQ(play(table)["clock"], clocks(day, day, "black")) << "the period restarts";
+    EXPECT_EQ(test::reading(play(table)["clock"]), clocks(day, day, "black"))
+        << "the period restarts";
     time_->advance(23h);
-    EXPECT_EQ(play(table)["clock"], clocks(day, day, "white"));
+    EXPECT_EQ(test::reading(play(table)["clock"]), clocks(day, day, "white"));
     time_->advance(24h);
     EXPECT_EQ(table.event(++table.version)["result"],
               (json{{"winner", "black"}, {"reason", "timeout"}}));

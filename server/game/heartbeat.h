@@ -1,0 +1,41 @@
+#pragma once
+// The server's heartbeat: at start it reads when earlier runs of the server were alive (their gaps
+// are the downtime that game clocks refund, downtime.h), records its own start, and then writes
+// "still alive" every `heartbeat_interval`; a clean shutdown writes the last moment. After a crash
+// the last heartbeat stands for the end of the run, so a player to move gets back at most one
+// interval more than the server was really down.
+#include <chrono>
+#include <cstdint>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "core/expected.h"
+#include "server/game/downtime.h"
+#include "server/game/time_source.h"
+#include "server/store/store.h"
+
+namespace server {
+
+inline constexpr std::chrono::seconds heartbeat_interval{5};
+
+class Heartbeat {
+public:
+    Heartbeat(boost::asio::io_context& io, Store& store, const TimeSource& time);
+
+    // Reads the earlier runs and records this one (waits for the store: start-up only); then beats
+    // on the io_context. The downtime before now, or the error of the read or the write.
+    core::Expected<Downtime> start();
+    // Records the last moment this run was alive and stops beating (waits for the store).
+    void stop();
+
+private:
+    void beat();
+
+    boost::asio::steady_timer timer_;
+    Store& store_;
+    const TimeSource& time_;
+    std::int64_t started_at_ = 0;  // 0: not started
+};
+
+}  // namespace server
