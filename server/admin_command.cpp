@@ -51,7 +51,13 @@ int run_admin_command(const std::vector<std::string>& args, const std::string& d
         return 1;
     }
     const auto& name = grant.empty() ? revoke : grant;
-    const auto account = (*store)->account_by_username(name);
+    const auto found = (*store)->account_by_username(name);
+    if (!found) {
+        err << "chessence-server admin: cannot read the account " << name << ": " << found.error()
+            << "\n";
+        return 1;
+    }
+    const auto& account = *found;
     if (!account) {
         err << "chessence-server admin: there is no account named " << name << "\n";
         return 1;

@@ -29,7 +29,8 @@ struct ServerOptions {
 class Server {
 public:
     // Binds and starts serving on background threads; an error says what failed (bad address,
-    // port in use, a game that cannot be restored is only logged).
+    // port in use, a store that cannot be read; a game whose events cannot be replayed is only
+    // logged).
     static core::Expected<std::unique_ptr<Server>> start(const ServerOptions& options,
                                                          Store& store);
     ~Server();

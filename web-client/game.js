@@ -25,6 +25,8 @@ export class GamePage {
         this.pending_ = null;  // a move sent and not yet confirmed
         this.note_ = '';       // a one-off note under the status (a premove dropped, an offer declined)
         this.justStarted_ = false;
+        this.loadRetry_ = null; // a timer: the server could not load the game, watch again
+        this.loadAttempts_ = 0;
         this.keyHandler_ = (e) => this.onKey_(e);
         this.prefsHandler_ = () => this.render_();
         this.connHandler_ = () => this.onConnection_();
@@ -41,6 +43,7 @@ export class GamePage {
 
     leave() {
         this.left_ = true;
+        clearTimeout(this.loadRetry_);
         this.clocks_.stop();
         this.app_.conn.unwatch(this.gameId_);
         document.removeEventListener('keydown', this.keyHandler_);
@@ -60,6 +63,18 @@ export class GamePage {
         }
         if (err.code === 'no_such_game') {
             this.status_.replaceChildren(h('strong', {}, 'This game does not exist.'));
+            return true;
+        }
+        if (err.code === 'internal_error' && !this.g_) {
+            // The game exists but the server could not load it: ask again, less and less often.
+            this.status_.replaceChildren(h('strong', {}, 'The game could not be loaded; trying again…'));
+            const delay = Math.min(2000 * 2 ** this.loadAttempts_++, 30000);
+            clearTimeout(this.loadRetry_);
+            this.loadRetry_ = setTimeout(() => {
+                if (!this.left_ && !this.g_) {
+                    this.app_.conn.watch(this.gameId_);
+                }
+            }, delay);
             return true;
         }
         if (err.code === 'no_draw_offer' && this.g_) {

@@ -1,6 +1,7 @@
 // The connection to the server: connects, says hello with the stored token, dispatches frames to
 // handlers by type, reconnects with backoff, and on reconnect resumes every watched room from the
-// last version it saw (watch + since), so a page never needs a reload.
+// last version it saw (watch + since), so a page never needs a reload. The token is forgotten only
+// on a definite bad_token; a hello the server fails to answer (internal_error) is retried.
 import { build, eventVersion, gameIdOf, welcomeToken } from './protocol.js';
 
 export const TOKEN_KEY = 'chessence.token';
@@ -159,7 +160,15 @@ export class Connection {
             return;
         }
         if (msg.type === 'error' && msg.code === 'bad_token') {
+            // Only a definite "unknown token" forgets it (a welcome for a new guest follows).
             localStorage.removeItem(TOKEN_KEY);
+        }
+        if (msg.type === 'error' && msg.code === 'internal_error' && !this.welcomed_) {
+            // hello failed on the server's side (it could not read the account): the token stays;
+            // close and say hello again after the backoff.
+            this.dispatch_(msg);
+            this.drop_();
+            return;
         }
         if (msg.type === 'event' || msg.type === 'events') {
             const gameId = gameIdOf(msg);

@@ -30,7 +30,7 @@ core::Expected<IssuedIdentity> Identities::create_guest(const std::optional<std:
     return issued;
 }
 
-std::optional<PlayerRecord> Identities::restore(std::string_view token) {
+core::Expected<std::optional<PlayerRecord>> Identities::restore(std::string_view token) {
     return store_.player_by_token_hash(sha256_hex(token));
 }
 

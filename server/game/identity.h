@@ -24,8 +24,9 @@ public:
     static IssuedIdentity new_guest(const std::optional<std::string>& name);
     // A new guest, stored before it is returned (waits for the store: not for I/O threads).
     core::Expected<IssuedIdentity> create_guest(const std::optional<std::string>& name);
-    // The identity whose token this is, or nothing.
-    std::optional<PlayerRecord> restore(std::string_view token);
+    // The identity whose token this is, or nothing (the token is unknown); an error when the store
+    // could not be read (the token may well be good: never treat that as unknown).
+    core::Expected<std::optional<PlayerRecord>> restore(std::string_view token);
 
 private:
     Store& store_;

@@ -132,7 +132,10 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     if (sniderman) {
         seek.json["rounds"] = seek.rounds;
     }
-    rate_seek(seek, actor, request);
+    if (auto rated = rate_seek(seek, actor, request); !rated) {
+        read_failed(actor, rated.error(), request.id);
+        return;
+    }
     if (seek.is_private) {
         const auto ttl = state_.limits().invite_ttl;
         seek.expires = std::chrono::steady_clock::now() + ttl;
@@ -208,8 +211,8 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     auto prepared = state_.prepare_game(spec);
     if (!prepared) {
         component_logger("lobby")->error("seek {}: {}", seek.id, prepared.error());
-        actor.send(
-            make_frame(protocol::error_message(ErrorCode::internal_error, prepared.error(), id)));
+        actor.send(make_frame(protocol::error_message(
+            ErrorCode::internal_error, "the game could not be created; try again", id)));
         return;
     }
     // The seek leaves the list now, so nobody else accepts it while the game is being stored.
@@ -252,7 +255,12 @@ void Lobby::quick_pair(const Actor& actor, const protocol::Request& request) {
         actor.send(make_frame(protocol::error_message(*refused, request.id)));
         return;
     }
-    if (const auto* seek = best_match(actor, request)) {
+    const auto mine = shown_rating_of(actor.player_id, request.variant);
+    if (!mine) {
+        read_failed(actor, mine.error(), request.id);
+        return;
+    }
+    if (const auto* seek = best_match(actor, request, *mine)) {
         accept_seek(actor, seek->id, request.id);
         return;
     }

@@ -86,15 +86,20 @@ private:
     // The error that keeps `actor` from creating (or quick-pairing) this seek, if any.
     std::optional<protocol::ProtocolError> seek_refusal(const Actor& actor,
                                                         const protocol::Request& request) const;
-    // Adds the rating fields to a new seek (its json too).
-    void rate_seek(Seek& seek, const Actor& actor, const protocol::Request& request);
-    // The error that keeps `actor` from accepting `seek`, if any.
+    // Adds the rating fields to a new seek (its json too); an error if the rating cannot be read.
+    core::Status rate_seek(Seek& seek, const Actor& actor, const protocol::Request& request);
+    // The error that keeps `actor` from accepting `seek`, if any (internal_error, logged, when
+    // the actor's rating cannot be read).
     std::optional<protocol::ProtocolError> accept_refusal(const Actor& actor,
                                                           const Seek& seek) const;
-    // The open seek quick pairing gives `actor`: the compatible one whose creator's rating is
-    // closest to the actor's, the oldest among equals; null if none.
-    const Seek* best_match(const Actor& actor, const protocol::Request& request) const;
-    int shown_rating_of(const std::string& player_id, core::VariantId variant) const;
+    // The open seek quick pairing gives `actor`, whose shown rating is `mine`: the compatible one
+    // whose creator's rating is closest, the oldest among equals; null if none.
+    const Seek* best_match(const Actor& actor, const protocol::Request& request, int mine) const;
+    // The player's shown rating in `variant`; an error if the ratings cannot be read.
+    core::Expected<int> shown_rating_of(const std::string& player_id,
+                                        core::VariantId variant) const;
+    // Logs a failed store read and answers `id` with internal_error.
+    void read_failed(const Actor& actor, const std::string& error, const nlohmann::json& id) const;
     void store_async(WriteOp write);
     void remove_seek(const std::string& seek_id);
     void push();

@@ -3,9 +3,11 @@
 #include <cstdlib>
 #include <limits>
 
+#include "protocol/messages.h"
 #include "server/game/lobby.h"
 #include "server/game/rating_rules.h"
 #include "server/game/server_state.h"
+#include "server/log.h"
 
 namespace server {
 
@@ -13,8 +15,20 @@ using nlohmann::json;
 using protocol::ErrorCode;
 using protocol::ProtocolError;
 
-int Lobby::shown_rating_of(const std::string& player_id, core::VariantId variant) const {
-    return shown_rating(rating_in(state_.store(), player_id, core::variant_name(variant)));
+core::Expected<int> Lobby::shown_rating_of(const std::string& player_id,
+                                           core::VariantId variant) const {
+    const auto rating = rating_in(state_.store(), player_id, core::variant_name(variant));
+    if (!rating) {
+        return core::make_error(rating.error());
+    }
+    return shown_rating(*rating);
+}
+
+void Lobby::read_failed(const Actor& actor, const std::string& error, const json& id) const {
+    component_logger("lobby")->error("client {} player {}: {}", actor.client_id, actor.player_id,
+                                     error);
+    actor.send(make_frame(protocol::error_message(
+        ErrorCode::internal_error, "the server could not read the ratings; try again", id)));
 }
 
 std::optional<ProtocolError> Lobby::seek_refusal(const Actor& actor,
@@ -26,7 +40,7 @@ std::optional<ProtocolError> Lobby::seek_refusal(const Actor& actor,
     return std::nullopt;
 }
 
-void Lobby::rate_seek(Seek& seek, const Actor& actor, const protocol::Request& request) {
+core::Status Lobby::rate_seek(Seek& seek, const Actor& actor, const protocol::Request& request) {
     seek.rated = request.rated;
     seek.rating_min = request.rating_min;
     seek.rating_max = request.rating_max;
@@ -40,12 +54,16 @@ void Lobby::rate_seek(Seek& seek, const Actor& actor, const protocol::Request& r
     if (actor.account) {
         const auto rating =
             rating_in(state_.store(), actor.player_id, core::variant_name(seek.variant));
-        seek.creator_rating = shown_rating(rating);
+        if (!rating) {
+            return core::make_error(rating.error());
+        }
+        seek.creator_rating = shown_rating(*rating);
         seek.json["rating"] = seek.creator_rating;
-        seek.json["provisional"] = glicko2::provisional(rating);
+        seek.json["provisional"] = glicko2::provisional(*rating);
     } else {
         seek.creator_rating = shown_rating(glicko2::Rating{});
     }
+    return core::ok_status();
 }
 
 std::optional<ProtocolError> Lobby::accept_refusal(const Actor& actor, const Seek& seek) const {
@@ -54,19 +72,25 @@ std::optional<ProtocolError> Lobby::accept_refusal(const Actor& actor, const See
                              "rated games are for registered players; log in or register"};
     }
     if (seek.rating_min || seek.rating_max) {
-        const int mine = shown_rating_of(actor.player_id, seek.variant);
-        if ((seek.rating_min && mine < *seek.rating_min) ||
-            (seek.rating_max && mine > *seek.rating_max)) {
+        const auto mine = shown_rating_of(actor.player_id, seek.variant);
+        if (!mine) {
+            component_logger("lobby")->error("client {} player {}: {}", actor.client_id,
+                                             actor.player_id, mine.error());
+            return ProtocolError{ErrorCode::internal_error,
+                                 "the server could not read your rating; try again"};
+        }
+        if ((seek.rating_min && *mine < *seek.rating_min) ||
+            (seek.rating_max && *mine > *seek.rating_max)) {
             return ProtocolError{
                 ErrorCode::outside_rating_range,
-                "your rating " + std::to_string(mine) + " is outside this seek's rating range"};
+                "your rating " + std::to_string(*mine) + " is outside this seek's rating range"};
         }
     }
     return std::nullopt;
 }
 
-const Lobby::Seek* Lobby::best_match(const Actor& actor, const protocol::Request& request) const {
-    const int mine = shown_rating_of(actor.player_id, request.variant);
+const Lobby::Seek* Lobby::best_match(const Actor& actor, const protocol::Request& request,
+                                     int mine) const {
     const Seek* best = nullptr;
     int best_distance = std::numeric_limits<int>::max();
     for (const auto& seek : seeks_) {

@@ -61,13 +61,18 @@ RateGame rate_game_write(const GameRecord& game, double first_score, std::int64_
     return write;
 }
 
-glicko2::Rating rating_in(Store& store, std::string_view player_id, std::string_view variant) {
-    for (const auto& row : store.ratings_of(player_id)) {
+core::Expected<glicko2::Rating> rating_in(Store& store, std::string_view player_id,
+                                          std::string_view variant) {
+    const auto rows = store.ratings_of(player_id);
+    if (!rows) {
+        return core::make_error(rows.error());
+    }
+    for (const auto& row : *rows) {
         if (row.variant == variant) {
             return from_value(row.value);
         }
     }
-    return {};
+    return glicko2::Rating{};
 }
 
 int shown_rating(const glicko2::Rating& rating) {

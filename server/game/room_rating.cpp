@@ -27,7 +27,12 @@ void Room::load_rating_change() {
     if (!record_.rated || !game_.result) {
         return;
     }
-    for (const auto& row : state_.store().game_ratings(id())) {
+    const auto rows = state_.store().game_ratings(id());
+    if (!rows) {
+        component_logger("room")->error("game {}: {}", id(), rows.error());
+        return;
+    }
+    for (const auto& row : *rows) {
         rating_change_.push_back({game_.seat_name(row.seat),
                                   row.player_id,
                                   {row.before.rating, row.before.rd, row.before.volatility},

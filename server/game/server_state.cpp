@@ -10,11 +10,17 @@ namespace server {
 
 namespace {
 
-std::vector<std::string> seat_names(Store& store, const std::vector<std::string>& seats) {
+// The display names of the seated players ("Unknown" for a player the store does not have); an
+// error when a player cannot be read.
+core::Expected<std::vector<std::string>> seat_names(Store& store,
+                                                    const std::vector<std::string>& seats) {
     std::vector<std::string> names;
     for (const auto& id : seats) {
         auto player = store.player(id);
-        names.push_back(player ? player->name : "Unknown");
+        if (!player) {
+            return core::make_error(player.error());
+        }
+        names.push_back(*player ? (*player)->name : "Unknown");
     }
     return names;
 }
@@ -34,9 +40,6 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       heartbeat_(io, store, *time_),
       lobby_(std::make_shared<Lobby>(*this, io)) {
     time_listener_ = time_->on_jump([this] { check_clocks(); });
-    for (auto& id : store_.muted_players()) {
-        muted_.insert(std::move(id));
-    }
 }
 
 bool ServerState::muted(std::string_view player_id) {
@@ -98,16 +101,38 @@ core::Status ServerState::restore_games() {
         return core::make_error(downtime.error());
     }
     downtime_ = std::move(*downtime);
-    for (const auto& seek : store_.seeks()) {
+    auto muted = store_.muted_players();
+    if (!muted) {
+        return core::make_error("cannot read the muted players: " + muted.error());
+    }
+    {
+        std::lock_guard lock(muted_mutex_);
+        muted_.insert(muted->begin(), muted->end());
+    }
+    auto seeks = store_.seeks();
+    if (!seeks) {
+        return core::make_error("cannot read the seeks: " + seeks.error());
+    }
+    for (const auto& seek : *seeks) {
         // Seeks belong to a live connection; none survives a restart.
         store_.delete_seek(seek.id);
     }
+    auto unfinished = store_.unfinished_games();
+    if (!unfinished) {
+        return core::make_error("cannot list the unfinished games: " + unfinished.error());
+    }
     int restored = 0;
-    for (auto& record : store_.unfinished_games()) {
+    for (auto& record : *unfinished) {
         auto names = seat_names(store_, record.seats);
+        if (!names) {
+            return core::make_error("game " + record.id + ": " + names.error());
+        }
         const auto events = store_.events(record.id);
-        auto room = std::make_shared<Room>(*this, record, std::move(names));
-        if (auto status = room->restore(events); !status) {
+        if (!events) {
+            return core::make_error("game " + record.id + ": " + events.error());
+        }
+        auto room = std::make_shared<Room>(*this, record, std::move(*names));
+        if (auto status = room->restore(*events); !status) {
             log->error("game {}: cannot be restored: {}", record.id, status.error());
             continue;
         }
@@ -142,7 +167,11 @@ core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {
         }
         record.start_fen = (*game)->start_fen();
     }
-    auto room = std::make_shared<Room>(*this, record, seat_names(store_, record.seats));
+    auto names = seat_names(store_, record.seats);
+    if (!names) {
+        return core::make_error("cannot read the players: " + names.error());
+    }
+    auto room = std::make_shared<Room>(*this, record, std::move(*names));
     auto writes = room->start_fresh();
     if (!writes) {
         return core::make_error("cannot start the game: " + writes.error());
@@ -155,7 +184,7 @@ void ServerState::add_room(const std::shared_ptr<Room>& room) {
     rooms_[room->id()] = room;
 }
 
-std::shared_ptr<Room> ServerState::room(std::string_view game_id) {
+core::Expected<std::shared_ptr<Room>> ServerState::room(std::string_view game_id) {
     std::lock_guard lock(rooms_mutex_);
     if (auto it = rooms_.find(game_id); it != rooms_.end()) {
         return it->second;
@@ -163,16 +192,32 @@ std::shared_ptr<Room> ServerState::room(std::string_view game_id) {
     // A finished game from before the last restart: rebuilt from its events on first use.
     auto record = store_.game(game_id);
     if (!record) {
-        return nullptr;
+        return core::make_error(record.error());
     }
-    auto room = std::make_shared<Room>(*this, *record, seat_names(store_, record->seats));
-    if (auto status = room->restore(store_.events(record->id)); !status) {
-        component_logger("server")->error("game {}: cannot be loaded: {}", record->id,
-                                          status.error());
-        return nullptr;
+    if (!*record) {
+        return std::shared_ptr<Room>();
     }
-    rooms_[record->id] = room;
+    const auto& game = **record;
+    auto names = seat_names(store_, game.seats);
+    if (!names) {
+        return core::make_error(names.error());
+    }
+    auto events = store_.events(game.id);
+    if (!events) {
+        return core::make_error(events.error());
+    }
+    auto room = std::make_shared<Room>(*this, game, std::move(*names));
+    if (auto status = room->restore(*events); !status) {
+        return core::make_error("game " + game.id + " cannot be replayed: " + status.error());
+    }
+    rooms_[game.id] = room;
     return room;
+}
+
+std::shared_ptr<Room> ServerState::loaded_room(std::string_view game_id) {
+    std::lock_guard lock(rooms_mutex_);
+    auto it = rooms_.find(game_id);
+    return it == rooms_.end() ? nullptr : it->second;
 }
 
 void ServerState::release_room(std::string_view game_id) {

@@ -65,7 +65,7 @@ public:
     PasswordWorker& passwords() { return passwords_; }
     LoginLimiter& login_limiter() { return login_limiter_; }
 
-    // Chat moderation, kept in memory (loaded from the store at start, changed by admins).
+    // Chat moderation, kept in memory (loaded by restore_games at start, changed by admins).
     bool muted(std::string_view player_id);
     void set_muted(const std::string& player_id, bool muted);
     // Every open session that speaks for `player_id`, except `except_client`, signs out.
@@ -75,14 +75,21 @@ public:
     // When the server was down before this run (set by restore_games; none before).
     const Downtime& downtime() const { return downtime_; }
 
-    // Rebuilds every unfinished game of the store by replaying its events; drops stale seeks.
+    // At start-up: loads the muted players, rebuilds every unfinished game of the store by
+    // replaying its events and drops stale seeks. An error if the store cannot be read (a game
+    // whose events cannot be replayed is only logged and left out).
     core::Status restore_games();
     // A new game's room and the writes that create it (its record and opening events). The caller
     // commits the writes (alone or with its own) and, once they are durable, calls add_room.
     core::Expected<PreparedGame> prepare_game(const GameSpec& spec);
     // Registers a room whose game is stored.
     void add_room(const std::shared_ptr<Room>& room);
-    std::shared_ptr<Room> room(std::string_view game_id);
+    // The room of `game_id`, loaded from the store if it is not in memory; null when there is no
+    // such game; an error when the game could not be loaded (nothing is kept: the next call tries
+    // again).
+    core::Expected<std::shared_ptr<Room>> room(std::string_view game_id);
+    // The room of `game_id` if it is in memory, else null (reads nothing).
+    std::shared_ptr<Room> loaded_room(std::string_view game_id);
     // Drops a finished room from memory (it is loaded again from the store when needed).
     void release_room(std::string_view game_id);
     // Unfinished games in which the player holds a seat.

@@ -30,13 +30,28 @@ json result_json(const GameRecord& game) {
 }
 
 HttpReply game_reply(Store& store, std::string_view game_id) {
-    auto game = store.game(game_id);
+    const auto found = store.game(game_id);
+    if (!found) {
+        return read_failed_reply("the game", found.error());
+    }
+    const auto& game = *found;
     if (!game) {
         return not_found_reply();
     }
-    json moves = json::array();
     const auto events = store.events(game_id);
-    for (const auto& stored : events) {
+    if (!events) {
+        return read_failed_reply("the game", events.error());
+    }
+    const auto players = players_json(store, *game);
+    if (!players) {
+        return read_failed_reply("the game", players.error());
+    }
+    const auto ratings = store.game_ratings(game_id);
+    if (!ratings) {
+        return read_failed_reply("the game", ratings.error());
+    }
+    json moves = json::array();
+    for (const auto& stored : *events) {
         auto event = protocol::events::decode_event_text(stored.json);
         if (const auto* move = event ? std::get_if<protocol::events::Move>(&*event) : nullptr) {
             moves.push_back(move->move);
@@ -53,12 +68,12 @@ HttpReply game_reply(Store& store, std::string_view game_id) {
                  {"rules", game->rules},
                  {"status", game->status},
                  {"private", game->is_private},
-                 {"players", players_json(store, *game)},
+                 {"players", *players},
                  {"start_fen", game->start_fen},
                  {"moves", moves},
                  {"clock", control ? protocol::time_control_json(*control) : json(nullptr)},
                  {"result", result_json(*game)},
-                 {"version", events.size()},
+                 {"version", events->size()},
                  {"created_at", game->created_at},
                  {"finished_at", game->finished_at == 0 ? json(nullptr) : json(game->finished_at)}};
     if (game->variant == "sniderman") {
@@ -66,7 +81,7 @@ HttpReply game_reply(Store& store, std::string_view game_id) {
     }
     body["rated"] = game->rated;
     json changes = json::array();
-    for (const auto& row : store.game_ratings(game_id)) {
+    for (const auto& row : *ratings) {
         changes.push_back({{"seat", seat_name(*game, static_cast<std::size_t>(row.seat))},
                            {"player_id", row.player_id},
                            {"before",
@@ -85,9 +100,12 @@ HttpReply game_reply(Store& store, std::string_view game_id) {
 HttpReply pgn_reply(Store& store, std::string_view game_id) {
     auto text = export_game_pgn(store, game_id, "Chessence Server");
     if (!text) {
+        return read_failed_reply("the game", text.error());
+    }
+    if (!*text) {
         return not_found_reply();
     }
-    return HttpReply{200, "application/x-chess-pgn; charset=utf-8", std::move(*text)};
+    return HttpReply{200, "application/x-chess-pgn; charset=utf-8", std::move(**text)};
 }
 
 // The fields of a query string, percent-decoded ("+" stays a plus sign, as position strings need
@@ -172,7 +190,11 @@ HttpReply legal_reply(std::string_view query) {
 
 // GET /api/seeks/<id>: an open seek as the protocol shows it (the invitation page reads it).
 HttpReply seek_reply(Store& store, std::string_view seek_id) {
-    for (const auto& seek : store.seeks()) {
+    const auto seeks = store.seeks();
+    if (!seeks) {
+        return read_failed_reply("the seeks", seeks.error());
+    }
+    for (const auto& seek : *seeks) {
         if (seek.id == seek_id) {
             return json_reply(200, seek.json);
         }
@@ -213,7 +235,11 @@ std::optional<HttpReply> serve_api(Store& store, std::string_view target,
     }
     if (path.substr(0, players_prefix.size()) == players_prefix ||
         path.substr(0, 17) == "/api/leaderboard/") {
-        return serve_player_api(store, path, query, viewer_of(store, authorization));
+        const auto viewer = viewer_of(store, authorization);
+        if (!viewer) {
+            return read_failed_reply("your session", viewer.error());
+        }
+        return serve_player_api(store, path, query, *viewer);
     }
     if (path == "/api" || path.substr(0, 5) == "/api/") {
         return not_found_reply();

@@ -24,13 +24,16 @@ std::string seat_name(const GameRecord& game, std::size_t seat) {
     return seat == 0 ? "white" : "black";
 }
 
-nlohmann::json players_json(Store& store, const GameRecord& game) {
+core::Expected<nlohmann::json> players_json(Store& store, const GameRecord& game) {
     json players = json::array();
     for (std::size_t seat = 0; seat < game.seats.size(); ++seat) {
-        auto player = store.player(game.seats[seat]);
+        const auto player = store.player(game.seats[seat]);
+        if (!player) {
+            return core::make_error(player.error());
+        }
         players.push_back({{"seat", seat_name(game, seat)},
                            {"id", game.seats[seat]},
-                           {"name", player ? player->name : "Unknown"}});
+                           {"name", *player ? (*player)->name : "Unknown"}});
     }
     return players;
 }
@@ -52,29 +55,57 @@ HttpReply bad_request(const std::string& message) {
 }
 
 // The player named by an id, or else by a username.
-std::optional<PlayerRecord> find_player(Store& store, std::string_view key) {
-    if (auto player = store.player(key)) {
+core::Expected<std::optional<PlayerRecord>> find_player(Store& store, std::string_view key) {
+    auto player = store.player(key);
+    if (!player || *player) {
         return player;
     }
-    if (auto account = store.account_by_username(key)) {
-        return store.player(account->player_id);
+    const auto account = store.account_by_username(key);
+    if (!account) {
+        return core::make_error(account.error());
+    }
+    if (*account) {
+        return store.player((*account)->player_id);
     }
     return std::nullopt;
 }
 
 HttpReply player_reply(Store& store, const PlayerRecord& player, const std::string& viewer) {
     const auto account = store.account(player.id);
+    if (!account) {
+        return read_failed_reply("the player", account.error());
+    }
+    const auto flags = store.moderation(player.id);
+    if (!flags) {
+        return read_failed_reply("the player", flags.error());
+    }
+    const auto rating_rows = store.ratings_of(player.id);
+    if (!rating_rows) {
+        return read_failed_reply("the player", rating_rows.error());
+    }
+    const auto history_rows = store.rating_history(player.id);
+    if (!history_rows) {
+        return read_failed_reply("the player", history_rows.error());
+    }
+    const auto tally = store.tally(player.id, viewer);
+    if (!tally) {
+        return read_failed_reply("the player", tally.error());
+    }
     json ratings = json::object();
-    for (const auto& row : store.ratings_of(player.id)) {
+    for (const auto& row : *rating_rows) {
         ratings[row.variant] = rating_json(row);
     }
     // One point per rated game, oldest first; a private game's id only for its players.
     json history = json::object();
     std::map<std::string, bool> visible;
-    for (const auto& row : store.rating_history(player.id)) {
+    for (const auto& row : *history_rows) {
         auto [seen, fresh] = visible.try_emplace(row.game_id, false);
         if (fresh) {
-            const auto game = store.game(row.game_id);
+            const auto found = store.game(row.game_id);
+            if (!found) {
+                return read_failed_reply("the player", found.error());
+            }
+            const auto& game = *found;
             const bool sat = game && std::find(game->seats.begin(), game->seats.end(), viewer) !=
                                          game->seats.end();
             seen->second = game && (!game->is_private || sat);
@@ -85,19 +116,18 @@ HttpReply player_reply(Store& store, const PlayerRecord& player, const std::stri
                                         {"rd", row.after.rd},
                                         {"change", row.after.rating - row.before.rating}});
     }
-    const auto tally = store.tally(player.id, viewer);
     json body = {{"id", player.id},
                  {"name", player.name},
-                 {"account", account.has_value()},
-                 {"closed", store.moderation(player.id).closed},
+                 {"account", account->has_value()},
+                 {"closed", flags->closed},
                  {"created_at", player.created_at},
                  {"ratings", ratings},
                  {"rating_history", history},
                  {"tally",
-                  {{"games", tally.games},
-                   {"wins", tally.wins},
-                   {"draws", tally.draws},
-                   {"losses", tally.losses}}}};
+                  {{"games", tally->games},
+                   {"wins", tally->wins},
+                   {"draws", tally->draws},
+                   {"losses", tally->losses}}}};
     return json_reply(200, protocol::to_text(body));
 }
 
@@ -131,16 +161,20 @@ std::optional<HttpReply> read_query(std::string_view query, GameQuery& q, int& p
     return std::nullopt;
 }
 
-json game_line(Store& store, const GameRecord& game) {
+core::Expected<json> game_line(Store& store, const GameRecord& game) {
+    auto players = players_json(store, game);
+    if (!players) {
+        return core::make_error(players.error());
+    }
     auto result = json::parse(game.result_json, nullptr, false);
-    return {{"game_id", game.id},
-            {"variant", game.variant},
-            {"rules", game.rules},
-            {"rated", game.rated},
-            {"players", players_json(store, game)},
-            {"result", result.is_object() ? result : json(nullptr)},
-            {"created_at", game.created_at},
-            {"finished_at", game.finished_at}};
+    return json{{"game_id", game.id},
+                {"variant", game.variant},
+                {"rules", game.rules},
+                {"rated", game.rated},
+                {"players", std::move(*players)},
+                {"result", result.is_object() ? result : json(nullptr)},
+                {"created_at", game.created_at},
+                {"finished_at", game.finished_at}};
 }
 
 HttpReply games_reply(Store& store, const PlayerRecord& player, std::string_view query,
@@ -155,13 +189,20 @@ HttpReply games_reply(Store& store, const PlayerRecord& player, std::string_view
     q.offset = (page - 1) * games_page_size;
     q.limit = games_page_size + 1;
     auto games = store.find_games(q);
-    const bool has_more = games.size() > static_cast<std::size_t>(games_page_size);
+    if (!games) {
+        return read_failed_reply("the games", games.error());
+    }
+    const bool has_more = games->size() > static_cast<std::size_t>(games_page_size);
     if (has_more) {
-        games.pop_back();
+        games->pop_back();
     }
     json list = json::array();
-    for (const auto& game : games) {
-        list.push_back(game_line(store, game));
+    for (const auto& game : *games) {
+        auto line = game_line(store, game);
+        if (!line) {
+            return read_failed_reply("the games", line.error());
+        }
+        list.push_back(std::move(*line));
     }
     json body = {{"player", {{"id", player.id}, {"name", player.name}}},
                  {"page", page},
@@ -181,13 +222,21 @@ HttpReply games_pgn_reply(Store& store, const PlayerRecord& player, std::string_
     q.player_id = player.id;
     q.viewer_id = viewer;
     q.limit = max_pgn_games;
+    const auto games = store.find_games(q);
+    if (!games) {
+        return read_failed_reply("the games", games.error());
+    }
     std::string text;
-    for (const auto& game : store.find_games(q)) {
-        if (auto pgn = export_game_pgn(store, game.id, "Chessence Server")) {
+    for (const auto& game : *games) {
+        const auto pgn = export_game_pgn(store, game.id, "Chessence Server");
+        if (!pgn) {
+            return read_failed_reply("the games", pgn.error());
+        }
+        if (*pgn) {
             if (!text.empty()) {
                 text += "\n";
             }
-            text += *pgn;
+            text += **pgn;
         }
     }
     return HttpReply{200, "application/x-chess-pgn; charset=utf-8", std::move(text)};
@@ -198,10 +247,13 @@ HttpReply leaderboard_reply(Store& store, std::string_view variant) {
         return not_found_reply();
     }
     const auto since = unix_now() - std::int64_t{leaderboard_days} * 86400;
+    const auto rows = store.leaderboard(variant, glicko2::provisional_rd, since, leaderboard_size);
+    if (!rows) {
+        return read_failed_reply("the leaderboard", rows.error());
+    }
     json players = json::array();
     int rank = 0;
-    for (const auto& row :
-         store.leaderboard(variant, glicko2::provisional_rd, since, leaderboard_size)) {
+    for (const auto& row : *rows) {
         players.push_back({{"rank", ++rank},
                            {"id", row.player_id},
                            {"name", row.name},
@@ -230,17 +282,20 @@ std::optional<std::string_view> query_value(std::string_view query, std::string_
     return std::nullopt;
 }
 
-std::string viewer_of(Store& store, std::string_view authorization) {
+core::Expected<std::string> viewer_of(Store& store, std::string_view authorization) {
     constexpr std::string_view bearer = "Bearer ";
     if (authorization.substr(0, bearer.size()) != bearer) {
-        return {};
+        return std::string();
     }
     const auto token = authorization.substr(bearer.size());
     if (token.empty() || token.size() > 128) {
-        return {};
+        return std::string();
     }
-    auto player = store.player_by_token_hash(sha256_hex(token));
-    return player ? player->id : std::string();
+    const auto player = store.player_by_token_hash(sha256_hex(token));
+    if (!player) {
+        return core::make_error(player.error());
+    }
+    return *player ? (*player)->id : std::string();
 }
 
 std::optional<HttpReply> serve_player_api(Store& store, std::string_view path,
@@ -260,7 +315,11 @@ std::optional<HttpReply> serve_player_api(Store& store, std::string_view path,
     if (key.empty() || (!tail.empty() && tail != "/games" && tail != "/games.pgn")) {
         return not_found_reply();
     }
-    const auto player = find_player(store, key);
+    const auto found = find_player(store, key);
+    if (!found) {
+        return read_failed_reply("the player", found.error());
+    }
+    const auto& player = *found;
     if (!player) {
         return not_found_reply();
     }

@@ -8,13 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/expected.h"
 #include "server/net/http_reply.h"
 #include "server/store/store.h"
 
 namespace server {
 
-// The player a bearer token speaks for ("" when there is none or it is unknown).
-std::string viewer_of(Store& store, std::string_view authorization);
+// The player a bearer token speaks for ("" when there is none or it is unknown); an error when the
+// store cannot be read.
+core::Expected<std::string> viewer_of(Store& store, std::string_view authorization);
 
 // /api/players/<id or username>[/games[.pgn]] and /api/leaderboard/<variant>; nothing when
 // `path` is neither.
@@ -23,8 +25,9 @@ std::optional<HttpReply> serve_player_api(Store& store, std::string_view path,
 
 // A game's seat by index as the API names it: white/black, or player0/player1 in Sniderman.
 std::string seat_name(const GameRecord& game, std::size_t seat);
-// The game's players as `[{seat, id, name}]` (a player the store no longer has is "Unknown").
-nlohmann::json players_json(Store& store, const GameRecord& game);
+// The game's players as `[{seat, id, name}]` (a player the store no longer has is "Unknown"); an
+// error when a player cannot be read.
+core::Expected<nlohmann::json> players_json(Store& store, const GameRecord& game);
 
 // `key`'s value in a query string ("a=1&b=2"), without percent-decoding; nothing if absent.
 std::optional<std::string_view> query_value(std::string_view query, std::string_view key);

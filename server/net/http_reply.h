@@ -2,6 +2,7 @@
 // An HTTP answer before it meets the wire: what the static files and the JSON API produce, so that
 // neither needs Beast.
 #include <string>
+#include <string_view>
 
 namespace server {
 
@@ -13,5 +14,8 @@ struct HttpReply {
 
 HttpReply json_reply(int status, std::string body);
 HttpReply not_found_reply();
+// A store read failed: logs `error` (component "http") and answers 500 with a JSON body
+// {"error": "the server could not read <what>; try again"}, never 404 or an empty list.
+HttpReply read_failed_reply(std::string_view what, std::string_view error);
 
 }  // namespace server

@@ -84,7 +84,13 @@ void WebSocketSession::register_account(const protocol::Request& request) {
         reply_error(ErrorCode::rate_limited, "too many attempts; wait a few minutes", request.id);
         return;
     }
-    if (state_.store().account_by_username(request.username)) {
+    auto taken = state_.store().account_by_username(request.username);
+    if (!taken) {
+        read_failed("register: " + taken.error(),
+                    "the server could not check the username; try again", request.id);
+        return;
+    }
+    if (*taken) {
         reply_error(ErrorCode::name_taken, "this username is taken", request.id);
         return;
     }
@@ -123,7 +129,7 @@ void WebSocketSession::finish_register(const std::string& username,
                    account_pending_ = false;
                    if (!stored) {
                        const auto other = state_.store().account_by_username(username);
-                       if (other && other->player_id != player_id) {
+                       if (other && *other && (*other)->player_id != player_id) {
                            reply_error(ErrorCode::name_taken, "this username is taken", id);
                        } else {
                            component_logger("ws")->error("client {}: register: {}", id_,
@@ -149,7 +155,13 @@ void WebSocketSession::login(const protocol::Request& request) {
         reply_error(ErrorCode::rate_limited, "too many attempts; wait a few minutes", request.id);
         return;
     }
-    auto account = state_.store().account_by_username(request.username);
+    auto found = state_.store().account_by_username(request.username);
+    if (!found) {
+        read_failed("login: " + found.error(), "the server could not read the account; try again",
+                    request.id);
+        return;
+    }
+    auto account = std::move(*found);
     password_job(
         request.id,
         [account, password = request.password, cost = state_.passwords().cost()] {
@@ -178,7 +190,13 @@ void WebSocketSession::login(const protocol::Request& request) {
 
 void WebSocketSession::finish_login(const AccountRecord& account, std::optional<std::string> rehash,
                                     const nlohmann::json& id) {
-    if (state_.store().moderation(account.player_id).closed) {
+    const auto flags = state_.store().moderation(account.player_id);
+    if (!flags) {
+        read_failed("login: " + flags.error(), "the server could not read the account; try again",
+                    id);
+        return;
+    }
+    if (flags->closed) {
         reply_error(ErrorCode::account_closed, "this account has been closed by an admin", id);
         return;
     }
@@ -197,9 +215,13 @@ void WebSocketSession::finish_login(const AccountRecord& account, std::optional<
             return;
         }
         const auto player = state_.store().player(account.player_id);
+        if (!player) {
+            read_failed("login: " + player.error(), "could not log in; try again", id);
+            return;
+        }
         component_logger("ws")->info("client {}: logged in as {} ({})", id_, account.username,
                                      account.player_id);
-        take_identity({account.player_id, player ? player->name : account.username},
+        take_identity({account.player_id, *player ? (*player)->name : account.username},
                       protocol::AccountInfo{account.username, account.admin}, token_hash);
         reply(protocol::signed_in_message(*player_, token, *account_,
                                           state_.unfinished_games_of(account.player_id), id));
@@ -242,12 +264,17 @@ void WebSocketSession::change_password(const protocol::Request& request) {
     }
     auto account = state_.store().account(player_->id);
     if (!account) {
+        read_failed("change_password: " + account.error(),
+                    "your account could not be read; try again", request.id);
+        return;
+    }
+    if (!*account) {
         reply_error(ErrorCode::internal_error, "your account could not be read", request.id);
         return;
     }
     password_job(
         request.id,
-        [stored = account->password_hash, old = request.password, fresh = request.new_password,
+        [stored = (*account)->password_hash, old = request.password, fresh = request.new_password,
          cost = state_.passwords().cost()]() -> std::optional<std::string> {
             if (!verify_password(stored, old)) {
                 return std::nullopt;
@@ -281,47 +308,68 @@ void WebSocketSession::change_password(const protocol::Request& request) {
 }
 
 void WebSocketSession::admin_request(const protocol::Request& request) {
-    const auto me = account_ ? state_.store().account(player_->id) : std::nullopt;
-    if (!me || !me->admin) {
+    constexpr const char* unreadable = "the server could not read the accounts; try again";
+    if (!account_) {
         reply_error(ErrorCode::forbidden, "only admins may do this", request.id);
         return;
     }
-    const auto target = state_.store().player(request.player_id);
-    if (!target) {
+    const auto me = state_.store().account(player_->id);
+    if (!me) {
+        read_failed("admin: " + me.error(), unreadable, request.id);
+        return;
+    }
+    if (!*me || !(*me)->admin) {
+        reply_error(ErrorCode::forbidden, "only admins may do this", request.id);
+        return;
+    }
+    const auto found = state_.store().player(request.player_id);
+    if (!found) {
+        read_failed("admin: " + found.error(), unreadable, request.id);
+        return;
+    }
+    if (!*found) {
         reply_error(ErrorCode::no_such_player, "there is no such player", request.id);
         return;
     }
+    const PlayerRecord& target = **found;
     const bool mute = request.type == RequestType::admin_mute;
-    if (!mute && target->id == me->player_id) {
+    if (!mute && target.id == (*me)->player_id) {
         reply_error(ErrorCode::forbidden, "you cannot close your own account", request.id);
         return;
     }
     WriteBatch batch;
     if (mute) {
-        batch.push_back(SetModeration{target->id, request.muted, std::nullopt});
+        batch.push_back(SetModeration{target.id, request.muted, std::nullopt});
     } else {
-        batch.push_back(SetModeration{target->id, std::nullopt, request.closed});
+        batch.push_back(SetModeration{target.id, std::nullopt, request.closed});
         if (request.closed) {
-            batch.push_back(RevokeSessions{target->id, ""});
+            batch.push_back(RevokeSessions{target.id, ""});
         }
     }
     account_pending_ = true;
-    store_then(std::move(batch), [this, request, target = *target,
-                                  admin = me->username](core::Status stored) {
+    store_then(std::move(batch), [this, request, mute, target,
+                                  admin = (*me)->username](core::Status stored) {
         account_pending_ = false;
         if (!stored) {
             reply_error(ErrorCode::internal_error, "could not change the account", request.id);
             return;
         }
-        const auto flags = state_.store().moderation(target.id);
-        state_.set_muted(target.id, flags.muted);
-        if (request.type == RequestType::admin_close && request.closed) {
+        // What this request set takes effect even if the flags cannot be read back below.
+        if (mute) {
+            state_.set_muted(target.id, request.muted);
+        } else if (request.closed) {
             state_.sign_out(target.id, 0, "account_closed");
+        }
+        const auto flags = state_.store().moderation(target.id);
+        if (!flags) {
+            read_failed("admin: " + flags.error(),
+                        "the change was saved, but the account could not be read back", request.id);
+            return;
         }
         component_logger("ws")->info("admin {}: {} {}: muted {}, closed {}", admin,
                                      protocol::request_type_name(request.type), target.id,
-                                     flags.muted, flags.closed);
-        reply(protocol::account_status_message(target.id, target.name, flags.muted, flags.closed,
+                                     flags->muted, flags->closed);
+        reply(protocol::account_status_message(target.id, target.name, flags->muted, flags->closed,
                                                request.id));
     });
 }
@@ -329,7 +377,7 @@ void WebSocketSession::admin_request(const protocol::Request& request) {
 void WebSocketSession::drop_identity() {
     state_.lobby().post_client_gone(id_);
     for (const auto& game_id : watching_) {
-        if (auto room = state_.room(game_id)) {
+        if (auto room = state_.loaded_room(game_id)) {
             room->post_client_gone(id_);
         }
     }

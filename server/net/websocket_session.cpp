@@ -218,7 +218,7 @@ void WebSocketSession::watching(std::string game_id, bool on) {
     asio::post(ws_.get_executor(), [self = shared_from_this(), game_id = std::move(game_id), on] {
         if (on && self->left_) {
             // The room added us after we had said goodbye to every room: say it again.
-            if (auto room = self->state_.room(game_id)) {
+            if (auto room = self->state_.loaded_room(game_id)) {
                 room->post_client_gone(self->id_);
             }
         } else if (on) {
@@ -261,7 +261,7 @@ void WebSocketSession::leave_everything() {
     state_.leave(id_);
     state_.lobby().post_client_gone(id_);
     for (const auto& game_id : watching_) {
-        if (auto room = state_.room(game_id)) {
+        if (auto room = state_.loaded_room(game_id)) {
             room->post_client_gone(id_);
         }
     }
@@ -282,7 +282,7 @@ void WebSocketSession::on_pong(std::string_view payload) {
     const int sample = static_cast<int>(std::clamp<std::int64_t>(rtt, 1, 60000));
     lag_ms_ = lag_ms_ == 0 ? sample : (3 * lag_ms_ + sample) / 4;
     for (const auto& game_id : watching_) {
-        if (auto room = state_.room(game_id)) {
+        if (auto room = state_.loaded_room(game_id)) {
             room->post_lag(id_, lag_ms_);
         }
     }
@@ -338,12 +338,28 @@ void WebSocketSession::on_request(protocol::Request request) {
         set_name(request);
     } else if (is_lobby_request(request.type)) {
         state_.lobby().post_request(actor(), std::move(request));
-    } else if (auto room = state_.room(request.game_id)) {
-        room->post_request(actor(), std::move(request));
+    } else {
+        room_request(std::move(request));
+    }
+}
+
+void WebSocketSession::room_request(protocol::Request request) {
+    auto room = state_.room(request.game_id);
+    if (!room) {
+        read_failed("game " + request.game_id + ": " + room.error(),
+                    "the server could not load this game; try again", request.id, request.game_id);
+    } else if (*room) {
+        (*room)->post_request(actor(), std::move(request));
     } else {
         reply(protocol::error_message(ErrorCode::no_such_game, "there is no such game", request.id,
                                       request.game_id));
     }
+}
+
+void WebSocketSession::read_failed(const std::string& error, const std::string& message,
+                                   const nlohmann::json& id, std::string_view game_id) {
+    component_logger("ws")->error("client {}: {}", id_, error);
+    reply(protocol::error_message(ErrorCode::internal_error, message, id, game_id));
 }
 
 void WebSocketSession::hello(const protocol::Request& request) {
@@ -357,23 +373,37 @@ void WebSocketSession::hello(const protocol::Request& request) {
         reply(protocol::error_message(ErrorCode::bad_field, "hello was sent already", request.id));
         return;
     }
+    // A token whose player cannot be read is not unknown: the client keeps it and tries again.
+    constexpr const char* unreadable = "the server could not read your account; try again";
     std::optional<PlayerRecord> known;
     if (request.token) {
-        known = state_.identities().restore(*request.token);
+        auto found = state_.identities().restore(*request.token);
+        if (!found) {
+            read_failed("hello: " + found.error(), unreadable, request.id);
+            return;
+        }
+        known = std::move(*found);
         if (!known) {
             reply(protocol::error_message(ErrorCode::bad_token,
                                           "unknown token; you are a new guest", request.id));
         }
     }
-    hello_pending_ = true;
+    std::optional<AccountRecord> account;
     if (known) {
-        // An account keeps its username as its name (closing one revokes its tokens).
-        token_hash_ = sha256_hex(*request.token);
-        if (auto account = state_.store().account(known->id)) {
-            account_ = protocol::AccountInfo{account->username, account->admin};
-            welcome(core::ok_status(), {known->id, known->name}, *request.token, request.id);
+        auto found = state_.store().account(known->id);
+        if (!found) {
+            read_failed("hello: " + found.error(), unreadable, request.id);
             return;
         }
+        account = std::move(*found);
+        token_hash_ = sha256_hex(*request.token);
+    }
+    hello_pending_ = true;
+    if (account) {
+        // An account keeps its username as its name (closing one revokes its tokens).
+        account_ = protocol::AccountInfo{account->username, account->admin};
+        welcome(core::ok_status(), {known->id, known->name}, *request.token, request.id);
+        return;
     }
     if (!known) {
         auto issued = Identities::new_guest(request.name);

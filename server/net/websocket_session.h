@@ -79,6 +79,13 @@ private:
                        std::optional<protocol::AccountInfo> account, std::string token_hash);
     void reply_error(protocol::ErrorCode code, const std::string& message,
                      const nlohmann::json& id);
+    // A store read failed: logs `error` and answers internal_error with `message` (never as if
+    // nothing had been found).
+    void read_failed(const std::string& error, const std::string& message, const nlohmann::json& id,
+                     std::string_view game_id = {});
+    // Hands a game request to its room (loaded from the store if needed): no_such_game only when
+    // the game does not exist, internal_error when it could not be loaded.
+    void room_request(protocol::Request request);
     void store_then(WriteBatch batch, std::function<void(core::Status)> then);
     bool take_token();
     void reply(std::string text) { enqueue(make_frame(std::move(text))); }

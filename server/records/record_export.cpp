@@ -190,18 +190,28 @@ std::vector<core::Record> game_records(const GameRecord& game,
     return {two_colour_record(game, names, parsed, site)};
 }
 
-std::optional<std::string> export_game_pgn(Store& store, std::string_view game_id,
-                                           std::string_view site) {
-    auto game = store.game(game_id);
+core::Expected<std::optional<std::string>> export_game_pgn(Store& store, std::string_view game_id,
+                                                           std::string_view site) {
+    const auto game = store.game(game_id);
     if (!game) {
+        return core::make_error(game.error());
+    }
+    if (!*game) {
         return std::nullopt;
     }
     std::vector<std::string> names;
-    for (const auto& id : game->seats) {
-        auto player = store.player(id);
-        names.push_back(player ? player->name : "");
+    for (const auto& id : (*game)->seats) {
+        const auto player = store.player(id);
+        if (!player) {
+            return core::make_error(player.error());
+        }
+        names.push_back(*player ? (*player)->name : "");
     }
-    return core::write_records(game_records(*game, names, store.events(game_id), site));
+    const auto events = store.events(game_id);
+    if (!events) {
+        return core::make_error(events.error());
+    }
+    return core::write_records(game_records(**game, names, *events, site));
 }
 
 }  // namespace server

@@ -6,15 +6,16 @@
 #include <string_view>
 #include <vector>
 
+#include "core/expected.h"
 #include "core/record.h"
 #include "server/store/store.h"
 
 namespace server {
 
-// The record of game `game_id` (finished or not), or nothing if there is no such game. `site` is
-// the server's public name for the Site tag.
-std::optional<std::string> export_game_pgn(Store& store, std::string_view game_id,
-                                           std::string_view site);
+// The record of game `game_id` (finished or not), or nothing if there is no such game; an error
+// if the store cannot be read. `site` is the server's public name for the Site tag.
+core::Expected<std::optional<std::string>> export_game_pgn(Store& store, std::string_view game_id,
+                                                           std::string_view site);
 
 // The records of `game` from its stored events (docs/protocol.md event objects); `names` are the
 // display names by seat. Malformed events are skipped, never fatal.

@@ -118,7 +118,7 @@ void MemoryStore::commit(WriteBatch batch, CommitHandler done) {
     done(std::move(status));
 }
 
-std::optional<PlayerRecord> MemoryStore::player(std::string_view id) {
+core::Expected<std::optional<PlayerRecord>> MemoryStore::player(std::string_view id) {
     std::lock_guard lock(mutex_);
     auto it = players_.find(id);
     if (it == players_.end()) {
@@ -127,7 +127,8 @@ std::optional<PlayerRecord> MemoryStore::player(std::string_view id) {
     return it->second;
 }
 
-std::optional<PlayerRecord> MemoryStore::player_by_token_hash(std::string_view token_hash) {
+core::Expected<std::optional<PlayerRecord>> MemoryStore::player_by_token_hash(
+    std::string_view token_hash) {
     std::lock_guard lock(mutex_);
     auto session = sessions_.find(token_hash);
     if (session == sessions_.end()) {
@@ -140,7 +141,7 @@ std::optional<PlayerRecord> MemoryStore::player_by_token_hash(std::string_view t
     return it->second;
 }
 
-std::optional<GameRecord> MemoryStore::game(std::string_view id) {
+core::Expected<std::optional<GameRecord>> MemoryStore::game(std::string_view id) {
     std::lock_guard lock(mutex_);
     auto it = games_.find(id);
     if (it == games_.end()) {
@@ -149,7 +150,7 @@ std::optional<GameRecord> MemoryStore::game(std::string_view id) {
     return it->second.record;
 }
 
-std::vector<GameRecord> MemoryStore::unfinished_games() {
+core::Expected<std::vector<GameRecord>> MemoryStore::unfinished_games() {
     std::lock_guard lock(mutex_);
     std::vector<GameRecord> found;
     for (const auto& [id, game] : games_) {
@@ -160,7 +161,8 @@ std::vector<GameRecord> MemoryStore::unfinished_games() {
     return found;
 }
 
-std::vector<StoredEvent> MemoryStore::events(std::string_view game_id, std::int64_t after_version) {
+core::Expected<std::vector<StoredEvent>> MemoryStore::events(std::string_view game_id,
+                                                             std::int64_t after_version) {
     std::lock_guard lock(mutex_);
     std::vector<StoredEvent> found;
     auto it = games_.find(game_id);
@@ -175,8 +177,8 @@ std::vector<StoredEvent> MemoryStore::events(std::string_view game_id, std::int6
     return found;
 }
 
-std::vector<GameRecord> MemoryStore::finished_games_of(std::string_view player_id, int offset,
-                                                       int limit) {
+core::Expected<std::vector<GameRecord>> MemoryStore::finished_games_of(std::string_view player_id,
+                                                                       int offset, int limit) {
     std::lock_guard lock(mutex_);
     std::vector<const StoredGame*> mine;
     for (const auto& [id, game] : games_) {
@@ -200,7 +202,7 @@ std::vector<GameRecord> MemoryStore::finished_games_of(std::string_view player_i
     return page;
 }
 
-std::vector<SeekRecord> MemoryStore::seeks() {
+core::Expected<std::vector<SeekRecord>> MemoryStore::seeks() {
     std::lock_guard lock(mutex_);
     std::vector<SeekRecord> all;
     for (const auto& [id, seek] : seeks_) {

@@ -15,28 +15,33 @@ class MemoryStore : public Store {
 public:
     // Applies the batch at once on the calling thread, all or nothing, then calls `done`.
     void commit(WriteBatch batch, CommitHandler done) override;
-    std::optional<PlayerRecord> player(std::string_view id) override;
-    std::optional<PlayerRecord> player_by_token_hash(std::string_view token_hash) override;
-    std::optional<GameRecord> game(std::string_view id) override;
-    std::vector<GameRecord> unfinished_games() override;
-    std::vector<StoredEvent> events(std::string_view game_id, std::int64_t after_version) override;
-    std::vector<GameRecord> finished_games_of(std::string_view player_id, int offset,
-                                              int limit) override;
-    std::vector<SeekRecord> seeks() override;
+    core::Expected<std::optional<PlayerRecord>> player(std::string_view id) override;
+    core::Expected<std::optional<PlayerRecord>> player_by_token_hash(
+        std::string_view token_hash) override;
+    core::Expected<std::optional<GameRecord>> game(std::string_view id) override;
+    core::Expected<std::vector<GameRecord>> unfinished_games() override;
+    core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
+                                                    std::int64_t after_version) override;
+    core::Expected<std::vector<GameRecord>> finished_games_of(std::string_view player_id,
+                                                              int offset, int limit) override;
+    core::Expected<std::vector<SeekRecord>> seeks() override;
     core::Expected<std::vector<ServerRun>> server_runs() override;
 
     // memory_store_accounts.cpp
-    std::optional<AccountRecord> account(std::string_view player_id) override;
-    std::optional<AccountRecord> account_by_username(std::string_view username) override;
-    Moderation moderation(std::string_view player_id) override;
-    std::vector<std::string> muted_players() override;
-    std::vector<RatingRecord> ratings_of(std::string_view player_id) override;
-    std::vector<GameRating> game_ratings(std::string_view game_id) override;
-    std::vector<GameRating> rating_history(std::string_view player_id) override;
-    std::vector<LeaderboardRow> leaderboard(std::string_view variant, double max_rd,
-                                            std::int64_t active_since, int limit) override;
-    std::vector<GameRecord> find_games(const GameQuery& query) override;
-    GameTally tally(std::string_view player_id, std::string_view viewer_id) override;
+    core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) override;
+    core::Expected<std::optional<AccountRecord>> account_by_username(
+        std::string_view username) override;
+    core::Expected<Moderation> moderation(std::string_view player_id) override;
+    core::Expected<std::vector<std::string>> muted_players() override;
+    core::Expected<std::vector<RatingRecord>> ratings_of(std::string_view player_id) override;
+    core::Expected<std::vector<GameRating>> game_ratings(std::string_view game_id) override;
+    core::Expected<std::vector<GameRating>> rating_history(std::string_view player_id) override;
+    core::Expected<std::vector<LeaderboardRow>> leaderboard(std::string_view variant, double max_rd,
+                                                            std::int64_t active_since,
+                                                            int limit) override;
+    core::Expected<std::vector<GameRecord>> find_games(const GameQuery& query) override;
+    core::Expected<GameTally> tally(std::string_view player_id,
+                                    std::string_view viewer_id) override;
 
 private:
     using Undo = std::vector<std::function<void()>>;

@@ -32,13 +32,14 @@ std::string outcome_for(const GameRecord& game, int seat) {
 
 }  // namespace
 
-std::optional<AccountRecord> MemoryStore::account(std::string_view player_id) {
+core::Expected<std::optional<AccountRecord>> MemoryStore::account(std::string_view player_id) {
     std::lock_guard lock(mutex_);
     auto it = accounts_.find(player_id);
     return it == accounts_.end() ? std::nullopt : std::optional<AccountRecord>(it->second);
 }
 
-std::optional<AccountRecord> MemoryStore::account_by_username(std::string_view username) {
+core::Expected<std::optional<AccountRecord>> MemoryStore::account_by_username(
+    std::string_view username) {
     std::lock_guard lock(mutex_);
     const auto key = username_key(username);
     for (const auto& [id, account] : accounts_) {
@@ -49,13 +50,13 @@ std::optional<AccountRecord> MemoryStore::account_by_username(std::string_view u
     return std::nullopt;
 }
 
-Moderation MemoryStore::moderation(std::string_view player_id) {
+core::Expected<Moderation> MemoryStore::moderation(std::string_view player_id) {
     std::lock_guard lock(mutex_);
     auto it = moderation_.find(player_id);
     return it == moderation_.end() ? Moderation{} : it->second;
 }
 
-std::vector<std::string> MemoryStore::muted_players() {
+core::Expected<std::vector<std::string>> MemoryStore::muted_players() {
     std::lock_guard lock(mutex_);
     std::vector<std::string> ids;
     for (const auto& [id, flags] : moderation_) {
@@ -66,7 +67,7 @@ std::vector<std::string> MemoryStore::muted_players() {
     return ids;
 }
 
-std::vector<RatingRecord> MemoryStore::ratings_of(std::string_view player_id) {
+core::Expected<std::vector<RatingRecord>> MemoryStore::ratings_of(std::string_view player_id) {
     std::lock_guard lock(mutex_);
     std::vector<RatingRecord> rows;
     for (const auto& [key, row] : ratings_) {
@@ -77,7 +78,7 @@ std::vector<RatingRecord> MemoryStore::ratings_of(std::string_view player_id) {
     return rows;
 }
 
-std::vector<GameRating> MemoryStore::game_ratings(std::string_view game_id) {
+core::Expected<std::vector<GameRating>> MemoryStore::game_ratings(std::string_view game_id) {
     std::lock_guard lock(mutex_);
     std::vector<GameRating> rows;
     for (const auto& row : game_ratings_) {
@@ -90,7 +91,7 @@ std::vector<GameRating> MemoryStore::game_ratings(std::string_view game_id) {
     return rows;
 }
 
-std::vector<GameRating> MemoryStore::rating_history(std::string_view player_id) {
+core::Expected<std::vector<GameRating>> MemoryStore::rating_history(std::string_view player_id) {
     std::lock_guard lock(mutex_);
     std::vector<GameRating> rows;
     for (const auto& row : game_ratings_) {
@@ -103,8 +104,10 @@ std::vector<GameRating> MemoryStore::rating_history(std::string_view player_id) 
     return rows;
 }
 
-std::vector<LeaderboardRow> MemoryStore::leaderboard(std::string_view variant, double max_rd,
-                                                     std::int64_t active_since, int limit) {
+core::Expected<std::vector<LeaderboardRow>> MemoryStore::leaderboard(std::string_view variant,
+                                                                     double max_rd,
+                                                                     std::int64_t active_since,
+                                                                     int limit) {
     std::lock_guard lock(mutex_);
     std::vector<LeaderboardRow> rows;
     for (const auto& [key, row] : ratings_) {
@@ -153,7 +156,7 @@ std::vector<std::pair<const GameRecord*, int>> MemoryStore::visible_games(
     return games;
 }
 
-std::vector<GameRecord> MemoryStore::find_games(const GameQuery& q) {
+core::Expected<std::vector<GameRecord>> MemoryStore::find_games(const GameQuery& q) {
     std::lock_guard lock(mutex_);
     std::vector<GameRecord> page;
     int skipped = 0;
@@ -174,7 +177,8 @@ std::vector<GameRecord> MemoryStore::find_games(const GameQuery& q) {
     return page;
 }
 
-GameTally MemoryStore::tally(std::string_view player_id, std::string_view viewer_id) {
+core::Expected<GameTally> MemoryStore::tally(std::string_view player_id,
+                                             std::string_view viewer_id) {
     std::lock_guard lock(mutex_);
     GameTally counts;
     for (const auto& [game, seat] : visible_games(player_id, viewer_id)) {

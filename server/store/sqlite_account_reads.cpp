@@ -1,7 +1,5 @@
 #include "server/store/sqlite_account_reads.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <string>
 
@@ -15,43 +13,29 @@ namespace {
 using sqlite::Connection;
 using sqlite::Statement;
 
-// Runs `sql`, lets `bind` fill its parameters and `row` read each row; false (logged) on failure.
-template <class Bind, class Row>
-bool query(Connection& db, const std::string& sql, Bind&& bind, Row&& row) {
-    auto stmt = db.prepare(sql);
-    if (!stmt) {
-        spdlog::error("sqlite store: {}", stmt.error());
-        return false;
-    }
-    bind(**stmt);
-    while ((*stmt)->step()) {
-        row(static_cast<const Statement&>(**stmt));
-    }
-    if (auto status = (*stmt)->status(); !status) {
-        spdlog::error("sqlite store: {}", status.error());
-        return false;
-    }
-    return true;
-}
+using sqlite_reads::or_error;
+using sqlite_reads::query;
 
-std::optional<AccountRecord> find_account(Connection& db, const std::string& where,
-                                          std::string_view key) {
+core::Expected<std::optional<AccountRecord>> find_account(Connection& db, std::string_view what,
+                                                          const std::string& where,
+                                                          std::string_view key) {
     std::optional<AccountRecord> found;
-    query(
-        db,
+    auto status = query(
+        db, what,
         "SELECT player_id, username, password_hash, admin, created_at FROM accounts WHERE " + where,
         [&](Statement& s) { s.bind(1, key); },
         [&](const Statement& s) {
             found = AccountRecord{s.text(0), s.text(1), s.text(2), s.integer(3) != 0, s.integer(4)};
         });
-    return found;
+    return or_error(status, std::move(found));
 }
 
-std::vector<GameRating> game_ratings_where(Connection& db, const std::string& where,
-                                           std::string_view key) {
+core::Expected<std::vector<GameRating>> game_ratings_where(Connection& db, std::string_view what,
+                                                           const std::string& where,
+                                                           std::string_view key) {
     std::vector<GameRating> rows;
-    const bool ok = query(
-        db,
+    auto status = query(
+        db, what,
         "SELECT game_id, seat, player_id, variant, rating_before, rd_before, volatility_before, "
         "rating_after, rd_after, volatility_after, at FROM game_ratings WHERE " +
             where,
@@ -65,7 +49,7 @@ std::vector<GameRating> game_ratings_where(Connection& db, const std::string& wh
                                       {s.real(7), s.real(8), s.real(9)},
                                       s.integer(10)});
         });
-    return ok ? rows : std::vector<GameRating>{};
+    return or_error(status, std::move(rows));
 }
 
 // The finished games of ?1 that viewer ?2 may see, with `seat` (?1's seat) and `winner`.
@@ -91,37 +75,40 @@ constexpr const char* drawn = "(winner IS NULL AND COALESCE(reason, '') <> 'abor
 
 }  // namespace
 
-std::optional<AccountRecord> account(Connection& db, std::string_view player_id) {
-    return find_account(db, "player_id = ?", player_id);
+core::Expected<std::optional<AccountRecord>> account(Connection& db, std::string_view player_id) {
+    return find_account(db, "the account of " + std::string(player_id), "player_id = ?", player_id);
 }
 
-std::optional<AccountRecord> account_by_username(Connection& db, std::string_view username) {
-    return find_account(db, "username_key = ?", username_key(username));
+core::Expected<std::optional<AccountRecord>> account_by_username(Connection& db,
+                                                                 std::string_view username) {
+    return find_account(db, "the account named " + std::string(username), "username_key = ?",
+                        username_key(username));
 }
 
-Moderation moderation(Connection& db, std::string_view player_id) {
+core::Expected<Moderation> moderation(Connection& db, std::string_view player_id) {
     Moderation found;
-    query(
-        db, "SELECT muted, closed FROM players WHERE id = ?",
+    auto status = query(
+        db, "the moderation of " + std::string(player_id),
+        "SELECT muted, closed FROM players WHERE id = ?",
         [&](Statement& s) { s.bind(1, player_id); },
         [&](const Statement& s) {
             found = Moderation{s.integer(0) != 0, s.integer(1) != 0};
         });
-    return found;
+    return or_error(status, found);
 }
 
-std::vector<std::string> muted_players(Connection& db) {
+core::Expected<std::vector<std::string>> muted_players(Connection& db) {
     std::vector<std::string> ids;
-    query(
-        db, "SELECT id FROM players WHERE muted = 1", [](Statement&) {},
+    auto status = query(
+        db, "the muted players", "SELECT id FROM players WHERE muted = 1", [](Statement&) {},
         [&](const Statement& s) { ids.push_back(s.text(0)); });
-    return ids;
+    return or_error(status, std::move(ids));
 }
 
-std::vector<RatingRecord> ratings_of(Connection& db, std::string_view player_id) {
+core::Expected<std::vector<RatingRecord>> ratings_of(Connection& db, std::string_view player_id) {
     std::vector<RatingRecord> rows;
-    query(
-        db,
+    auto status = query(
+        db, "the ratings of " + std::string(player_id),
         "SELECT variant, rating, rd, volatility, games, last_played FROM ratings "
         "WHERE player_id = ? ORDER BY variant",
         [&](Statement& s) { s.bind(1, player_id); },
@@ -132,22 +119,25 @@ std::vector<RatingRecord> ratings_of(Connection& db, std::string_view player_id)
                                         static_cast<int>(s.integer(4)),
                                         s.integer(5)});
         });
-    return rows;
+    return or_error(status, std::move(rows));
 }
 
-std::vector<GameRating> game_ratings(Connection& db, std::string_view game_id) {
-    return game_ratings_where(db, "game_id = ? ORDER BY seat", game_id);
+core::Expected<std::vector<GameRating>> game_ratings(Connection& db, std::string_view game_id) {
+    return game_ratings_where(db, "the rating changes of game " + std::string(game_id),
+                              "game_id = ? ORDER BY seat", game_id);
 }
 
-std::vector<GameRating> rating_history(Connection& db, std::string_view player_id) {
-    return game_ratings_where(db, "player_id = ? ORDER BY at, rowid", player_id);
+core::Expected<std::vector<GameRating>> rating_history(Connection& db, std::string_view player_id) {
+    return game_ratings_where(db, "the rating history of " + std::string(player_id),
+                              "player_id = ? ORDER BY at, rowid", player_id);
 }
 
-std::vector<LeaderboardRow> leaderboard(Connection& db, std::string_view variant, double max_rd,
-                                        std::int64_t active_since, int limit) {
+core::Expected<std::vector<LeaderboardRow>> leaderboard(Connection& db, std::string_view variant,
+                                                        double max_rd, std::int64_t active_since,
+                                                        int limit) {
     std::vector<LeaderboardRow> rows;
-    query(
-        db,
+    auto status = query(
+        db, "the " + std::string(variant) + " leaderboard",
         "SELECT r.player_id, p.name, r.rating, r.rd, r.volatility, r.games, r.last_played "
         "FROM ratings r JOIN players p ON p.id = r.player_id "
         "WHERE r.variant = ? AND r.rd <= ? AND r.last_played >= ? AND p.closed = 0 "
@@ -165,10 +155,10 @@ std::vector<LeaderboardRow> leaderboard(Connection& db, std::string_view variant
                                            static_cast<int>(s.integer(5)),
                                            s.integer(6)}});
         });
-    return rows;
+    return or_error(status, std::move(rows));
 }
 
-std::vector<GameRecord> find_games(Connection& db, const GameQuery& q) {
+core::Expected<std::vector<GameRecord>> find_games(Connection& db, const GameQuery& q) {
     std::string sql = std::string("SELECT id FROM (") + visible_games +
                       ") WHERE (?3 = '' OR variant = ?3) AND (?4 < 0 OR rated = ?4)";
     if (q.result == "win") {
@@ -180,8 +170,8 @@ std::vector<GameRecord> find_games(Connection& db, const GameQuery& q) {
     }
     sql += " ORDER BY finished_at DESC, row DESC LIMIT ?5 OFFSET ?6";
     std::vector<std::string> ids;
-    query(
-        db, sql,
+    auto status = query(
+        db, "the games of " + q.player_id, sql,
         [&](Statement& s) {
             s.bind(1, q.player_id).bind(2, q.viewer_id).bind(3, q.variant);
             s.bind(4, std::int64_t{q.rated ? (*q.rated ? 1 : 0) : -1});
@@ -189,19 +179,27 @@ std::vector<GameRecord> find_games(Connection& db, const GameQuery& q) {
                 .bind(6, std::int64_t{std::max(q.offset, 0)});
         },
         [&](const Statement& s) { ids.push_back(s.text(0)); });
+    if (!status) {
+        return core::make_error(status.error());
+    }
     std::vector<GameRecord> games;
     for (const auto& id : ids) {
-        if (auto game = sqlite_reads::game(db, id)) {
-            games.push_back(std::move(*game));
+        auto game = sqlite_reads::game(db, id);
+        if (!game) {
+            return core::make_error(game.error());
+        }
+        if (*game) {
+            games.push_back(std::move(**game));
         }
     }
     return games;
 }
 
-GameTally tally(Connection& db, std::string_view player_id, std::string_view viewer_id) {
+core::Expected<GameTally> tally(Connection& db, std::string_view player_id,
+                                std::string_view viewer_id) {
     GameTally found;
-    query(
-        db,
+    auto status = query(
+        db, "the game tally of " + std::string(player_id),
         std::string("SELECT COUNT(*), COALESCE(SUM(") + won + "), 0), COALESCE(SUM(" + drawn +
             "), 0), COALESCE(SUM(" + lost + "), 0) FROM (" + visible_games + ")",
         [&](Statement& s) { s.bind(1, player_id).bind(2, viewer_id); },
@@ -209,7 +207,7 @@ GameTally tally(Connection& db, std::string_view player_id, std::string_view vie
             found = GameTally{static_cast<int>(s.integer(0)), static_cast<int>(s.integer(1)),
                               static_cast<int>(s.integer(2)), static_cast<int>(s.integer(3))};
         });
-    return found;
+    return or_error(status, found);
 }
 
 }  // namespace server::sqlite_account_reads

@@ -1,7 +1,5 @@
 #include "server/store/sqlite_read_pool.h"
 
-#include "server/log.h"
-
 namespace server {
 
 namespace {
@@ -30,7 +28,7 @@ core::Expected<std::unique_ptr<ReadPool>> ReadPool::open(const std::string& path
     return pool;
 }
 
-std::unique_ptr<sqlite::Connection> ReadPool::acquire() {
+core::Expected<std::unique_ptr<sqlite::Connection>> ReadPool::acquire() {
     {
         std::lock_guard lock(mutex_);
         if (!idle_.empty()) {
@@ -41,10 +39,9 @@ std::unique_ptr<sqlite::Connection> ReadPool::acquire() {
     }
     auto db = open_reader(path_);
     if (!db) {
-        component_logger("store")->error("cannot open a read connection: {}", db.error());
-        return nullptr;
+        return core::make_error("cannot open a read connection: " + db.error());
     }
-    return std::move(*db);
+    return db;
 }
 
 void ReadPool::release(std::unique_ptr<sqlite::Connection> db) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/expected.h"
@@ -20,22 +21,23 @@ public:
     // Opens one read connection to `path` (which must exist) so that a problem shows at once.
     static core::Expected<std::unique_ptr<ReadPool>> open(const std::string& path);
 
-    // Runs `read` on a connection of its own; `fallback` if no connection can be opened (logged).
-    template <class T, class Read>
-    T with(T fallback, Read&& read) {
+    // Runs `read` on a connection of its own and returns what it returns (a core::Expected); an
+    // error naming the path and SQLite's reason when no connection can be had.
+    template <class Read>
+    auto with(Read&& read) -> decltype(read(std::declval<sqlite::Connection&>())) {
         auto db = acquire();
         if (!db) {
-            return fallback;
+            return core::make_error(db.error());
         }
-        T result = read(*db);
-        release(std::move(db));
+        auto result = read(**db);
+        release(std::move(*db));
         return result;
     }
 
 private:
     explicit ReadPool(std::string path) : path_(std::move(path)) {}
-    // An idle connection, or a new one; null (and logged) if it cannot be opened.
-    std::unique_ptr<sqlite::Connection> acquire();
+    // An idle connection, or a new one; the error says why it cannot be opened.
+    core::Expected<std::unique_ptr<sqlite::Connection>> acquire();
     void release(std::unique_ptr<sqlite::Connection> db);
 
     std::string path_;

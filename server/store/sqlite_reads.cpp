@@ -1,7 +1,5 @@
 #include "server/store/sqlite_reads.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <string>
 
@@ -16,27 +14,16 @@ constexpr const char* game_columns =
     "id, variant, rules, start_fen, seed, rounds, private, status, result_json, created_at, "
     "finished_at, time_control, rated";
 
-template <class T>
-T log_failure(T empty, const std::string& message) {
-    spdlog::error("sqlite store: {}", message);
-    return empty;
-}
-
-std::optional<PlayerRecord> find_player(Connection& db, const std::string& sql,
-                                        std::string_view key) {
-    auto stmt = db.prepare(sql);
-    if (!stmt) {
-        return log_failure(std::optional<PlayerRecord>{}, stmt.error());
-    }
-    (*stmt)->bind(1, key);
-    if (!(*stmt)->step()) {
-        if (auto status = (*stmt)->status(); !status) {
-            return log_failure(std::optional<PlayerRecord>{}, status.error());
-        }
-        return std::nullopt;
-    }
-    const Statement& s = **stmt;
-    return PlayerRecord{s.text(0), s.text(1), s.text(2), s.integer(3)};
+core::Expected<std::optional<PlayerRecord>> find_player(Connection& db, std::string_view what,
+                                                        const std::string& sql,
+                                                        std::string_view key) {
+    std::optional<PlayerRecord> found;
+    auto status = query(
+        db, what, sql, [&](Statement& s) { s.bind(1, key); },
+        [&](const Statement& s) {
+            found = PlayerRecord{s.text(0), s.text(1), s.text(2), s.integer(3)};
+        });
+    return or_error(status, std::move(found));
 }
 
 GameRecord game_from_row(const Statement& s) {
@@ -60,32 +47,22 @@ GameRecord game_from_row(const Statement& s) {
 // The games a SELECT of game_columns returns, each with its seats. Seats never change after a
 // game's creation, so reading them in a second statement sees the same games.
 template <class Bind>
-std::vector<GameRecord> query_games(Connection& db, const std::string& sql, Bind&& bind) {
+core::Expected<std::vector<GameRecord>> query_games(Connection& db, std::string_view what,
+                                                    const std::string& sql, Bind&& bind) {
     std::vector<GameRecord> games;
-    {
-        auto stmt = db.prepare(sql);
-        if (!stmt) {
-            return log_failure(std::move(games), stmt.error());
-        }
-        bind(**stmt);
-        while ((*stmt)->step()) {
-            games.push_back(game_from_row(**stmt));
-        }
-        if (auto status = (*stmt)->status(); !status) {
-            return log_failure(std::vector<GameRecord>{}, status.error());
-        }
+    auto status =
+        query(db, what, sql, bind, [&](const Statement& s) { games.push_back(game_from_row(s)); });
+    if (!status) {
+        return core::make_error(status.error());
     }
     for (auto& g : games) {
-        auto seats = db.prepare("SELECT player_id FROM game_seats WHERE game_id = ? ORDER BY seat");
+        auto seats = query(
+            db, "the seats of game " + g.id,
+            "SELECT player_id FROM game_seats WHERE game_id = ? ORDER BY seat",
+            [&](Statement& s) { s.bind(1, g.id); },
+            [&](const Statement& s) { g.seats.push_back(s.text(0)); });
         if (!seats) {
-            return log_failure(std::vector<GameRecord>{}, seats.error());
-        }
-        (*seats)->bind(1, g.id);
-        while ((*seats)->step()) {
-            g.seats.push_back((*seats)->text(0));
-        }
-        if (auto status = (*seats)->status(); !status) {
-            return log_failure(std::vector<GameRecord>{}, status.error());
+            return core::make_error(seats.error());
         }
     }
     return games;
@@ -93,54 +70,56 @@ std::vector<GameRecord> query_games(Connection& db, const std::string& sql, Bind
 
 }  // namespace
 
-std::optional<PlayerRecord> player(Connection& db, std::string_view id) {
-    return find_player(db, "SELECT id, name, token_hash, created_at FROM players WHERE id = ?", id);
+core::Expected<std::optional<PlayerRecord>> player(Connection& db, std::string_view id) {
+    return find_player(db, "player " + std::string(id),
+                       "SELECT id, name, token_hash, created_at FROM players WHERE id = ?", id);
 }
 
-std::optional<PlayerRecord> player_by_token_hash(Connection& db, std::string_view token_hash) {
-    return find_player(db,
+core::Expected<std::optional<PlayerRecord>> player_by_token_hash(Connection& db,
+                                                                 std::string_view token_hash) {
+    return find_player(db, "the player of a session token",
                        "SELECT p.id, p.name, p.token_hash, p.created_at FROM sessions s "
                        "JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?",
                        token_hash);
 }
 
-std::optional<GameRecord> game(Connection& db, std::string_view id) {
-    auto games = query_games(db, std::string("SELECT ") + game_columns + " FROM games WHERE id = ?",
+core::Expected<std::optional<GameRecord>> game(Connection& db, std::string_view id) {
+    auto games = query_games(db, "game " + std::string(id),
+                             std::string("SELECT ") + game_columns + " FROM games WHERE id = ?",
                              [&](Statement& s) { s.bind(1, id); });
-    if (games.empty()) {
+    if (!games) {
+        return core::make_error(games.error());
+    }
+    if (games->empty()) {
         return std::nullopt;
     }
-    return std::move(games.front());
+    return std::move(games->front());
 }
 
-std::vector<GameRecord> unfinished_games(Connection& db) {
-    return query_games(db,
+core::Expected<std::vector<GameRecord>> unfinished_games(Connection& db) {
+    return query_games(db, "the unfinished games",
                        std::string("SELECT ") + game_columns +
                            " FROM games WHERE status = 'active' ORDER BY created_at, rowid",
                        [](Statement&) {});
 }
 
-std::vector<StoredEvent> events(Connection& db, std::string_view game_id,
-                                std::int64_t after_version) {
+core::Expected<std::vector<StoredEvent>> events(Connection& db, std::string_view game_id,
+                                                std::int64_t after_version) {
     std::vector<StoredEvent> out;
-    auto stmt = db.prepare(
-        "SELECT version, json FROM events WHERE game_id = ? AND version > ? ORDER BY version");
-    if (!stmt) {
-        return log_failure(std::move(out), stmt.error());
-    }
-    (*stmt)->bind(1, game_id).bind(2, after_version);
-    while ((*stmt)->step()) {
-        out.push_back(StoredEvent{(*stmt)->integer(0), (*stmt)->text(1)});
-    }
-    if (auto status = (*stmt)->status(); !status) {
-        return log_failure(std::vector<StoredEvent>{}, status.error());
-    }
-    return out;
+    auto status = query(
+        db, "the events of game " + std::string(game_id),
+        "SELECT version, json FROM events WHERE game_id = ? AND version > ? ORDER BY version",
+        [&](Statement& s) { s.bind(1, game_id).bind(2, after_version); },
+        [&](const Statement& s) {
+            out.push_back(StoredEvent{s.integer(0), s.text(1)});
+        });
+    return or_error(status, std::move(out));
 }
 
-std::vector<GameRecord> finished_games_of(Connection& db, std::string_view player_id, int offset,
-                                          int limit) {
-    return query_games(db,
+core::Expected<std::vector<GameRecord>> finished_games_of(Connection& db,
+                                                          std::string_view player_id, int offset,
+                                                          int limit) {
+    return query_games(db, "the finished games of " + std::string(player_id),
                        std::string("SELECT ") + game_columns +
                            " FROM games WHERE status = 'finished' AND id IN "
                            "(SELECT game_id FROM game_seats WHERE player_id = ?) "
@@ -151,19 +130,14 @@ std::vector<GameRecord> finished_games_of(Connection& db, std::string_view playe
                        });
 }
 
-std::vector<SeekRecord> seeks(Connection& db) {
+core::Expected<std::vector<SeekRecord>> seeks(Connection& db) {
     std::vector<SeekRecord> out;
-    auto stmt = db.prepare("SELECT id, json FROM seeks ORDER BY rowid");
-    if (!stmt) {
-        return log_failure(std::move(out), stmt.error());
-    }
-    while ((*stmt)->step()) {
-        out.push_back(SeekRecord{(*stmt)->text(0), (*stmt)->text(1)});
-    }
-    if (auto status = (*stmt)->status(); !status) {
-        return log_failure(std::vector<SeekRecord>{}, status.error());
-    }
-    return out;
+    auto status = query(
+        db, "the seeks", "SELECT id, json FROM seeks ORDER BY rowid", [](Statement&) {},
+        [&](const Statement& s) {
+            out.push_back(SeekRecord{s.text(0), s.text(1)});
+        });
+    return or_error(status, std::move(out));
 }
 
 }  // namespace server::sqlite_reads

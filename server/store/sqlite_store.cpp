@@ -1,5 +1,7 @@
 #include "server/store/sqlite_store.h"
 
+#include <utility>
+
 #include "server/store/migrations.h"
 #include "server/store/sqlite_account_reads.h"
 #include "server/store/sqlite_db.h"
@@ -31,116 +33,107 @@ public:
         writer_.submit(std::move(batch), std::move(done));
     }
 
-    std::optional<PlayerRecord> player(std::string_view id) override {
-        return read(std::optional<PlayerRecord>{},
-                    [&](Connection& db) { return sqlite_reads::player(db, id); });
+    core::Expected<std::optional<PlayerRecord>> player(std::string_view id) override {
+        return read([&](Connection& db) { return sqlite_reads::player(db, id); });
     }
 
-    std::optional<PlayerRecord> player_by_token_hash(std::string_view token_hash) override {
-        return read(std::optional<PlayerRecord>{}, [&](Connection& db) {
-            return sqlite_reads::player_by_token_hash(db, token_hash);
-        });
+    core::Expected<std::optional<PlayerRecord>> player_by_token_hash(
+        std::string_view token_hash) override {
+        return read(
+            [&](Connection& db) { return sqlite_reads::player_by_token_hash(db, token_hash); });
     }
 
-    std::optional<GameRecord> game(std::string_view id) override {
-        return read(std::optional<GameRecord>{},
-                    [&](Connection& db) { return sqlite_reads::game(db, id); });
+    core::Expected<std::optional<GameRecord>> game(std::string_view id) override {
+        return read([&](Connection& db) { return sqlite_reads::game(db, id); });
     }
 
-    std::vector<GameRecord> unfinished_games() override {
-        return read(std::vector<GameRecord>{},
-                    [&](Connection& db) { return sqlite_reads::unfinished_games(db); });
+    core::Expected<std::vector<GameRecord>> unfinished_games() override {
+        return read([&](Connection& db) { return sqlite_reads::unfinished_games(db); });
     }
 
-    std::vector<StoredEvent> events(std::string_view game_id, std::int64_t after_version) override {
-        return read(std::vector<StoredEvent>{}, [&](Connection& db) {
-            return sqlite_reads::events(db, game_id, after_version);
-        });
+    core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
+                                                    std::int64_t after_version) override {
+        return read(
+            [&](Connection& db) { return sqlite_reads::events(db, game_id, after_version); });
     }
 
-    std::vector<GameRecord> finished_games_of(std::string_view player_id, int offset,
-                                              int limit) override {
-        return read(std::vector<GameRecord>{}, [&](Connection& db) {
+    core::Expected<std::vector<GameRecord>> finished_games_of(std::string_view player_id,
+                                                              int offset, int limit) override {
+        return read([&](Connection& db) {
             return sqlite_reads::finished_games_of(db, player_id, offset, limit);
         });
     }
 
-    std::vector<SeekRecord> seeks() override {
-        return read(std::vector<SeekRecord>{},
-                    [&](Connection& db) { return sqlite_reads::seeks(db); });
+    core::Expected<std::vector<SeekRecord>> seeks() override {
+        return read([&](Connection& db) { return sqlite_reads::seeks(db); });
     }
 
     core::Expected<std::vector<ServerRun>> server_runs() override {
-        using Runs = core::Expected<std::vector<ServerRun>>;
-        return read(Runs(core::make_error("server_runs: no read connection")),
-                    [&](Connection& db) { return sqlite_runs::server_runs(db); });
+        return read([&](Connection& db) { return sqlite_runs::server_runs(db); });
     }
 
-    std::optional<AccountRecord> account(std::string_view player_id) override {
-        return read(std::optional<AccountRecord>{},
-                    [&](Connection& db) { return sqlite_account_reads::account(db, player_id); });
+    core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) override {
+        return read([&](Connection& db) { return sqlite_account_reads::account(db, player_id); });
     }
 
-    std::optional<AccountRecord> account_by_username(std::string_view username) override {
-        return read(std::optional<AccountRecord>{}, [&](Connection& db) {
+    core::Expected<std::optional<AccountRecord>> account_by_username(
+        std::string_view username) override {
+        return read([&](Connection& db) {
             return sqlite_account_reads::account_by_username(db, username);
         });
     }
 
-    Moderation moderation(std::string_view player_id) override {
-        return read(Moderation{}, [&](Connection& db) {
-            return sqlite_account_reads::moderation(db, player_id);
-        });
+    core::Expected<Moderation> moderation(std::string_view player_id) override {
+        return read(
+            [&](Connection& db) { return sqlite_account_reads::moderation(db, player_id); });
     }
 
-    std::vector<std::string> muted_players() override {
-        return read(std::vector<std::string>{},
-                    [&](Connection& db) { return sqlite_account_reads::muted_players(db); });
+    core::Expected<std::vector<std::string>> muted_players() override {
+        return read([&](Connection& db) { return sqlite_account_reads::muted_players(db); });
     }
 
-    std::vector<RatingRecord> ratings_of(std::string_view player_id) override {
-        return read(std::vector<RatingRecord>{}, [&](Connection& db) {
-            return sqlite_account_reads::ratings_of(db, player_id);
-        });
+    core::Expected<std::vector<RatingRecord>> ratings_of(std::string_view player_id) override {
+        return read(
+            [&](Connection& db) { return sqlite_account_reads::ratings_of(db, player_id); });
     }
 
-    std::vector<GameRating> game_ratings(std::string_view game_id) override {
-        return read(std::vector<GameRating>{}, [&](Connection& db) {
-            return sqlite_account_reads::game_ratings(db, game_id);
-        });
+    core::Expected<std::vector<GameRating>> game_ratings(std::string_view game_id) override {
+        return read(
+            [&](Connection& db) { return sqlite_account_reads::game_ratings(db, game_id); });
     }
 
-    std::vector<GameRating> rating_history(std::string_view player_id) override {
-        return read(std::vector<GameRating>{}, [&](Connection& db) {
-            return sqlite_account_reads::rating_history(db, player_id);
-        });
+    core::Expected<std::vector<GameRating>> rating_history(std::string_view player_id) override {
+        return read(
+            [&](Connection& db) { return sqlite_account_reads::rating_history(db, player_id); });
     }
 
-    std::vector<LeaderboardRow> leaderboard(std::string_view variant, double max_rd,
-                                            std::int64_t active_since, int limit) override {
-        return read(std::vector<LeaderboardRow>{}, [&](Connection& db) {
+    core::Expected<std::vector<LeaderboardRow>> leaderboard(std::string_view variant, double max_rd,
+                                                            std::int64_t active_since,
+                                                            int limit) override {
+        return read([&](Connection& db) {
             return sqlite_account_reads::leaderboard(db, variant, max_rd, active_since, limit);
         });
     }
 
-    std::vector<GameRecord> find_games(const GameQuery& query) override {
-        return read(std::vector<GameRecord>{},
-                    [&](Connection& db) { return sqlite_account_reads::find_games(db, query); });
+    core::Expected<std::vector<GameRecord>> find_games(const GameQuery& query) override {
+        return read([&](Connection& db) { return sqlite_account_reads::find_games(db, query); });
     }
 
-    GameTally tally(std::string_view player_id, std::string_view viewer_id) override {
-        return read(GameTally{}, [&](Connection& db) {
-            return sqlite_account_reads::tally(db, player_id, viewer_id);
-        });
+    core::Expected<GameTally> tally(std::string_view player_id,
+                                    std::string_view viewer_id) override {
+        return read(
+            [&](Connection& db) { return sqlite_account_reads::tally(db, player_id, viewer_id); });
     }
 
 private:
-    template <class T, class Read>
-    T read(T fallback, Read&& query) {
+    // Runs `query` on a read connection (or the writer's, see the class comment); an error when
+    // the query fails or no connection can be had.
+    template <class Read>
+    auto read(Read&& query) -> decltype(query(std::declval<Connection&>())) {
         if (!readers_) {
             return writer_.with_connection(query);
         }
-        return readers_->with(std::move(fallback), query);
+        return readers_->with(query);
     }
 
     SqliteWriter writer_;

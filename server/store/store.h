@@ -7,7 +7,8 @@
 // its game_over event and its "finished" mark; a new game and its first event) is made durable in
 // one transaction, all or nothing. A room acts on a change (applies, broadcasts, acknowledges) only
 // in the handler that commit() calls once the batch is on disk. Reads never wait for a write's
-// fsync. Implementations are thread-safe.
+// fsync, and a read that fails says so (an error value), never "not found". Implementations are
+// thread-safe.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -136,39 +137,47 @@ public:
     core::Status save_seek(const SeekRecord& seek);
     core::Status delete_seek(std::string_view seek_id);
 
-    // --- Reads: what the last committed batches wrote.
-    virtual std::optional<PlayerRecord> player(std::string_view id) = 0;
-    virtual std::optional<PlayerRecord> player_by_token_hash(std::string_view token_hash) = 0;
-    virtual std::optional<GameRecord> game(std::string_view id) = 0;
-    virtual std::vector<GameRecord> unfinished_games() = 0;
+    // --- Reads: what the last committed batches wrote. Each returns an error (with a message
+    // naming what failed, e.g. SQLite's) when the read itself failed, never an empty result: an
+    // empty optional or list means "definitely not there".
+    virtual core::Expected<std::optional<PlayerRecord>> player(std::string_view id) = 0;
+    virtual core::Expected<std::optional<PlayerRecord>> player_by_token_hash(
+        std::string_view token_hash) = 0;
+    virtual core::Expected<std::optional<GameRecord>> game(std::string_view id) = 0;
+    virtual core::Expected<std::vector<GameRecord>> unfinished_games() = 0;
     // Events with version > after_version, in order.
-    virtual std::vector<StoredEvent> events(std::string_view game_id,
-                                            std::int64_t after_version = 0) = 0;
+    virtual core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
+                                                            std::int64_t after_version = 0) = 0;
     // A player's finished games, newest first.
-    virtual std::vector<GameRecord> finished_games_of(std::string_view player_id, int offset,
-                                                      int limit) = 0;
-    virtual std::vector<SeekRecord> seeks() = 0;
+    virtual core::Expected<std::vector<GameRecord>> finished_games_of(std::string_view player_id,
+                                                                      int offset, int limit) = 0;
+    virtual core::Expected<std::vector<SeekRecord>> seeks() = 0;
     // Every run of the server, oldest first (an error if they cannot be read).
     virtual core::Expected<std::vector<ServerRun>> server_runs() = 0;
 
     // --- Accounts, sessions, moderation and ratings (account_records.h).
-    virtual std::optional<AccountRecord> account(std::string_view player_id) = 0;
+    virtual core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) = 0;
     // The account with this username in any case.
-    virtual std::optional<AccountRecord> account_by_username(std::string_view username) = 0;
-    virtual Moderation moderation(std::string_view player_id) = 0;
-    virtual std::vector<std::string> muted_players() = 0;
-    virtual std::vector<RatingRecord> ratings_of(std::string_view player_id) = 0;
+    virtual core::Expected<std::optional<AccountRecord>> account_by_username(
+        std::string_view username) = 0;
+    // A player's flags (both false for an unknown player).
+    virtual core::Expected<Moderation> moderation(std::string_view player_id) = 0;
+    virtual core::Expected<std::vector<std::string>> muted_players() = 0;
+    virtual core::Expected<std::vector<RatingRecord>> ratings_of(std::string_view player_id) = 0;
     // The seats of a rated game with their rating change (empty for other games).
-    virtual std::vector<GameRating> game_ratings(std::string_view game_id) = 0;
+    virtual core::Expected<std::vector<GameRating>> game_ratings(std::string_view game_id) = 0;
     // Every rating change of a player, oldest first.
-    virtual std::vector<GameRating> rating_history(std::string_view player_id) = 0;
+    virtual core::Expected<std::vector<GameRating>> rating_history(std::string_view player_id) = 0;
     // The best ratings in `variant` with RD at most max_rd, last played at or after active_since,
     // of players whose account is not closed; highest first.
-    virtual std::vector<LeaderboardRow> leaderboard(std::string_view variant, double max_rd,
-                                                    std::int64_t active_since, int limit) = 0;
+    virtual core::Expected<std::vector<LeaderboardRow>> leaderboard(std::string_view variant,
+                                                                    double max_rd,
+                                                                    std::int64_t active_since,
+                                                                    int limit) = 0;
     // A player's finished games, newest first, filtered as the query says.
-    virtual std::vector<GameRecord> find_games(const GameQuery& query) = 0;
-    virtual GameTally tally(std::string_view player_id, std::string_view viewer_id) = 0;
+    virtual core::Expected<std::vector<GameRecord>> find_games(const GameQuery& query) = 0;
+    virtual core::Expected<GameTally> tally(std::string_view player_id,
+                                            std::string_view viewer_id) = 0;
 };
 
 }  // namespace server

@@ -176,3 +176,87 @@ test('review: a late spectator gets earlier positions from the snapshot and step
     assert.deepEqual(page.errors, []);
     await context.close();
 });
+
+// A scripted socket whose first `failures` hellos are answered with `code` (bad_token is followed
+// by a welcome for a new guest, as the server does); every other hello gets a welcome.
+async function helloSocket(page, { failures = 1, code = 'internal_error' } = {}) {
+    const seen = { hellos: [], sockets: 0 };
+    await page.routeWebSocket(/\/ws$/, (ws) => {
+        seen.sockets++;
+        ws.onMessage((data) => {
+            const msg = JSON.parse(String(data));
+            if (msg.type !== 'hello') {
+                return;
+            }
+            seen.hellos.push(msg);
+            const welcome = (token) => ws.send(JSON.stringify({ type: 'welcome', protocol: 1, server: 'mock',
+                player: { id: 'p_me', name: 'Me' }, token, games: [] }));
+            if (seen.hellos.length > failures) {
+                welcome(msg.token ?? 'tok_new');
+                return;
+            }
+            ws.send(JSON.stringify({ type: 'error', code, message: code === 'bad_token'
+                ? 'unknown token; you are a new guest' : 'the server could not read your account; try again' }));
+            if (code === 'bad_token') {
+                welcome('tok_new');
+            }
+        });
+    });
+    return seen;
+}
+
+async function until(check, what, timeoutMs = 10000) {
+    const end = Date.now() + timeoutMs;
+    while (!check()) {
+        assert.ok(Date.now() < end, `timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+}
+
+test('hello: an internal_error keeps the token, and the client reconnects and says hello again', async () => {
+    const { context, page } = await newPage(browser);
+    await context.addInitScript(() => {
+        if (!sessionStorage.getItem('seeded')) {
+            sessionStorage.setItem('seeded', '1');
+            localStorage.setItem('chessence.token', 'tok_kept');
+        }
+    });
+    const seen = await helloSocket(page, { failures: 2 });
+    await page.goto(`${site.url}/`);
+    await until(() => seen.hellos.length >= 3, 'a third hello');
+    assert.deepEqual(seen.hellos.map((h) => h.token), ['tok_kept', 'tok_kept', 'tok_kept']);
+    assert.equal(seen.sockets, 3, 'each hello again on a new connection');
+    await page.waitForFunction(() => document.getElementById('toast').textContent.includes('could not read your account'));
+    assert.equal(await page.evaluate(() => localStorage.getItem('chessence.token')), 'tok_kept');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});
+
+test('hello: bad_token, and only bad_token, replaces the stored token', async () => {
+    const { context, page } = await newPage(browser);
+    await context.addInitScript(() => {
+        if (!sessionStorage.getItem('seeded')) {
+            sessionStorage.setItem('seeded', '1');
+            localStorage.setItem('chessence.token', 'tok_stale');
+        }
+    });
+    const seen = await helloSocket(page, { code: 'bad_token' });
+    await page.goto(`${site.url}/`);
+    await until(() => seen.hellos.length >= 1, 'a hello');
+    await page.waitForFunction(() => localStorage.getItem('chessence.token') === 'tok_new');
+    assert.equal(seen.sockets, 1, 'a bad token is no reason to reconnect');
+    await context.close();
+});
+
+test('game page: a game the server could not load is asked for again', async () => {
+    const { context, page, mock } = await openGame();
+    mock.push({ type: 'error', code: 'internal_error', message: 'the server could not load this game; try again',
+                game_id: 'g_1' });
+    await page.waitForSelector('text=The game could not be loaded; trying again');
+    await mock.next((m) => m.type === 'watch' && m.game_id === 'g_1', 8000);
+    const fen = '8/8/8/8/8/2B5/8/8 w 0 1';
+    mock.push(snapshot('chesica', fen, { legal: ['c3-d4'] }));
+    await page.waitForSelector('#board[data-legal*="c3-d4"]');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});

@@ -38,7 +38,7 @@ protected:
 
     bool is_admin() {
         auto store = server::open_sqlite_store(db_);
-        return store && (*store)->account("p_ann").value_or(server::AccountRecord{}).admin;
+        return store && (*store)->account("p_ann").value().value_or(server::AccountRecord{}).admin;
     }
 
     storage_test::TempDir dir_;

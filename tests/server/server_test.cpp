@@ -8,6 +8,7 @@
 #include <boost/asio/post.hpp>
 
 #include "server/log_capture.h"
+#include "server/test_stores.h"
 
 namespace {
 
@@ -34,6 +35,22 @@ TEST(IoThread, ReturnsWhenStopped) {
     boost::asio::post(io, [&] { io.stop(); });
     server::run_io_thread(io);
     EXPECT_TRUE(io.stopped());
+}
+
+// A store that cannot be read at start-up stops the start: serving without the unfinished games
+// would tell their players they have none.
+TEST(ServerStart, FailsWhenTheStoreCannotBeRead) {
+    test::ReadFailingStore store;
+    store.fail_reads = true;
+    server::ServerOptions options;
+    options.bind = "127.0.0.1";
+    options.port = 0;
+    const auto started = server::Server::start(options, store);
+    ASSERT_FALSE(started.ok());
+    EXPECT_NE(started.error().find("cannot restore the games"), std::string::npos)
+        << started.error();
+    EXPECT_NE(started.error().find("test store: cannot read"), std::string::npos)
+        << started.error();
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 #pragma once
-// A memory store for the server tests that records every batch and can be told to refuse, or to
-// throw on, the batches that append events or insert players.
+// Stores for the server tests: a memory store that records every batch and can be told to refuse,
+// or to throw on, the batches that append events or insert players; and a wrapper around any store
+// whose reads fail on demand.
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -58,6 +60,108 @@ private:
 
     std::mutex batches_mutex_;
     std::vector<server::WriteBatch> batches_;
+};
+
+// Wraps a real store (a memory store by default); while `fail_reads` is set every read returns an
+// error ("test store: cannot read …") instead of asking the store, as a SQLite read does when the
+// disk or the file fails. Commits always reach the real store.
+class ReadFailingStore final : public server::Store {
+public:
+    explicit ReadFailingStore(std::unique_ptr<server::Store> inner = server::make_memory_store())
+        : inner_(std::move(inner)) {}
+
+    std::atomic<bool> fail_reads{false};
+    // How many reads failed so far.
+    std::atomic<int> failed_reads{0};
+
+    server::Store& inner() { return *inner_; }
+
+    void commit(server::WriteBatch batch, server::CommitHandler done) override {
+        inner_->commit(std::move(batch), std::move(done));
+    }
+    core::Expected<std::optional<server::PlayerRecord>> player(std::string_view id) override {
+        return read("player", [&] { return inner_->player(id); });
+    }
+    core::Expected<std::optional<server::PlayerRecord>> player_by_token_hash(
+        std::string_view hash) override {
+        return read("player_by_token_hash", [&] { return inner_->player_by_token_hash(hash); });
+    }
+    core::Expected<std::optional<server::GameRecord>> game(std::string_view id) override {
+        return read("game", [&] { return inner_->game(id); });
+    }
+    core::Expected<std::vector<server::GameRecord>> unfinished_games() override {
+        return read("unfinished_games", [&] { return inner_->unfinished_games(); });
+    }
+    core::Expected<std::vector<server::StoredEvent>> events(std::string_view game_id,
+                                                            std::int64_t after_version) override {
+        return read("events", [&] { return inner_->events(game_id, after_version); });
+    }
+    core::Expected<std::vector<server::GameRecord>> finished_games_of(std::string_view player_id,
+                                                                      int offset,
+                                                                      int limit) override {
+        return read("finished_games_of",
+                    [&] { return inner_->finished_games_of(player_id, offset, limit); });
+    }
+    core::Expected<std::vector<server::SeekRecord>> seeks() override {
+        return read("seeks", [&] { return inner_->seeks(); });
+    }
+    core::Expected<std::vector<server::ServerRun>> server_runs() override {
+        return read("server_runs", [&] { return inner_->server_runs(); });
+    }
+    core::Expected<std::optional<server::AccountRecord>> account(
+        std::string_view player_id) override {
+        return read("account", [&] { return inner_->account(player_id); });
+    }
+    core::Expected<std::optional<server::AccountRecord>> account_by_username(
+        std::string_view username) override {
+        return read("account_by_username", [&] { return inner_->account_by_username(username); });
+    }
+    core::Expected<server::Moderation> moderation(std::string_view player_id) override {
+        return read("moderation", [&] { return inner_->moderation(player_id); });
+    }
+    core::Expected<std::vector<std::string>> muted_players() override {
+        return read("muted_players", [&] { return inner_->muted_players(); });
+    }
+    core::Expected<std::vector<server::RatingRecord>> ratings_of(
+        std::string_view player_id) override {
+        return read("ratings_of", [&] { return inner_->ratings_of(player_id); });
+    }
+    core::Expected<std::vector<server::GameRating>> game_ratings(
+        std::string_view game_id) override {
+        return read("game_ratings", [&] { return inner_->game_ratings(game_id); });
+    }
+    core::Expected<std::vector<server::GameRating>> rating_history(
+        std::string_view player_id) override {
+        return read("rating_history", [&] { return inner_->rating_history(player_id); });
+    }
+    core::Expected<std::vector<server::LeaderboardRow>> leaderboard(std::string_view variant,
+                                                                    double max_rd,
+                                                                    std::int64_t active_since,
+                                                                    int limit) override {
+        return read("leaderboard",
+                    [&] { return inner_->leaderboard(variant, max_rd, active_since, limit); });
+    }
+    core::Expected<std::vector<server::GameRecord>> find_games(
+        const server::GameQuery& query) override {
+        return read("find_games", [&] { return inner_->find_games(query); });
+    }
+    core::Expected<server::GameTally> tally(std::string_view player_id,
+                                            std::string_view viewer_id) override {
+        return read("tally", [&] { return inner_->tally(player_id, viewer_id); });
+    }
+
+private:
+    // The inner store's answer, or an error naming the read while reads fail.
+    template <class Read>
+    auto read(const char* what, Read&& ask) -> decltype(ask()) {
+        if (fail_reads) {
+            ++failed_reads;
+            return core::make_error(std::string("test store: cannot read ") + what);
+        }
+        return ask();
+    }
+
+    std::unique_ptr<server::Store> inner_;
 };
 
 }  // namespace test

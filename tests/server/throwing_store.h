@@ -19,33 +19,35 @@ public:
         }
         MemoryStore::commit(std::move(batch), std::move(done));
     }
-    std::optional<server::PlayerRecord> player(std::string_view id) override {
+    core::Expected<std::optional<server::PlayerRecord>> player(std::string_view id) override {
         check_read();
         return MemoryStore::player(id);
     }
-    std::optional<server::PlayerRecord> player_by_token_hash(std::string_view hash) override {
+    core::Expected<std::optional<server::PlayerRecord>> player_by_token_hash(
+        std::string_view hash) override {
         check_read();
         return MemoryStore::player_by_token_hash(hash);
     }
-    std::optional<server::GameRecord> game(std::string_view id) override {
+    core::Expected<std::optional<server::GameRecord>> game(std::string_view id) override {
         check_read();
         return MemoryStore::game(id);
     }
-    std::vector<server::GameRecord> unfinished_games() override {
+    core::Expected<std::vector<server::GameRecord>> unfinished_games() override {
         check_read();
         return MemoryStore::unfinished_games();
     }
-    std::vector<server::StoredEvent> events(std::string_view game_id,
-                                            std::int64_t after_version) override {
+    core::Expected<std::vector<server::StoredEvent>> events(std::string_view game_id,
+                                                            std::int64_t after_version) override {
         check_read();
         return MemoryStore::events(game_id, after_version);
     }
-    std::vector<server::GameRecord> finished_games_of(std::string_view player_id, int offset,
-                                                      int limit) override {
+    core::Expected<std::vector<server::GameRecord>> finished_games_of(std::string_view player_id,
+                                                                      int offset,
+                                                                      int limit) override {
         check_read();
         return MemoryStore::finished_games_of(player_id, offset, limit);
     }
-    std::vector<server::SeekRecord> seeks() override {
+    core::Expected<std::vector<server::SeekRecord>> seeks() override {
         check_read();
         return MemoryStore::seeks();
     }

@@ -126,15 +126,20 @@ private:
 };
 
 // Reads the events of the given games in turn, one read every `pause`, until `stop` or `count`
-// reads; each read's latency in microseconds, sorted. Paced like a server's occasional reads (a
-// reconnecting client, the HTTP API), not a loop that would take a core from the writer.
-std::vector<double> read_latencies(server::Store& store, const std::vector<std::string>& games,
-                                   const std::atomic<bool>& stop, std::size_t count) {
+// reads; each read's latency in microseconds, sorted, or the error of the first read that failed.
+// Paced like a server's occasional reads (a reconnecting client, the HTTP API), not a loop that
+// would take a core from the writer.
+core::Expected<std::vector<double>> read_latencies(server::Store& store,
+                                                   const std::vector<std::string>& games,
+                                                   const std::atomic<bool>& stop,
+                                                   std::size_t count) {
     constexpr auto pause = std::chrono::microseconds(500);
     std::vector<double> micros;
     for (std::size_t i = 0; !games.empty() && !stop && micros.size() < count; ++i) {
         const auto begin = Clock::now();
-        (void)store.events(games[i % games.size()]);
+        if (auto read = store.events(games[i % games.size()]); !read) {
+            return core::make_error("reading events: " + read.error());
+        }
         micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - begin).count());
         std::this_thread::sleep_for(pause);
     }
@@ -181,7 +186,7 @@ int main(int argc, char** argv) {
     for (const int rooms : {1, 10, 100}) {
         Run run(**store, io, rooms, std::to_string(rooms));
         run.start();
-        std::vector<double> busy;
+        core::Expected<std::vector<double>> busy = std::vector<double>{};
         if (rooms == 100) {
             std::this_thread::sleep_for(std::chrono::milliseconds(100));  // first games exist
             for (std::size_t r = 0; r < 100; r += 7) {
@@ -203,15 +208,23 @@ int main(int argc, char** argv) {
         if (rooms == 1) {
             one_room = per_s;
         }
-        if (!busy.empty()) {
-            std::cout << "read_us_p50_while_writing " << percentile(busy, 0.5) << "\n";
-            std::cout << "read_us_p99_while_writing " << percentile(busy, 0.99) << "\n";
+        if (!busy) {
+            std::cerr << "chessence-store-bench: " << busy.error() << "\n";
+            return 1;
+        }
+        if (!busy->empty()) {
+            std::cout << "read_us_p50_while_writing " << percentile(*busy, 0.5) << "\n";
+            std::cout << "read_us_p99_while_writing " << percentile(*busy, 0.99) << "\n";
         }
     }
     std::atomic<bool> never{false};
     const auto idle = read_latencies(**store, read_games, never, 2000);
-    std::cout << "read_us_p50_idle " << percentile(idle, 0.5) << "\n";
-    std::cout << "read_us_p99_idle " << percentile(idle, 0.99) << "\n";
+    if (!idle) {
+        std::cerr << "chessence-store-bench: " << idle.error() << "\n";
+        return 1;
+    }
+    std::cout << "read_us_p50_idle " << percentile(*idle, 0.5) << "\n";
+    std::cout << "read_us_p99_idle " << percentile(*idle, 0.99) << "\n";
     std::cout << "appends_per_s " << one_room << "\n";
     io.join();
     store->reset();

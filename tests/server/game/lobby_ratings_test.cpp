@@ -77,7 +77,7 @@ TEST_F(LobbyRatings, QuickPairingTakesTheClosestRatingAndRangesKeepOthersOut) {
     mid.send({{"type", "quick_pair"}, {"variant", "chessence"}, {"rated", true}, {"id", 4}});
     const std::string game = mid.wait_type("game_started")["game_id"];
     EXPECT_EQ(high.wait_type("game_started")["game_id"], game);
-    const auto record = server_.store().game(game);
+    const auto record = server_.store().game(game).value();
     ASSERT_TRUE(record.has_value());
     EXPECT_TRUE(record->rated);
 

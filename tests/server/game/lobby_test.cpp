@@ -52,7 +52,7 @@ TEST_F(LobbyTest, SubscribersSeeSeeksComeAndGo) {
     ann.send({{"type", "seek_cancel"}, {"seek_id", seek_id}, {"id", 2}});
     EXPECT_EQ(ann.wait_type("seek_cancelled")["seek_id"], seek_id);
     lobby_where(watcher, [&](const json& s) { return !lists(s, seek_id); });
-    EXPECT_EQ(server_.store().seeks().size(), 0u);
+    EXPECT_EQ(server_.store().seeks().value().size(), 0u);
 }
 
 TEST_F(LobbyTest, SeekErrors) {
@@ -161,7 +161,7 @@ TEST(LobbyExpiry, APublicSeekLeavesWhenItsPlayerStaysAway) {
     const auto gone = std::chrono::steady_clock::now();
     LobbyTest::lobby_where(watcher, [&](const json& s) { return !LobbyTest::lists(s, seek_id); });
     EXPECT_GE(std::chrono::steady_clock::now() - gone, std::chrono::milliseconds(900));
-    EXPECT_TRUE(server.store().seeks().empty());
+    EXPECT_TRUE(server.store().seeks().value().empty());
 }
 
 TEST(LobbyExpiry, ASeekFollowsItsPlayerThroughAReload) {

@@ -33,7 +33,7 @@ TEST_F(RoomClockRequests, EitherPlayerMayAbortUntilBothHaveMoved) {
     play(after_one);
     after_one.ann->send({{"type", "abort"}, {"game_id", after_one.game_id}});
     EXPECT_EQ(after_one.event(++after_one.version)["result"]["reason"], "aborted");
-    EXPECT_EQ(server_.store().game(after_one.game_id)->status, "finished");
+    EXPECT_EQ(server_.store().game(after_one.game_id).value()->status, "finished");
 
     Table started(server_.port(), "chessence", 1, false, one_minute);
     play(started);

@@ -81,7 +81,7 @@ TEST_F(RoomClocks, TheServerEndsTheGameWhenAFlagFalls) {
         {{"type", "move"}, {"game_id", table.game_id}, {"move", now["legal"][0]}, {"id", "late"}});
     EXPECT_EQ(table.ann->wait_error("late")["code"], "game_over");
     EXPECT_EQ(table.snapshot(*table.sam), after) << "the late move changed nothing";
-    const auto stored = server_.store().game(table.game_id);
+    const auto stored = server_.store().game(table.game_id).value();
     EXPECT_EQ(stored->status, "finished");
     EXPECT_EQ(json::parse(stored->result_json)["reason"], "timeout");
 }
@@ -255,7 +255,8 @@ TEST_F(RoomClocks, SeeksAndSummariesCarryTheClockAndQuickPairingMatchesIt) {
     EXPECT_EQ(lobby["games"][0]["clock"], blitz);
     ASSERT_EQ(lobby["seeks"].size(), 1u);
     EXPECT_TRUE(lobby["seeks"][0]["clock"].is_null());
-    EXPECT_EQ(server_.store().game(started["game_id"].get<std::string>())->time_control, "180+2");
+    EXPECT_EQ(server_.store().game(started["game_id"].get<std::string>()).value()->time_control,
+              "180+2");
 }
 
 }  // namespace

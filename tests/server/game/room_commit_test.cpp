@@ -44,7 +44,7 @@ TEST_F(RoomCommit, GameEndIsOneBatchWithTheFinishedMark) {
     EXPECT_EQ(finish->game_id, table.game_id);
     EXPECT_EQ(json::parse(finish->result_json),
               json::parse(R"({"winner":"white","reason":"resignation"})"));
-    EXPECT_EQ(server_->store().game(table.game_id)->status, "finished");
+    EXPECT_EQ(server_->store().game(table.game_id).value()->status, "finished");
 }
 
 TEST_F(RoomCommit, SnidermanRoundEndIsOneBatch) {
@@ -83,7 +83,7 @@ TEST_F(RoomCommit, StoredMovesAreMinimalAndBroadcastsCarryThePosition) {
     table.ann->send({{"type", "move"}, {"game_id", table.game_id}, {"move", move}});
     const auto sent = table.event(1);
     EXPECT_TRUE(sent.contains("board") && sent.contains("legal") && sent.contains("fen"));
-    const auto stored = server_->store().events(table.game_id, 0);
+    const auto stored = server_->store().events(table.game_id, 0).value();
     ASSERT_EQ(stored.size(), 1u);
     EXPECT_EQ(json::parse(stored[0].json),
               (json{{"kind", "move"}, {"move", move}, {"by", "white"}, {"ply", 1}}));
@@ -98,7 +98,7 @@ TEST_F(RoomCommit, FailedGameEndLeavesTheGameRunning) {
     EXPECT_EQ(table.bob->wait_error("r")["code"], "internal_error");
     store_->fail_appends = false;
     EXPECT_EQ(table.snapshot(*table.sam), before);
-    EXPECT_EQ(server_->store().game(table.game_id)->status, "active");
+    EXPECT_EQ(server_->store().game(table.game_id).value()->status, "active");
     table.bob->send({{"type", "resign"}, {"game_id", table.game_id}});
     EXPECT_EQ(table.event(1)["kind"], "game_over");
 }

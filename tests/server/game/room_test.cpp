@@ -52,7 +52,7 @@ TEST_F(Rooms, ChesicaGameEndsByTheRules) {
     EXPECT_TRUE(reasons.count(played.result["reason"])) << played.result.dump();
     table.snapshot(*table.sam);  // a barrier: every earlier event reached the spectator
     expect_spectator_saw(table, played, 1);
-    const auto stored = server_.store().game(table.game_id);
+    const auto stored = server_.store().game(table.game_id).value();
     ASSERT_TRUE(stored.has_value());
     EXPECT_EQ(stored->status, "finished");
     EXPECT_EQ(json::parse(stored->result_json), played.result);

@@ -1,5 +1,5 @@
 // Durability and failure: a restart rebuilds unfinished games from their events; a store that
-// fails leaves the game as it was.
+// fails leaves the game as it was; a game that cannot be read is an error, never "no such game".
 #include "server/game/server_state.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <atomic>
 
+#include <boost/asio/io_context.hpp>
+
+#include "server/game/room.h"
 #include "server/game_table.h"
 #include "server/test_stores.h"
 
@@ -157,6 +160,75 @@ TEST(Durability, FailedStorageIsAnInternalErrorAndChangesNothing) {
     EXPECT_EQ(table.ann->wait_error("m")["code"], "internal_error");
     flaky->fail_appends = false;
     EXPECT_EQ(table.snapshot(*table.sam), before);
+}
+
+// A state over a store whose reads fail on demand, with two stored players, and a chesica game
+// between them that is stored but not in memory (as after a restart, or once it was released).
+class StateReads : public ::testing::Test {
+protected:
+    StateReads() : state_(io_, store_, test::fast_limits(), "") {
+        for (const char* id : {"p_ann", "p_bob"}) {
+            EXPECT_TRUE(store_.insert_player({id, id, std::string("hash_") + id, 1}).ok());
+        }
+        server::GameSpec spec;
+        spec.variant = core::VariantId::chesica;
+        spec.seats = {"p_ann", "p_bob"};
+        auto prepared = state_.prepare_game(spec);
+        EXPECT_TRUE(prepared.ok()) << prepared.error();
+        if (prepared) {
+            game_id_ = prepared->room->id();
+            EXPECT_TRUE(store_.commit_sync(std::move(prepared->writes)).ok());
+        }
+    }
+
+    boost::asio::io_context io_;
+    test::ReadFailingStore store_;
+    server::ServerState state_;
+    std::string game_id_;
+};
+
+TEST_F(StateReads, ARoomThatCannotBeReadIsAnErrorAndIsLoadedOnceReadsRecover) {
+    store_.fail_reads = true;
+    const auto failed = state_.room(game_id_);
+    ASSERT_FALSE(failed.ok());
+    EXPECT_NE(failed.error().find("test store: cannot read game"), std::string::npos)
+        << failed.error();
+    EXPECT_EQ(state_.room_count(), 0u) << "a failed load keeps nothing";
+    EXPECT_EQ(state_.loaded_room(game_id_), nullptr);
+    EXPECT_FALSE(state_.room("g_none").ok()) << "while reads fail, absence cannot be known";
+
+    store_.fail_reads = false;
+    const auto none = state_.room("g_none");
+    ASSERT_TRUE(none.ok()) << none.error();
+    EXPECT_EQ(*none, nullptr);
+    const auto loaded = state_.room(game_id_);
+    ASSERT_TRUE(loaded.ok()) << loaded.error();
+    ASSERT_NE(*loaded, nullptr);
+    EXPECT_EQ((*loaded)->id(), game_id_);
+    EXPECT_EQ(state_.loaded_room(game_id_), *loaded);
+    EXPECT_EQ(state_.room_count(), 1u);
+}
+
+TEST_F(StateReads, RestoringGamesFailsWhenTheStoreCannotBeRead) {
+    store_.fail_reads = true;
+    const auto failed = state_.restore_games();
+    ASSERT_FALSE(failed.ok());
+    EXPECT_NE(failed.error().find("test store: cannot read"), std::string::npos) << failed.error();
+    EXPECT_EQ(state_.room_count(), 0u);
+
+    store_.fail_reads = false;
+    ASSERT_TRUE(state_.restore_games().ok());
+    EXPECT_EQ(state_.unfinished_games_of("p_ann"), std::vector<std::string>{game_id_});
+}
+
+TEST_F(StateReads, ANewGameWhosePlayersCannotBeReadIsNotPrepared) {
+    store_.fail_reads = true;
+    server::GameSpec spec;
+    spec.seats = {"p_ann", "p_bob"};
+    const auto prepared = state_.prepare_game(spec);
+    ASSERT_FALSE(prepared.ok());
+    EXPECT_NE(prepared.error().find("cannot read the players"), std::string::npos)
+        << prepared.error();
 }
 
 }  // namespace

@@ -1,12 +1,15 @@
 // The JSON endpoints called directly: /api/legal (positions and legal moves for the rules pages
-// and the analysis board) and /api/seeks/<id> (the invitation page).
+// and the analysis board), /api/seeks/<id> (the invitation page), and what every reading endpoint
+// answers when the store cannot be read.
 #include "server/net/http_api.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "server/log_capture.h"
 #include "server/store/memory_store.h"
+#include "server/test_stores.h"
 
 namespace {
 
@@ -115,6 +118,51 @@ TEST_F(HttpApi, SeeksAreReadFromTheStore) {
     const auto reply = get("/api/seeks/s_1");
     EXPECT_EQ(reply.status, 200);
     EXPECT_EQ(reply.body, text);
+}
+
+// A failed read is a 500 with a JSON error, never a 404 or an empty list; the same request works
+// once reads do.
+TEST(HttpApiReads, AFailedReadIsA500NeverANotFound) {
+    test::LogCapture log({"http"});
+    test::ReadFailingStore store;
+    for (const char* id : {"p_ann", "p_bob"}) {
+        ASSERT_TRUE(store.insert_player({id, id, std::string("hash_") + id, 1}).ok());
+    }
+    server::GameRecord game;
+    game.id = "g_1";
+    game.variant = "chesica";
+    game.rules = "house";
+    game.start_fen = "1q1q1q1q/r1r1r1r1/1b1b1b1b/8/8/B1B1B1B1/1R1R1R1R/Q1Q1Q1Q1 w 0 1";
+    game.seats = {"p_ann", "p_bob"};
+    ASSERT_TRUE(store.create_game(game).ok());
+    ASSERT_TRUE(store.save_seek({"s_1", R"({"seek_id":"s_1"})"}).ok());
+    const std::vector<std::string> targets = {
+        "/api/games/g_1",     "/api/games/g_1.pgn",       "/api/seeks/s_1",
+        "/api/players/p_ann", "/api/players/p_ann/games", "/api/players/p_ann/games.pgn",
+        "/api/games/g_none",  "/api/leaderboard/chesica",
+    };
+
+    store.fail_reads = true;
+    for (const auto& target : targets) {
+        const auto reply = server::serve_api(store, target);
+        ASSERT_TRUE(reply.has_value()) << target;
+        EXPECT_EQ(reply->status, 500) << target;
+        EXPECT_EQ(reply->content_type, "application/json") << target;
+        const auto body = json::parse(reply->body, nullptr, false);
+        EXPECT_NE(body.value("error", "").find("could not read"), std::string::npos)
+            << target << ": " << reply->body;
+    }
+    EXPECT_EQ(server::serve_api(store, "/api/players/p_ann", "Bearer some-token")->status, 500);
+    EXPECT_TRUE(log.has_line_with({"cannot read the game", "test store: cannot read game"}))
+        << log.text();
+
+    store.fail_reads = false;
+    for (const auto& target : targets) {
+        const int expected = target == "/api/games/g_none" ? 404 : 200;
+        EXPECT_EQ(server::serve_api(store, target)->status, expected) << target;
+    }
+    const auto body = json::parse(server::serve_api(store, "/api/games/g_1")->body);
+    EXPECT_EQ(body["players"][1]["name"], "p_bob");
 }
 
 }  // namespace

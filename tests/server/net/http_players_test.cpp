@@ -161,8 +161,8 @@ TEST(HttpPlayers, GameListsFilterPageAndHidePrivateGamesFromOthers) {
     server::GameQuery mine;
     mine.player_id = ann_id;
     mine.viewer_id = ann_id;
-    EXPECT_EQ(server.store().find_games(mine).size(), 2u);
-    EXPECT_EQ(server.store().tally(ann_id, ann_id).wins, 1);
+    EXPECT_EQ(server.store().find_games(mine).value().size(), 2u);
+    EXPECT_EQ(server.store().tally(ann_id, ann_id).value().wins, 1);
 
     EXPECT_EQ(get_json(server.port(), "/api/players/ann/games?result=loss")["games"].size(), 1u);
     EXPECT_EQ(get_json(server.port(), "/api/players/ann/games?result=win")["games"].size(), 0u);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "server/log_capture.h"
+#include "server/test_stores.h"
 #include "server/test_support.h"
 #include "server/throwing_store.h"
 
@@ -169,6 +170,36 @@ TEST(HttpErrors, AThrowingHandlerIsA500AndTheServerGoesOn) {
         EXPECT_EQ(http_get(server.port(), "/healthz").status, 200);
     }
     EXPECT_TRUE(log.has_line_with({"GET /api/games/g_boom", "exception", "read refused"}))
+        << log.text();
+}
+
+// A game whose record cannot be read is answered 500 with a JSON error, not 404: the game is
+// there, the server could not read it. Once reads work the same request finds it.
+TEST(HttpErrors, AGameThatCannotBeReadIsA500NotA404) {
+    test::LogCapture log({"http"});
+    auto owned = std::make_unique<test::ReadFailingStore>();
+    auto* store = owned.get();
+    test::TestServer server({}, std::move(owned));
+    ASSERT_TRUE(store->insert_player({"p_a", "Ann", "hash_a", 1}).ok());
+    server::GameRecord game;
+    game.id = "g_there";
+    game.variant = "chesica";
+    game.rules = "house";
+    game.seats = {"p_a", "p_a"};
+    ASSERT_TRUE(store->create_game(game).ok());
+
+    store->fail_reads = true;
+    const auto failed = http_get(server.port(), "/api/games/g_there");
+    EXPECT_EQ(failed.status, 500);
+    EXPECT_EQ(failed.content_type, "application/json");
+    EXPECT_EQ(test::parse(failed.body),
+              (json{{"error", "the server could not read the game; try again"}}));
+    EXPECT_EQ(http_get(server.port(), "/api/games/g_none").status, 500);
+
+    store->fail_reads = false;
+    EXPECT_EQ(http_get(server.port(), "/api/games/g_there").status, 200);
+    EXPECT_EQ(http_get(server.port(), "/api/games/g_none").status, 404);
+    EXPECT_TRUE(log.has_line_with({"cannot read the game", "test store: cannot read game"}))
         << log.text();
 }
 

@@ -48,7 +48,7 @@ TEST_F(WsAccounts, RegisterThenLogInFromASecondConnection) {
     EXPECT_EQ(signed_in["account"]["username"], "Ann_K");
     EXPECT_EQ(signed_in["account"]["admin"], false);
     EXPECT_NE(signed_in["token"], welcome["token"]);
-    const auto account = server_.store().account_by_username("ann_k");
+    const auto account = server_.store().account_by_username("ann_k").value();
     ASSERT_TRUE(account.has_value());
     EXPECT_EQ(account->password_hash.rfind("$argon2id$", 0), 0u);
     EXPECT_EQ(account->password_hash.find("correct horse"), std::string::npos);
@@ -251,7 +251,7 @@ TEST_F(WsAccounts, AnAdminMutesChatAndClosesAnAccountWhoseGamesStay) {
     WsClient again(server_.port());
     again.hello();
     EXPECT_EQ(login_as(again, "ann", "correct horse", 8)["code"], "account_closed");
-    const auto stored = server_.store().game(game);
+    const auto stored = server_.store().game(game).value();
     ASSERT_TRUE(stored.has_value());
     EXPECT_EQ(stored->seats[0] == ann_id || stored->seats[1] == ann_id, true);
     const auto page = test::http_get(server_.port(), "/api/players/" + ann_id);

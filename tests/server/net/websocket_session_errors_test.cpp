@@ -59,7 +59,7 @@ TEST_F(WsErrors, ASessionThatThrowsLeavesTheLobbyAndOthersGoOn) {
 
     // Its seek is withdrawn: the watcher sees a lobby without it, and the store forgot it.
     watcher.wait_for([&](const json& m) { return m["type"] == "lobby" && !lists(m, seek_id); });
-    EXPECT_TRUE(store_->seeks().empty());
+    EXPECT_TRUE(store_->seeks().value().empty());
     EXPECT_TRUE(log_.has_line_with({"client", "exception", "commit refused by throwing"}))
         << log_.text();
 

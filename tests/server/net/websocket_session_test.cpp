@@ -50,7 +50,7 @@ TEST_F(Ws, TokenRestoresTheIdentityAndIsStoredOnlyHashed) {
         id = welcome["player"]["id"];
         EXPECT_EQ(welcome["player"]["name"], "Ann");
     }
-    const auto stored = server_.store().player(id);
+    const auto stored = server_.store().player(id).value();
     ASSERT_TRUE(stored.has_value());
     EXPECT_NE(stored->token_hash, token);
     EXPECT_EQ(stored->token_hash.size(), 64u);
@@ -77,12 +77,12 @@ TEST_F(Ws, SetNameChecksTheRules) {
     const auto player = c.wait_type("player");
     EXPECT_EQ(player["player"]["name"], "Zed_9");
     EXPECT_EQ(player["id"], 1);
-    EXPECT_EQ(server_.store().player(c.player_id())->name, "Zed_9");
+    EXPECT_EQ(server_.store().player(c.player_id()).value()->name, "Zed_9");
     c.send_raw(R"({"type":"set_name","name":"<b>bold</b>","id":2})");
     EXPECT_EQ(c.wait_error(2)["code"], "bad_name");
     c.send_raw(R"({"type":"set_name","name":"this name is far too long","id":3})");
     EXPECT_EQ(c.wait_error(3)["code"], "bad_name");
-    EXPECT_EQ(server_.store().player(c.player_id())->name, "Zed_9");
+    EXPECT_EQ(server_.store().player(c.player_id()).value()->name, "Zed_9");
 }
 
 TEST_F(Ws, MalformedInputIsAnsweredAndTheConnectionStays) {
@@ -191,15 +191,15 @@ TEST(WsIdentity, AGuestIsWelcomedOnlyOnceStored) {
     controlled->fail_players = false;
     const auto welcome = c.hello(std::nullopt, std::string("Ann"));
     const auto id = welcome["player"]["id"].get<std::string>();
-    ASSERT_TRUE(server.store().player(id).has_value());
-    EXPECT_EQ(server.store().player(id)->name, "Ann");
+    ASSERT_TRUE(server.store().player(id).value().has_value());
+    EXPECT_EQ(server.store().player(id).value()->name, "Ann");
 
     // A known token with a new name: the rename is stored before the welcome.
     WsClient again(server.port());
     const auto back = again.hello(c.token(), std::string("Annie"));
     EXPECT_EQ(back["player"]["id"], id);
     EXPECT_EQ(back["player"]["name"], "Annie");
-    EXPECT_EQ(server.store().player(id)->name, "Annie");
+    EXPECT_EQ(server.store().player(id).value()->name, "Annie");
 }
 
 }  // namespace

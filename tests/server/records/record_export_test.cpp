@@ -35,7 +35,7 @@ protected:
 
     // The records exported for `id`, parsed back (so the text is checked to be well-formed).
     std::vector<core::Record> exported(const std::string& id) {
-        auto text = server::export_game_pgn(*store_, id, "chessence.example");
+        auto text = server::export_game_pgn(*store_, id, "chessence.example").value();
         EXPECT_TRUE(text.has_value());
         if (!text) {
             return {};
@@ -62,7 +62,7 @@ std::string move_event(const std::string& move, const std::string& by, int ply) 
 }
 
 TEST_F(RecordExport, UnknownGameGivesNothing) {
-    EXPECT_FALSE(server::export_game_pgn(*store_, "g_none", "x").has_value());
+    EXPECT_FALSE(server::export_game_pgn(*store_, "g_none", "x").value().has_value());
 }
 
 TEST_F(RecordExport, ChessenceGameHasTheTagsMovesAndResult) {
@@ -112,7 +112,7 @@ TEST_F(RecordExport, ASetUpPositionGivesAFenTagAndItsMoveNumbers) {
     EXPECT_EQ(r.tag("FEN"), g.start_fen);
     EXPECT_EQ(r.first_move_number, 31);
     EXPECT_TRUE(r.second_moves_first);
-    const auto text = server::export_game_pgn(*store_, "g_setup", "x");
+    const auto text = server::export_game_pgn(*store_, "g_setup", "x").value();
     EXPECT_NE(text->find("31... h1-g2 32. d4xf6 *"), std::string::npos) << *text;
 }
 
@@ -196,7 +196,7 @@ TEST_F(RecordExport, UnknownPlayerNamesAreQuestionMarks) {
     auto g = game("g_lost", "chesica");
     create(g, {});
     std::vector<std::string> names;  // as if the players could not be found
-    const auto records = server::game_records(*store_->game("g_lost"), names, {}, "x");
+    const auto records = server::game_records(*store_->game("g_lost").value(), names, {}, "x");
     ASSERT_EQ(records.size(), 1u);
     EXPECT_EQ(records[0].tag("White"), "?");
     EXPECT_EQ(records[0].tag("Black"), "?");
@@ -233,7 +233,7 @@ TEST_F(RecordExport, TimedGamesHaveTheirTimeControlAndEachMovesClock) {
         << "a move taken back is not in the record";
     EXPECT_EQ(r.clocks, (std::vector<std::optional<std::int64_t>>{300000, 300000, 298200, 299900}))
         << "the mover's clock after each move, in tenths";
-    const auto text = *server::export_game_pgn(*store_, "g_clock", "x");
+    const auto text = *server::export_game_pgn(*store_, "g_clock", "x").value();
     EXPECT_NE(text.find("d4xf6 {[%clk 0:04:58.2]}"), std::string::npos) << text;
 
     create(game("g_plain", "chesica"), {move_event("c3-d4", "white", 1)});

@@ -23,12 +23,12 @@ void add_players(server::MemoryStore& store) {
 TEST(MemoryStore, PlayersByIdAndTokenHash) {
     server::MemoryStore store;
     ASSERT_TRUE(store.insert_player({"p_1", "Ann", "hash1", 5}).ok());
-    EXPECT_EQ(store.player("p_1")->name, "Ann");
-    EXPECT_EQ(store.player_by_token_hash("hash1")->id, "p_1");
-    EXPECT_FALSE(store.player_by_token_hash("hash2").has_value());
+    EXPECT_EQ(store.player("p_1").value()->name, "Ann");
+    EXPECT_EQ(store.player_by_token_hash("hash1").value()->id, "p_1");
+    EXPECT_FALSE(store.player_by_token_hash("hash2").value().has_value());
     EXPECT_FALSE(store.insert_player({"p_1", "Annie", "hash9", 5}).ok()) << "ids are unique";
     ASSERT_TRUE(store.rename_player("p_1", "Annie").ok());
-    EXPECT_EQ(store.player("p_1")->name, "Annie");
+    EXPECT_EQ(store.player("p_1").value()->name, "Annie");
     EXPECT_FALSE(store.rename_player("p_9", "Bob").ok());
 }
 
@@ -43,11 +43,11 @@ TEST(MemoryStore, EventsAreGaplessAndFiltered) {
     EXPECT_FALSE(store.append_event("g_1", 1, "{}").ok());
     EXPECT_TRUE(store.append_event("g_1", 2, R"({"a":2})").ok());
     EXPECT_FALSE(store.append_event("g_9", 1, "{}").ok());
-    const auto after_one = store.events("g_1", 1);
+    const auto after_one = store.events("g_1", 1).value();
     ASSERT_EQ(after_one.size(), 1u);
     EXPECT_EQ(after_one[0].version, 2);
     EXPECT_EQ(after_one[0].json, R"({"a":2})");
-    EXPECT_EQ(store.events("g_1", 0).size(), 2u);
+    EXPECT_EQ(store.events("g_1", 0).value().size(), 2u);
 }
 
 TEST(MemoryStore, FinishedGamesNewestFirstAndPaged) {
@@ -61,16 +61,16 @@ TEST(MemoryStore, FinishedGamesNewestFirstAndPaged) {
                 store.finish_game(id, R"({"winner":null,"reason":"agreement"})", 100 + i).ok());
         }
     }
-    EXPECT_EQ(store.unfinished_games().size(), 1u);
-    const auto first = store.finished_games_of("p_1", 0, 2);
+    EXPECT_EQ(store.unfinished_games().value().size(), 1u);
+    const auto first = store.finished_games_of("p_1", 0, 2).value();
     ASSERT_EQ(first.size(), 2u);
     EXPECT_EQ(first[0].id, "g_3");
     EXPECT_EQ(first[1].id, "g_2");
-    const auto rest = store.finished_games_of("p_1", 2, 10);
+    const auto rest = store.finished_games_of("p_1", 2, 10).value();
     ASSERT_EQ(rest.size(), 2u);
     EXPECT_EQ(rest[1].id, "g_0");
-    EXPECT_EQ(store.finished_games_of("p_2", 0, 10).size(), 2u);
-    EXPECT_EQ(store.game("g_3")->status, "finished");
+    EXPECT_EQ(store.finished_games_of("p_2", 0, 10).value().size(), 2u);
+    EXPECT_EQ(store.game("g_3").value()->status, "finished");
 }
 
 TEST(MemoryStore, ABatchIsAllOrNothing) {
@@ -83,13 +83,13 @@ TEST(MemoryStore, ABatchIsAllOrNothing) {
         server::AppendEvents{"g_1", 7, {R"({"a":7})"}},  // a gap: the whole batch fails
     };
     EXPECT_FALSE(store.commit_sync(failing).ok());
-    EXPECT_FALSE(store.game("g_1").has_value());
-    EXPECT_TRUE(store.events("g_1", 0).empty());
+    EXPECT_FALSE(store.game("g_1").value().has_value());
+    EXPECT_TRUE(store.events("g_1", 0).value().empty());
     auto fixed = failing;
     fixed.pop_back();
     ASSERT_TRUE(store.commit_sync(fixed).ok());
-    EXPECT_EQ(store.game("g_1")->status, "finished");
-    EXPECT_EQ(store.events("g_1", 0).size(), 2u);
+    EXPECT_EQ(store.game("g_1").value()->status, "finished");
+    EXPECT_EQ(store.events("g_1", 0).value().size(), 2u);
 }
 
 TEST(MemoryStore, Seeks) {
@@ -97,8 +97,8 @@ TEST(MemoryStore, Seeks) {
     ASSERT_TRUE(store.save_seek({"s_1", "{}"}).ok());
     ASSERT_TRUE(store.save_seek({"s_2", "{}"}).ok());
     ASSERT_TRUE(store.delete_seek("s_1").ok());
-    ASSERT_EQ(store.seeks().size(), 1u);
-    EXPECT_EQ(store.seeks()[0].id, "s_2");
+    ASSERT_EQ(store.seeks().value().size(), 1u);
+    EXPECT_EQ(store.seeks().value()[0].id, "s_2");
 }
 
 }  // namespace

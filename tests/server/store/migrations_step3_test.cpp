@@ -116,7 +116,7 @@ std::vector<std::string> old_forms(const std::vector<Rewrite>& rewrites) {
 
 void expect_rewritten(server::Store& store, const std::string& id,
                       const std::vector<Rewrite>& rewrites) {
-    const auto events = store.events(id);
+    const auto events = store.events(id).value();
     ASSERT_EQ(events.size(), rewrites.size()) << id;
     for (std::size_t i = 0; i < events.size(); ++i) {
         EXPECT_EQ(events[i].version, static_cast<std::int64_t>(i + 1));
@@ -145,21 +145,21 @@ TEST(MigrationStep3, EventsLoseTheirDerivedFieldsAndHalfFinishedGamesAreFinished
     expect_rewritten(**store, "g_chess", chess_game());
     expect_rewritten(**store, "g_match", sniderman_match());
 
-    const auto chess = (*store)->game("g_chess");
+    const auto chess = (*store)->game("g_chess").value();
     EXPECT_EQ(chess->status, "finished");
     EXPECT_EQ(chess->result_json, R"({"winner":"white","reason":"checkmate"})");
     EXPECT_EQ(chess->finished_at, chess->created_at);
-    EXPECT_EQ((*store)->game("g_match")->status, "active");
-    const auto done = (*store)->game("g_done");
+    EXPECT_EQ((*store)->game("g_match").value()->status, "active");
+    const auto done = (*store)->game("g_done").value();
     EXPECT_EQ(done->result_json, R"({"winner":null,"reason":"agreement"})");
     EXPECT_EQ(done->finished_at, 1700000555) << "a game finished properly is left alone";
-    const auto odd = (*store)->events("g_odd");
+    const auto odd = (*store)->events("g_odd").value();
     ASSERT_EQ(odd.size(), 2u);
     EXPECT_EQ(odd[0].json, "not json");
     EXPECT_EQ(odd[1].json, R"({"kind":"move"})");
 
     std::vector<std::string> unfinished;
-    for (const auto& g : (*store)->unfinished_games()) {
+    for (const auto& g : (*store)->unfinished_games().value()) {
         unfinished.push_back(g.id);
     }
     EXPECT_EQ(unfinished, (std::vector<std::string>{"g_match", "g_odd"}));
@@ -190,14 +190,14 @@ TEST(MigrationStep3, OldEventsBecomeWhatTheEncoderWritesToday) {
     }
     auto store = server::open_sqlite_store(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    const auto events = (*store)->events("g_1");
+    const auto events = (*store)->events("g_1").value();
     ASSERT_EQ(events.size(), written.size());
     for (const auto& event : events) {
         auto decoded = protocol::events::decode_event_text(event.json);
         ASSERT_TRUE(decoded.ok()) << event.json << ": " << decoded.error();
         EXPECT_EQ(event.json, protocol::events::encode_event_text(*decoded));
     }
-    const auto game = (*store)->game("g_1");
+    const auto game = (*store)->game("g_1").value();
     EXPECT_EQ(game->status, "finished");
     EXPECT_EQ(game->result_json, nlohmann::json::parse(result_old).dump());
 }

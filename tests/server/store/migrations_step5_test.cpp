@@ -32,18 +32,18 @@ TEST(MigrationStep5, OldTokensBecomeSessionsAndOldGamesAreCasual) {
     }
     auto store = server::open_sqlite_store(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    const auto ann = (*store)->player_by_token_hash(ann_hash);
+    const auto ann = (*store)->player_by_token_hash(ann_hash).value();
     ASSERT_TRUE(ann.has_value());
     EXPECT_EQ(ann->id, "p_1");
-    EXPECT_EQ((*store)->player_by_token_hash("h2")->id, "p_2");
-    EXPECT_FALSE((*store)->player_by_token_hash("h3").has_value());
-    const auto game = (*store)->game("g_1");
+    EXPECT_EQ((*store)->player_by_token_hash("h2").value()->id, "p_2");
+    EXPECT_FALSE((*store)->player_by_token_hash("h3").value().has_value());
+    const auto game = (*store)->game("g_1").value();
     ASSERT_TRUE(game.has_value());
     EXPECT_FALSE(game->rated);
     EXPECT_EQ(game->time_control, "300+3");
-    EXPECT_FALSE((*store)->account("p_1").has_value());
-    EXPECT_TRUE((*store)->ratings_of("p_1").empty());
-    EXPECT_FALSE((*store)->moderation("p_2").muted);
+    EXPECT_FALSE((*store)->account("p_1").value().has_value());
+    EXPECT_TRUE((*store)->ratings_of("p_1").value().empty());
+    EXPECT_FALSE((*store)->moderation("p_2").value().muted);
 }
 
 }  // namespace

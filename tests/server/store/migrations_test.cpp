@@ -59,9 +59,9 @@ TEST(Migrations, ReopeningKeepsEverything) {
     }
     auto store = server::open_sqlite_store(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    EXPECT_EQ((*store)->player("p_1")->name, "Ann");
-    EXPECT_EQ((*store)->game("g_1")->variant, "chesica");
-    EXPECT_EQ((*store)->events("g_1").size(), 1u);
+    EXPECT_EQ((*store)->player("p_1").value()->name, "Ann");
+    EXPECT_EQ((*store)->game("g_1").value()->variant, "chesica");
+    EXPECT_EQ((*store)->events("g_1").value().size(), 1u);
     EXPECT_TRUE((*store)->append_event("g_1", 2, "{}").ok()) << "the version rule survives";
     EXPECT_FALSE((*store)->append_event("g_1", 2, "{}").ok());
 }
@@ -78,7 +78,7 @@ TEST(Migrations, AnOlderSchemaIsUpgradedWithItsDataKept) {
     ASSERT_EQ(pragma_of(path, "user_version"), "1");
     auto store = server::open_sqlite_store(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    EXPECT_EQ((*store)->player("p_1")->created_at, 7);
+    EXPECT_EQ((*store)->player("p_1").value()->created_at, 7);
     ASSERT_TRUE((*store)->save_seek({"s_1", "{}"}).ok()) << "the seeks table came with step 2";
     EXPECT_EQ(pragma_of(path, "user_version"), std::to_string(server::current_schema_version()));
 }

@@ -120,9 +120,9 @@ std::string kind_of(const std::string& json) {
 // Checks that every batch of one game is all there or not at all.
 void expect_whole_batches(server::Store& store, const std::string& id) {
     SCOPED_TRACE(id);
-    const auto game = store.game(id);
+    const auto game = store.game(id).value();
     ASSERT_TRUE(game.has_value());
-    const auto events = store.events(id);
+    const auto events = store.events(id).value();
     ASSERT_FALSE(events.empty()) << "a created game has its first event";
     std::vector<std::string> kinds;
     for (std::size_t i = 0; i < events.size(); ++i) {
@@ -203,9 +203,10 @@ TEST(SqliteStoreCrash, EveryAcknowledgedBatchSurvivesSigkillWhole) {
         ASSERT_TRUE(store.ok()) << store.error();
         for (const auto& a : acks) {
             const auto id = game_id(attempt, a.room, a.game);
-            ASSERT_GE((*store)->events(id).size(), static_cast<std::size_t>(a.version)) << id;
+            ASSERT_GE((*store)->events(id).value().size(), static_cast<std::size_t>(a.version))
+                << id;
             if (a.finished) {
-                ASSERT_EQ((*store)->game(id)->status, "finished") << id;
+                ASSERT_EQ((*store)->game(id).value()->status, "finished") << id;
             }
         }
         auto db = server::sqlite::Connection::open(path);

@@ -52,7 +52,7 @@ TEST(SqliteStoreCrash, EveryAcknowledgedAppendSurvivesSigkill) {
         SCOPED_TRACE("attempt " + std::to_string(attempt));
         auto before = server::open_sqlite_store(path);
         ASSERT_TRUE(before.ok());
-        const auto base = static_cast<std::int64_t>((*before)->events("g_crash").size());
+        const auto base = static_cast<std::int64_t>((*before)->events("g_crash").value().size());
         before->reset();
 
         int fds[2];
@@ -85,7 +85,7 @@ TEST(SqliteStoreCrash, EveryAcknowledgedAppendSurvivesSigkill) {
 
         auto after = server::open_sqlite_store(path);
         ASSERT_TRUE(after.ok()) << after.error();
-        const auto events = (*after)->events("g_crash");
+        const auto events = (*after)->events("g_crash").value();
         ASSERT_GE(static_cast<std::int64_t>(events.size()), acked);
         for (std::size_t i = 0; i < events.size(); ++i) {
             ASSERT_EQ(events[i].version, static_cast<std::int64_t>(i + 1)) << "no gap, no reorder";

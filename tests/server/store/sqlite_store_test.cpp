@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <limits>
 #include <thread>
@@ -49,8 +51,8 @@ TEST(SqliteStorePlayers, SaveLookUpAndUpdate) {
     auto store = open_or_fail(":memory:");
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->insert_player(make_player("p_1")).ok());
-    EXPECT_FALSE(store->player("p_2").has_value());
-    auto found = store->player("p_1");
+    EXPECT_FALSE(store->player("p_2").value().has_value());
+    auto found = store->player("p_1").value();
     ASSERT_TRUE(found.has_value());
     EXPECT_EQ(found->name, "Name p_1");
     EXPECT_EQ(found->created_at, 1700000000);
@@ -60,12 +62,12 @@ TEST(SqliteStorePlayers, SaveLookUpAndUpdate) {
     EXPECT_FALSE(store->insert_player(again).ok()) << "a new player never overwrites another";
     ASSERT_TRUE(store->rename_player("p_1", "Ann").ok());
     EXPECT_FALSE(store->rename_player("p_2", "Bob").ok());
-    found = store->player_by_token_hash("hash-p_1");
+    found = store->player_by_token_hash("hash-p_1").value();
     ASSERT_TRUE(found.has_value());
     EXPECT_EQ(found->id, "p_1");
     EXPECT_EQ(found->name, "Ann");
     EXPECT_EQ(found->created_at, 1700000000);
-    EXPECT_FALSE(store->player_by_token_hash("nobody").has_value());
+    EXPECT_FALSE(store->player_by_token_hash("nobody").value().has_value());
 }
 
 TEST(SqliteStoreGames, CreateAndReadBackEveryField) {
@@ -77,7 +79,7 @@ TEST(SqliteStoreGames, CreateAndReadBackEveryField) {
     g.rounds = 5;
     g.is_private = true;
     ASSERT_TRUE(store->create_game(g).ok());
-    auto read = store->game("g_1");
+    auto read = store->game("g_1").value();
     ASSERT_TRUE(read.has_value());
     EXPECT_EQ(read->variant, "sniderman");
     EXPECT_EQ(read->rules, "strict");
@@ -87,7 +89,7 @@ TEST(SqliteStoreGames, CreateAndReadBackEveryField) {
     EXPECT_TRUE(read->is_private);
     EXPECT_EQ(read->status, "active");
     EXPECT_EQ(read->created_at, 1700000100);
-    EXPECT_FALSE(store->game("g_2").has_value());
+    EXPECT_FALSE(store->game("g_2").value().has_value());
 }
 
 TEST(SqliteStoreGames, DuplicateIdAndUnknownPlayerAreRefused) {
@@ -96,12 +98,12 @@ TEST(SqliteStoreGames, DuplicateIdAndUnknownPlayerAreRefused) {
     auto again = store->create_game(make_game("g_1", {"p_a", "p_c"}));
     ASSERT_FALSE(again.ok());
     EXPECT_NE(again.error().find("already exists"), std::string::npos) << again.error();
-    EXPECT_EQ(store->game("g_1")->seats, (std::vector<std::string>{"p_a", "p_b"}));
+    EXPECT_EQ(store->game("g_1").value()->seats, (std::vector<std::string>{"p_a", "p_b"}));
 
     auto stranger = store->create_game(make_game("g_2", {"p_a", "p_zz"}));
     ASSERT_FALSE(stranger.ok());
     EXPECT_NE(stranger.error().find("p_zz"), std::string::npos) << stranger.error();
-    EXPECT_FALSE(store->game("g_2").has_value()) << "a failed create leaves nothing behind";
+    EXPECT_FALSE(store->game("g_2").value().has_value()) << "a failed create leaves nothing behind";
 }
 
 TEST(SqliteStoreEvents, AppendedInOrderAndReadAfterAVersion) {
@@ -112,17 +114,17 @@ TEST(SqliteStoreEvents, AppendedInOrderAndReadAfterAVersion) {
         ASSERT_TRUE(store->append_event("g_1", v, "{\"n\":" + std::to_string(v) + "}").ok());
     }
     ASSERT_TRUE(store->append_event("g_2", 1, "{\"other\":1}").ok());
-    auto all = store->events("g_1");
+    auto all = store->events("g_1").value();
     ASSERT_EQ(all.size(), 5u);
     for (std::size_t i = 0; i < all.size(); ++i) {
         EXPECT_EQ(all[i].version, static_cast<std::int64_t>(i + 1));
         EXPECT_EQ(all[i].json, "{\"n\":" + std::to_string(i + 1) + "}");
     }
-    auto tail = store->events("g_1", 3);
+    auto tail = store->events("g_1", 3).value();
     ASSERT_EQ(tail.size(), 2u);
     EXPECT_EQ(tail[0].version, 4);
-    EXPECT_TRUE(store->events("g_1", 5).empty());
-    EXPECT_EQ(store->events("g_2").size(), 1u);
+    EXPECT_TRUE(store->events("g_1", 5).value().empty());
+    EXPECT_EQ(store->events("g_2").value().size(), 1u);
 }
 
 TEST(SqliteStoreEvents, GapsDuplicatesAndUnknownGamesAreRefused) {
@@ -140,7 +142,7 @@ TEST(SqliteStoreEvents, GapsDuplicatesAndUnknownGamesAreRefused) {
     ASSERT_FALSE(unknown.ok());
     EXPECT_NE(unknown.error().find("no such game"), std::string::npos) << unknown.error();
 
-    auto events = store->events("g_1");
+    auto events = store->events("g_1").value();
     ASSERT_EQ(events.size(), 2u);
     EXPECT_EQ(events[1].json, "{\"a\":2}") << "a refused append changes nothing";
     EXPECT_TRUE(store->append_event("g_1", 3, "{\"a\":3}").ok());
@@ -150,14 +152,14 @@ TEST(SqliteStoreGames, FinishMovesAGameOutOfTheUnfinishedList) {
     auto store = store_with_players(":memory:");
     ASSERT_TRUE(store->create_game(make_game("g_1", {"p_a", "p_b"})).ok());
     ASSERT_TRUE(store->create_game(make_game("g_2", {"p_b", "p_c"})).ok());
-    ASSERT_EQ(store->unfinished_games().size(), 2u);
+    ASSERT_EQ(store->unfinished_games().value().size(), 2u);
     const std::string result = R"({"winner":"white","reason":"checkmate"})";
     ASSERT_TRUE(store->finish_game("g_1", result, 1700000200).ok());
-    auto unfinished = store->unfinished_games();
+    auto unfinished = store->unfinished_games().value();
     ASSERT_EQ(unfinished.size(), 1u);
     EXPECT_EQ(unfinished[0].id, "g_2");
     EXPECT_EQ(unfinished[0].seats, (std::vector<std::string>{"p_b", "p_c"}));
-    auto finished = store->game("g_1");
+    auto finished = store->game("g_1").value();
     EXPECT_EQ(finished->status, "finished");
     EXPECT_EQ(finished->result_json, result);
     EXPECT_EQ(finished->finished_at, 1700000200);
@@ -180,7 +182,7 @@ TEST(SqliteStoreGames, FinishedGamesArePagedNewestFirst) {
 
     auto ids = [&](int offset, int limit) {
         std::vector<std::string> out;
-        for (const auto& g : store->finished_games_of("p_a", offset, limit)) {
+        for (const auto& g : store->finished_games_of("p_a", offset, limit).value()) {
             out.push_back(g.id);
         }
         return out;
@@ -190,7 +192,7 @@ TEST(SqliteStoreGames, FinishedGamesArePagedNewestFirst) {
     EXPECT_EQ(ids(4, 2), (std::vector<std::string>{"g_1", "g_self"}));
     EXPECT_TRUE(ids(6, 2).empty());
     EXPECT_TRUE(ids(0, 0).empty());
-    EXPECT_EQ(store->finished_games_of("p_c", 0, 10).size(), 1u);
+    EXPECT_EQ(store->finished_games_of("p_c", 0, 10).value().size(), 1u);
 }
 
 TEST(SqliteStoreSeeks, SavedUpdatedListedInCreationOrderAndDeleted) {
@@ -198,14 +200,14 @@ TEST(SqliteStoreSeeks, SavedUpdatedListedInCreationOrderAndDeleted) {
     ASSERT_TRUE(store->save_seek({"s_1", "{\"v\":1}"}).ok());
     ASSERT_TRUE(store->save_seek({"s_2", "{\"v\":2}"}).ok());
     ASSERT_TRUE(store->save_seek({"s_1", "{\"v\":11}"}).ok());
-    auto seeks = store->seeks();
+    auto seeks = store->seeks().value();
     ASSERT_EQ(seeks.size(), 2u);
     EXPECT_EQ(seeks[0].id, "s_1");
     EXPECT_EQ(seeks[0].json, "{\"v\":11}");
     EXPECT_EQ(seeks[1].id, "s_2");
     ASSERT_TRUE(store->delete_seek("s_1").ok());
-    ASSERT_EQ(store->seeks().size(), 1u);
-    EXPECT_EQ(store->seeks()[0].id, "s_2");
+    ASSERT_EQ(store->seeks().value().size(), 1u);
+    EXPECT_EQ(store->seeks().value()[0].id, "s_2");
 }
 
 // A reader has a connection of its own: it answers while the writer waits for the write lock,
@@ -222,14 +224,46 @@ TEST(SqliteStoreReads, AReadDoesNotWaitForTheWriter) {
     auto written = outcome.get_future();
     store->commit({server::RenamePlayer{"p_a", "Ann"}},
                   [&](core::Status status) { outcome.set_value(std::move(status)); });
-    const auto found = store->player("p_a");
+    const auto found = store->player("p_a").value();
     ASSERT_TRUE(found.has_value());
     EXPECT_EQ(found->name, "Name p_a");
     EXPECT_EQ(written.wait_for(std::chrono::seconds(0)), std::future_status::timeout)
         << "the write cannot be done while the other connection holds the lock";
     ASSERT_TRUE((*other)->exec("ROLLBACK").ok());
     EXPECT_TRUE(written.get().ok());
-    EXPECT_EQ(store->player("p_a")->name, "Ann");
+    EXPECT_EQ(store->player("p_a").value()->name, "Ann");
+}
+
+// A database file that went bad under a running store: every read says so (with SQLite's reason)
+// instead of answering "no such player" or an empty list.
+TEST(SqliteStoreReads, AReadOfAFileThatWentBadIsAnErrorNotNotFound) {
+    storage_test::TempDir dir;
+    const auto path = dir.file("bad.db");
+    auto store = store_with_players(path);
+    ASSERT_TRUE(store->create_game(make_game("g_1", {"p_a", "p_b"})).ok());
+    ASSERT_TRUE(store->append_event("g_1", 1, "{}").ok());
+    {
+        // Everything into the main file (the WAL emptied), then garbage over all of it.
+        auto other = server::sqlite::Connection::open(path);
+        ASSERT_TRUE(other.ok());
+        ASSERT_TRUE((*other)->exec("PRAGMA wal_checkpoint(TRUNCATE)").ok());
+    }
+    const auto size = std::filesystem::file_size(path);
+    {
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        const std::string garbage(static_cast<std::size_t>(size), '\x5a');
+        file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+    }
+    const auto player = store->player("p_a");
+    ASSERT_FALSE(player.ok()) << "p_a read as " << (player.value() ? "found" : "not found");
+    EXPECT_NE(player.error().find("reading player p_a"), std::string::npos) << player.error();
+    EXPECT_FALSE(store->player_by_token_hash("hash-p_a").ok());
+    EXPECT_FALSE(store->game("g_1").ok());
+    EXPECT_FALSE(store->events("g_1").ok());
+    EXPECT_FALSE(store->unfinished_games().ok());
+    EXPECT_FALSE(store->account("p_a").ok());
+    EXPECT_FALSE(store->ratings_of("p_a").ok());
+    EXPECT_FALSE(store->seeks().ok());
 }
 
 TEST(SqliteStoreThreads, ConcurrentAppendsToDifferentGamesAllLand) {
@@ -256,7 +290,7 @@ TEST(SqliteStoreThreads, ConcurrentAppendsToDifferentGamesAllLand) {
     }
     EXPECT_EQ(failures.load(), 0);
     for (int g = 0; g < games; ++g) {
-        EXPECT_EQ(store->events("g_" + std::to_string(g)).size(), std::size_t{per_game});
+        EXPECT_EQ(store->events("g_" + std::to_string(g)).value().size(), std::size_t{per_game});
     }
 }
 
@@ -271,7 +305,7 @@ TEST(SqliteStore, ManyDurableAppendsAllLandInOrder) {
         const std::string event = R"({"kind":"chat","text":")" + std::to_string(v) + R"("})";
         ASSERT_TRUE(store->append_event("g_1", v, event).ok());
     }
-    const auto events = store->events("g_1");
+    const auto events = store->events("g_1").value();
     ASSERT_EQ(events.size(), std::size_t{count});
     for (int v = 1; v <= count; ++v) {
         EXPECT_EQ(events[static_cast<std::size_t>(v - 1)].version, v);

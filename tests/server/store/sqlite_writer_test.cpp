@@ -111,7 +111,7 @@ protected:
     }
     std::vector<std::string> texts(const std::string& game) {
         std::vector<std::string> out;
-        for (const auto& e : store_->events(game)) {
+        for (const auto& e : store_->events(game).value()) {
             out.push_back(e.json);
         }
         return out;
@@ -172,9 +172,9 @@ TEST_P(SqliteWriterTest, AFailingBatchIsRolledBackAloneAndItsGroupCommits) {
     EXPECT_TRUE(outcomes.status(4).ok());
 
     EXPECT_EQ(texts("g_1"), (std::vector<std::string>{"a", "c"}));
-    EXPECT_FALSE(store_->game("g_x").has_value());
-    EXPECT_EQ(store_->game("g_1")->status, "finished");
-    EXPECT_TRUE(store_->player("p_c").has_value());
+    EXPECT_FALSE(store_->game("g_x").value().has_value());
+    EXPECT_EQ(store_->game("g_1").value()->status, "finished");
+    EXPECT_TRUE(store_->player("p_c").value().has_value());
 }
 
 TEST_P(SqliteWriterTest, EveryHandlerRunsExactlyOnce) {
@@ -217,11 +217,11 @@ TEST_P(SqliteWriterTest, EveryHandlerRunsExactlyOnce) {
 TEST_P(SqliteWriterTest, AHandlerReadsWhatItsBatchWrote) {
     ASSERT_TRUE(store_->create_game(make_game("g_1")).ok());
     std::promise<std::pair<std::size_t, std::string>> seen;
-    store_->commit({append("g_1", 1, "first"), FinishGame{"g_1", "{\"r\":1}", 7}},
-                   [&](core::Status status) {
-                       EXPECT_TRUE(status.ok());
-                       seen.set_value({store_->events("g_1").size(), store_->game("g_1")->status});
-                   });
+    store_->commit({append("g_1", 1, "first"), FinishGame{"g_1", "{\"r\":1}", 7}}, [&](core::Status
+                                                                                           status) {
+        EXPECT_TRUE(status.ok());
+        seen.set_value({store_->events("g_1").value().size(), store_->game("g_1").value()->status});
+    });
     const auto [events, status] = seen.get_future().get();
     EXPECT_EQ(events, 1u);
     EXPECT_EQ(status, "finished");
@@ -242,7 +242,7 @@ TEST_P(SqliteWriterTest, AHandlerMayCommitTheNextBatch) {
     };
     play(1);
     EXPECT_TRUE(finished.get_future().get().ok());
-    EXPECT_EQ(store_->events("g_1").size(), std::size_t{last});
+    EXPECT_EQ(store_->events("g_1").value().size(), std::size_t{last});
 }
 
 TEST_P(SqliteWriterTest, ClosingWritesEverythingQueued) {
@@ -275,7 +275,7 @@ TEST_P(SqliteWriterTest, ClosingWritesEverythingQueued) {
     if (GetParam()) {
         store_ = open();
         ASSERT_TRUE(store_);
-        const auto events = store_->events("g_1");
+        const auto events = store_->events("g_1").value();
         ASSERT_EQ(events.size(), count + 1);
         EXPECT_EQ(events.back().json, "late");
     }

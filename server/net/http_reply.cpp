@@ -1,0 +1,16 @@
+#include "server/net/http_reply.h"
+
+#include <nlohmann/json.hpp>
+
+#include "server/log.h"
+
+namespace server {
+
+HttpReply read_failed_reply(std::string_view what, std::string_view error) {
+    component_logger("http")->error("cannot read {}: {}", what, error);
+    const nlohmann::json body = {
+        {"error", "the server could not read " + std::string(what) + "; try again"}};
+    return json_reply(500, body.dump());
+}
+
+}  // namespace server
