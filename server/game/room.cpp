@@ -159,6 +159,11 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
         waiting_.emplace_back(actor, request);
         return;
     }
+    if (broken_ && !rebuild()) {
+        fail(actor, request, ErrorCode::internal_error,
+             "the server cannot load this game now; try again");
+        return;
+    }
     bool deferred = false;
     const bool ok = guarded(
         "room", [&] { return "room " + id() + " client " + std::to_string(actor.client_id); },
@@ -374,16 +379,22 @@ void Room::committed(core::Status status, InFlight batch) {
     }
 }
 
-void Room::rebuild() {
-    std::vector<StoredEvent> stored;
-    stored.reserve(log_.size());
-    for (std::size_t i = 0; i < log_.size(); ++i) {
-        stored.push_back({static_cast<std::int64_t>(i) + 1, log_[i]});
+bool Room::rebuild() {
+    auto stored = state_.store().events(id());
+    if (!stored) {
+        component_logger("room")->error("game {}: cannot read its events to rebuild: {}", id(),
+                                        stored.error());
+        broken_ = true;
+        return false;
     }
-    if (auto status = restore(stored); !status) {
+    if (auto status = restore(*stored); !status) {
         component_logger("room")->critical("game {}: cannot rebuild from its events: {}", id(),
                                            status.error());
+        broken_ = true;
+        return false;
     }
+    broken_ = false;
+    return true;
 }
 
 void Room::fail(const Actor& actor, const protocol::Request& request, ErrorCode code,

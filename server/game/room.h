@@ -101,8 +101,10 @@ private:
     void commit(std::vector<RoomEvent> events, const Actor& actor, const Json& request_id,
                 WriteBatch extra = {}, std::function<void()> after = {});
     void committed(core::Status status, InFlight batch);
-    // Rebuilds the room's state from its committed events (after a handler that threw).
-    void rebuild();
+    // Rebuilds the room's state from the events in the store (after a handler threw). When they
+    // cannot be read the room is broken: each request tries again first and gets internal_error
+    // while that fails. False while broken.
+    bool rebuild();
     void fail(const Actor& actor, const protocol::Request& request, protocol::ErrorCode code,
               std::string message);
     void broadcast(const Frame& frame);
@@ -147,6 +149,7 @@ private:
     GameState game_;                // as the committed events made it
     std::vector<std::string> log_;  // committed events in stored form, by version - 1
     bool busy_ = false;             // a batch is in flight; requests wait in waiting_
+    bool broken_ = false;           // a rebuild could not read the store
     std::deque<std::pair<Actor, protocol::Request>> waiting_;
     boost::asio::steady_timer clock_timer_;
     std::vector<protocol::SeatRatingChange> rating_change_;  // a rated game's, once it is over

@@ -76,7 +76,13 @@ public:
 
     server::Store& inner() { return *inner_; }
 
+    // The next `throw_commits` commits throw (to drive a room into rebuilding itself).
+    std::atomic<int> throw_commits{0};
+
     void commit(server::WriteBatch batch, server::CommitHandler done) override {
+        if (int n = throw_commits.load(); n > 0 && throw_commits.compare_exchange_strong(n, n - 1)) {
+            throw std::runtime_error("test store: commit refused by throwing");
+        }
         inner_->commit(std::move(batch), std::move(done));
     }
     core::Expected<std::optional<server::PlayerRecord>> player(std::string_view id) override {

@@ -1,11 +1,13 @@
-// Issue 22: a room that rebuilds itself (after a handler threw) comes back exactly as it was, its
-// running clock included: a rebuild is no restart and refunds nothing.
+// Issue 22: a room that rebuilds itself (after a handler threw) comes back from the store exactly
+// as it was, its running clock included: a rebuild is no restart and refunds nothing. A room whose
+// events cannot be read answers internal_error and tries again with the next request.
 #include "server/game/room.h"
 
 #include <gtest/gtest.h>
 
 #include "server/game_table.h"
 #include "server/manual_time.h"
+#include "server/test_stores.h"
 #include "server/throwing_store.h"
 
 namespace {
@@ -55,6 +57,27 @@ TEST_F(RoomRebuild, ARebuildChangesNoClock) {
     time_->advance(3s);
     EXPECT_EQ(table.snapshot(*table.sam)["clock"]["white"], 50000) << "and the clock still runs";
     EXPECT_EQ(play(table)["by"], "white") << "the game goes on";
+}
+
+TEST(RoomRebuildFromStore, ARoomThatCannotReadItsEventsAnswersInternalErrorUntilItCan) {
+    auto store = std::make_unique<test::ReadFailingStore>();
+    auto* failing = store.get();
+    test::TestServer server(test::fast_limits(), std::move(store));
+    Table table(server.port(), "chesica");
+    const auto first = table.snapshot(*table.sam)["legal"][0];
+
+    failing->fail_reads = true;
+    failing->throw_commits = 1;  // this chat's commit throws; the rebuild cannot read the events
+    table.ann->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "hi"}, {"id", "c1"}});
+    EXPECT_EQ(table.ann->wait_error("c1")["code"], "internal_error");
+    table.ann->send({{"type", "move"}, {"game_id", table.game_id}, {"move", first}, {"id", "m1"}});
+    EXPECT_EQ(table.ann->wait_error("m1")["code"], "internal_error") << "still cannot load";
+
+    failing->fail_reads = false;
+    table.ann->send({{"type", "move"}, {"game_id", table.game_id}, {"move", first}, {"id", "m2"}});
+    const auto moved = table.event(++table.version);
+    EXPECT_EQ(moved["kind"], "move");
+    EXPECT_EQ(moved["ply"], 1) << "rebuilt from the store: no move was lost or doubled";
 }
 
 }  // namespace
