@@ -143,6 +143,17 @@ std::string pong_message(const json& id) {
     return finish({{"type", "pong"}}, id);
 }
 
+std::string ack_message(const json& id, std::string_view game_id, std::int64_t version) {
+    json message = {{"type", "ack"}};
+    if (!game_id.empty()) {
+        message["game_id"] = game_id;
+    }
+    if (version >= 0) {
+        message["version"] = version;
+    }
+    return finish(std::move(message), id);
+}
+
 json board_json(const core::BoardView& board) {
     return {{"files", board.files},
             {"ranks", board.ranks},

@@ -284,6 +284,8 @@ server = {
                   'claim_in': {'type': 'object', 'additionalProperties': {'type': 'integer', 'minimum': 0}}},
                  ['game_id', 'online']),
     'pong': ({}, []),
+    # issue 22: a game request with an id is acknowledged once carried out.
+    'ack': ({**gid, 'version': {'type': 'integer', 'minimum': 0}}, []),
     # issue 16: accounts, moderation and ratings
     'signed_in': ({'player': ref('../defs/player.json'), 'token': s(16, 128),
                    'account': ref('../defs/account.json'), 'games': arr(ref('../defs/ref.json'))},

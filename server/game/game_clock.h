@@ -23,8 +23,9 @@ namespace server {
 // The rules around the clock, in one place.
 // A real-time game whose next first action does not come within this window is aborted.
 inline constexpr std::chrono::milliseconds first_move_window{30000};
-// What `moretime` gives the opponent.
+// What `moretime` gives the opponent, and how often each player may give it in one game.
 inline constexpr int moretime_ms = 15000;
+inline constexpr int max_moretime_per_player = 5;
 // How long a seated player of a real-time game must have been without a connection before the
 // opponent may claim: a tenth of the estimated game (initial + 40 × increment), within these
 // bounds.

@@ -268,7 +268,7 @@ core::Status apply_game(GameState& state, RoomEvent& event, json* derived) {
                 if (!by(e.by) || !state.time_control.real_time()) {
                     return core::make_error("more time in a game without a real-time clock");
                 }
-                ++state.moretime_given;
+                ++state.moretime_given[static_cast<std::size_t>(*by(e.by))];
             } else if constexpr (std::is_same_v<E, events::DrawOffered>) {
                 state.draw_offer = by(e.by);
             } else if constexpr (std::is_same_v<E, events::DrawDeclined>) {
@@ -318,7 +318,7 @@ const events::ClockReading* reading_of(const RoomEvent& event) {
 // were live; an event without a reading keeps the time of the one before it, and a reading stored
 // without its time (before issue 22) counts as taken `now`. The game starts at its creation.
 core::Expected<GameState> replay(const GameRecord& record, const std::vector<StoredEvent>& stored,
-                                 ServerTime now) {
+                                 ServerTime now, const AfterEvent& after_event) {
     auto t = record.created_at > 0 ? std::min(now, from_unix_ms(record.created_at * 1000)) : now;
     auto state = initial_state(record, t);
     if (!state) {
@@ -338,6 +338,9 @@ core::Expected<GameState> replay(const GameRecord& record, const std::vector<Sto
         }
         if (auto status = apply(*state, *event, t); !status) {
             return core::make_error(where + ": " + status.error());
+        }
+        if (after_event) {
+            after_event(*state, *event);
         }
     }
     if (record.status == "finished" && !state->result) {

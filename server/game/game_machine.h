@@ -14,6 +14,7 @@
 // game_machine_clock.cpp (flag fall, abort, claims, more time; the clock part of the reducer),
 // game_machine_takeback.cpp, game_machine_sniderman.cpp (naming, choosing, captures, rounds).
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,9 +66,11 @@ std::optional<ServerTime> next_deadline(const GameState& state);
 // caller treats a failed apply of a committed event as a bug.
 core::Status apply(GameState& state, protocol::events::RoomEvent& event, ServerTime now,
                    nlohmann::json* derived = nullptr);
+// Called by replay after each event is applied, with the state it left.
+using AfterEvent = std::function<void(const GameState&, const protocol::events::RoomEvent&)>;
 // The state of a stored game: `record` with `events` applied in order (versions 1, 2, …).
 core::Expected<GameState> replay(const GameRecord& record, const std::vector<StoredEvent>& events,
-                                 ServerTime now);
+                                 ServerTime now, const AfterEvent& after_event = {});
 
 // After a restart: the time the server was down while a clock ran, or while a first move was
 // awaited, is charged to nobody (the deadlines move on by it).

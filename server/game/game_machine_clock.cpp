@@ -79,6 +79,12 @@ Decision decide_more_time(const GameState& state, const Command& command, Server
         return Decision::refuse(ErrorCode::not_supported, "only real-time games have more time");
     }
     const int seat = *command.seat;
+    if (state.moretime_given[static_cast<std::size_t>(seat)] >= max_moretime_per_player) {
+        return Decision::refuse(ErrorCode::rate_limited,
+                                "you have given more time " +
+                                    std::to_string(max_moretime_per_player) +
+                                    " times in this game");
+    }
     auto clock = state.clock.reading(now);
     clock.left[static_cast<std::size_t>(1 - seat)] += moretime_ms;
     Decision decision;

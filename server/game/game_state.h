@@ -63,7 +63,7 @@ struct GameState {
     std::optional<std::string> rematch_game;
     std::deque<nlohmann::json> chat;  // the last lines, for snapshots
     std::int64_t round_version = 0;   // Sniderman: version of the current round's round_started
-    int moretime_given = 0;           // moretime events so far
+    std::array<int, 2> moretime_given{0, 0};  // moretime events by the seat that gave them
 
     // The clocks: what the events made of them, the clocks after each ply (Chessence, Chesica:
     // [0] the start) for takebacks, and when a real-time game is aborted if nobody acts.

@@ -141,8 +141,25 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
         seek.expires = std::chrono::steady_clock::now() + ttl;
         seek.json["expires_at"] = seek.created_at + ttl.count();
     }
-    store_async(SaveSeek{{seek.id, protocol::to_text(seek.json)}});
-    actor.send(make_frame(protocol::seek_created_message(seek.json, request.id)));
+    // The creator hears of the seek once it is stored, so an invitation link works the moment it is
+    // shown (GET /api/seeks/<id> reads the store); a seek that cannot be stored is withdrawn.
+    state_.store().commit(
+        {SaveSeek{{seek.id, protocol::to_text(seek.json)}}},
+        [self = shared_from_this(), actor,
+         created = make_frame(protocol::seek_created_message(seek.json, request.id)),
+         seek_id = seek.id, id = request.id](const core::Status& stored) {
+            if (stored) {
+                actor.send(created);
+                return;
+            }
+            component_logger("lobby")->error("seek {} not stored: {}", seek_id, stored.error());
+            boost::asio::post(self->strand_, [self, actor, seek_id, id] {
+                self->remove_seek(seek_id);
+                self->push();
+                actor.send(make_frame(protocol::error_message(
+                    ErrorCode::internal_error, "the seek could not be saved; try again", id)));
+            });
+        });
     component_logger("lobby")->info(
         "client {} player {}: seek {} {}{}", actor.client_id, actor.player_id, seek.id,
         protocol::to_text(seek.json["variant"]), seek.is_private ? " (private)" : "");

@@ -65,6 +65,7 @@ core::Expected<WriteBatch> Room::start_fresh() {
         batch.push_back(AppendEvents{id(), 1, opening});
     }
     // Not shared yet: the opening counts as committed once the caller's batch is.
+    fens_by_version_.assign(opening.size(), std::string());
     log_ = std::move(opening);
     schedule_clock();
     return batch;
@@ -72,10 +73,19 @@ core::Expected<WriteBatch> Room::start_fresh() {
 
 core::Status Room::restore(const std::vector<StoredEvent>& stored) {
     const auto t = now();
-    auto replayed = replay(record_, stored, t);
+    std::vector<std::string> fens;
+    fens.reserve(stored.size());
+    auto replayed = replay(record_, stored, t, [&](const GameState& state, const RoomEvent& event) {
+        const auto* move = std::get_if<events::Move>(&event);
+        // A Sniderman round's last capture has dealt the next round already: no position.
+        const bool on_board =
+            move && static_cast<std::size_t>(move->ply) == state.current_game().moves().size();
+        fens.push_back(on_board ? state.current_game().fen() : std::string());
+    });
     if (!replayed) {
         return core::make_error(replayed.error());
     }
+    fens_by_version_ = std::move(fens);
     game_ = std::move(*replayed);
     resume(game_, t, state_.downtime());
     log_.clear();
@@ -195,7 +205,7 @@ void Room::dispatch(const Actor& actor, const protocol::Request& request) {
         return;
     }
     if (request.type == RequestType::unwatch) {
-        unwatch(actor.client_id);
+        unwatch(actor, request);
         return;
     }
     if (request.type == RequestType::chat) {
@@ -294,6 +304,9 @@ void Room::commit(std::vector<RoomEvent> decided, const Actor& actor, const json
         if (after) {
             after();
         }
+        if (!request_id.is_null()) {
+            actor.send(make_frame(protocol::ack_message(request_id, id(), game_.version)));
+        }
         return;
     }
     InFlight batch;
@@ -348,14 +361,23 @@ void Room::committed(core::Status status, InFlight batch) {
             for (auto& text : batch.stored) {
                 log_.push_back(std::move(text));
             }
+            fens_by_version_.resize(log_.size());
             const auto t = now();
             for (std::size_t i = 0; i < batch.events.size(); ++i) {
                 json derived = json::object();
                 if (auto applied = apply(game_, batch.events[i], t, &derived); !applied) {
                     throw std::logic_error("a committed event does not apply: " + applied.error());
                 }
+                if (std::holds_alternative<events::Move>(batch.events[i]) &&
+                    derived.contains("fen")) {
+                    fens_by_version_[first + i] = derived["fen"];
+                }
                 broadcast(make_frame(protocol::event_message(
                     id(), static_cast<std::int64_t>(first + i) + 1, log_[first + i], derived)));
+            }
+            if (!batch.request_id.is_null()) {
+                batch.requester.send(
+                    make_frame(protocol::ack_message(batch.request_id, id(), game_.version)));
             }
             if (batch.finish) {
                 finished_flag_ = true;

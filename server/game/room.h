@@ -97,7 +97,8 @@ private:
     Command command_for(const Actor& actor, const protocol::Request& request) const;
     // A rematch's new game is created in the same commit as rematch_started.
     void start_rematch(Decision decision, const Actor& actor, const protocol::Request& request);
-    // Commits `events` (with `extra` writes) in one batch; the room acts on them once durable.
+    // Commits `events` (with `extra` writes) in one batch; the room acts on them once durable and
+    // then acknowledges a request with an `id` (`ack`, right away when there is nothing to commit).
     void commit(std::vector<RoomEvent> events, const Actor& actor, const Json& request_id,
                 WriteBatch extra = {}, std::function<void()> after = {});
     void committed(core::Status status, InFlight batch);
@@ -117,6 +118,7 @@ private:
 
     // room_watchers.cpp
     void watch(const Actor& actor, const protocol::Request& request);
+    void unwatch(const Actor& actor, const protocol::Request& request);
     void unwatch(std::uint64_t client_id);
     void release_if_idle();
     void add_watcher(const Actor& actor);
@@ -148,8 +150,11 @@ private:
 
     GameState game_;                // as the committed events made it
     std::vector<std::string> log_;  // committed events in stored form, by version - 1
-    bool busy_ = false;             // a batch is in flight; requests wait in waiting_
-    bool broken_ = false;           // a rebuild could not read the store
+    // By version - 1: the position string after a move event of the game (or of its Sniderman
+    // round), for catch-ups; empty for other events.
+    std::vector<std::string> fens_by_version_;
+    bool busy_ = false;    // a batch is in flight; requests wait in waiting_
+    bool broken_ = false;  // a rebuild could not read the store
     std::deque<std::pair<Actor, protocol::Request>> waiting_;
     boost::asio::steady_timer clock_timer_;
     std::vector<protocol::SeatRatingChange> rating_change_;  // a rated game's, once it is over

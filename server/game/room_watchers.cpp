@@ -31,14 +31,11 @@ void Room::watch(const Actor& actor, const protocol::Request& request) {
     std::vector<protocol::VersionedEvent> missed;
     for (auto version = *request.since + 1; version <= known; ++version) {
         std::string text = log_[static_cast<std::size_t>(version - 1)];
-        if (version > game_.round_version) {
-            auto event = events::decode_event_text(text);
-            const auto* move = event ? std::get_if<events::Move>(&*event) : nullptr;
-            if (move && move->ply > 0 && static_cast<std::size_t>(move->ply) < game_.fens.size()) {
-                text.pop_back();
-                text += ",\"fen\":" + json(game_.fens[static_cast<std::size_t>(move->ply)]).dump() +
-                        "}";
-            }
+        // The position this move left, as it was then (a move since taken back included).
+        const auto& fen = fens_by_version_[static_cast<std::size_t>(version - 1)];
+        if (version > game_.round_version && !fen.empty()) {
+            text.pop_back();
+            text += ",\"fen\":" + json(fen).dump() + "}";
         }
         missed.push_back({version, std::move(text)});
     }
@@ -48,6 +45,13 @@ void Room::watch(const Actor& actor, const protocol::Request& request) {
         actor.send(make_frame(protocol::rating_change_message(id(), rating_change_)));
     }
     watchers_changed();
+}
+
+void Room::unwatch(const Actor& actor, const protocol::Request& request) {
+    unwatch(actor.client_id);
+    if (!request.id.is_null()) {
+        actor.send(make_frame(protocol::ack_message(request.id, id(), game_.version)));
+    }
 }
 
 void Room::unwatch(std::uint64_t client_id) {

@@ -4,10 +4,12 @@
 // whose reads fail on demand.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -24,6 +26,14 @@ public:
         }
         if ((appends && fail_appends) || (has<server::InsertPlayer>(batch) && fail_players)) {
             done(core::make_error("disk full"));
+            return;
+        }
+        if (has<server::SaveSeek>(batch) && slow_seeks) {
+            // A slow disk: the seek is written 300 ms later, on another thread.
+            std::thread([this, batch = std::move(batch), done = std::move(done)]() mutable {
+                std::this_thread::sleep_for(std::chrono::milliseconds(300));
+                MemoryStore::commit(std::move(batch), std::move(done));
+            }).detach();
             return;
         }
         {
@@ -50,6 +60,7 @@ public:
     std::atomic<bool> fail_appends{false};
     std::atomic<bool> throw_appends{false};
     std::atomic<bool> fail_players{false};
+    std::atomic<bool> slow_seeks{false};
 
 private:
     template <class Op>
@@ -80,7 +91,8 @@ public:
     std::atomic<int> throw_commits{0};
 
     void commit(server::WriteBatch batch, server::CommitHandler done) override {
-        if (int n = throw_commits.load(); n > 0 && throw_commits.compare_exchange_strong(n, n - 1)) {
+        if (int n = throw_commits.load();
+            n > 0 && throw_commits.compare_exchange_strong(n, n - 1)) {
             throw std::runtime_error("test store: commit refused by throwing");
         }
         inner_->commit(std::move(batch), std::move(done));
