@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "server/game/timed_room_test.h"
 #include "server/game_table.h"
 #include "server/manual_time.h"
 
@@ -27,13 +28,7 @@ protected:
         return limits;
     }
 
-    // The side to move plays its first legal move; returns the event as the table saw it.
-    static json play(Table& table) {
-        const auto now = table.snapshot(*table.sam);
-        auto& mover = table.seat_named(now["to_move"].get<std::string>());
-        mover.send({{"type", "move"}, {"game_id", table.game_id}, {"move", now["legal"][0]}});
-        return table.event(++table.version);
-    }
+    static json play(Table& table) { return test::play_first_legal(table); }
 
     std::shared_ptr<test::ManualTime> time_ = std::make_shared<test::ManualTime>();
     test::TestServer server_{limits(), nullptr, time_};

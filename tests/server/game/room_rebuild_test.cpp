@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "server/game/timed_room_test.h"
 #include "server/game_table.h"
 #include "server/manual_time.h"
 #include "server/test_stores.h"
@@ -26,12 +27,7 @@ protected:
         server_ = std::make_unique<test::TestServer>(limits, std::move(store), time_);
     }
 
-    static json play(Table& table) {
-        const auto now = table.snapshot(*table.sam);
-        auto& mover = table.seat_named(now["to_move"].get<std::string>());
-        mover.send({{"type", "move"}, {"game_id", table.game_id}, {"move", now["legal"][0]}});
-        return table.event(++table.version);
-    }
+    static json play(Table& table) { return test::play_first_legal(table); }
 
     std::shared_ptr<test::ManualTime> time_ = std::make_shared<test::ManualTime>();
     test::ThrowingStore* store_ = nullptr;

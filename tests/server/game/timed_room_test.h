@@ -11,6 +11,14 @@
 
 namespace test {
 
+// The side to move plays its first legal move; returns the move event.
+inline json play_first_legal(Table& table) {
+    const auto now = table.snapshot(*table.sam);
+    auto& mover = table.seat_named(now["to_move"].get<std::string>());
+    mover.send({{"type", "move"}, {"game_id", table.game_id}, {"move", now["legal"][0]}});
+    return table.event(++table.version);
+}
+
 class TimedRoomTest : public ::testing::Test {
 protected:
     static server::Limits limits() {
@@ -19,13 +27,7 @@ protected:
         return limits;
     }
 
-    // The side to move plays its first legal move; returns the move event.
-    static json play(Table& table) {
-        const auto now = table.snapshot(*table.sam);
-        auto& mover = table.seat_named(now["to_move"].get<std::string>());
-        mover.send({{"type", "move"}, {"game_id", table.game_id}, {"move", now["legal"][0]}});
-        return table.event(++table.version);
-    }
+    static json play(Table& table) { return play_first_legal(table); }
 
     static void send(Table& table, WsClient& client, const std::string& type) {
         client.send({{"type", type}, {"game_id", table.game_id}});
