@@ -1,3 +1,7 @@
+// The transport of one browser connection (docs/architecture.md): the upgrade, the reader and the
+// single writer with its bounded queue, lag probes, the message rate, and goodbye to the lobby and
+// the rooms. What a request means is routed in websocket_routing.cpp; who the client is, in
+// websocket_identity.cpp (hello, names) and websocket_accounts.cpp (accounts).
 #include "server/net/websocket_session.h"
 
 #include <boost/asio/as_tuple.hpp>
@@ -28,12 +32,6 @@ using protocol::RequestType;
 namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-
-bool is_lobby_request(RequestType type) {
-    return type == RequestType::lobby_subscribe || type == RequestType::lobby_unsubscribe ||
-           type == RequestType::seek_create || type == RequestType::seek_cancel ||
-           type == RequestType::seek_accept || type == RequestType::quick_pair;
-}
 
 // Whether an error is just the other side (or we) closing.
 bool is_normal_close(const beast::error_code& ec) {
@@ -268,10 +266,6 @@ void WebSocketSession::leave_everything() {
     watching_.clear();
 }
 
-Actor WebSocketSession::actor() {
-    return Actor{weak_from_this(), id_, player_->id, player_->name, account_.has_value(), lag_ms_};
-}
-
 void WebSocketSession::on_pong(std::string_view payload) {
     if (payload != "lag " + std::to_string(probe_seq_)) {
         return;  // Beast's keep-alive, or an answer to an older probe
@@ -300,179 +294,6 @@ bool WebSocketSession::take_token() {
     }
     tokens_ -= 1.0;
     return true;
-}
-
-void WebSocketSession::on_text(const std::string& text) {
-    if (!take_token()) {
-        reply(protocol::error_message(ErrorCode::rate_limited, "too many messages; slow down",
-                                      nullptr));
-        return;
-    }
-    auto parsed = protocol::parse_request(text);
-    if (auto* error = std::get_if<protocol::RequestError>(&parsed)) {
-        component_logger("ws")->debug("client {}: {} ({})", id_,
-                                      protocol::error_code_name(error->error.code),
-                                      error->error.message);
-        reply(protocol::error_message(error->error, error->id));
-        return;
-    }
-    on_request(std::get<protocol::Request>(std::move(parsed)));
-}
-
-void WebSocketSession::on_request(protocol::Request request) {
-    if (request.type == RequestType::hello) {
-        hello(request);
-        return;
-    }
-    if (protocol::is_account_request(request.type) && player_) {
-        account_request(request);
-        return;
-    }
-    if (!player_) {
-        reply(protocol::error_message(ErrorCode::hello_required, "send hello first", request.id));
-        return;
-    }
-    if (request.type == RequestType::ping) {
-        reply(protocol::pong_message(request.id));
-    } else if (request.type == RequestType::set_name) {
-        set_name(request);
-    } else if (is_lobby_request(request.type)) {
-        state_.lobby().post_request(actor(), std::move(request));
-    } else {
-        room_request(std::move(request));
-    }
-}
-
-void WebSocketSession::room_request(protocol::Request request) {
-    auto room = state_.room(request.game_id);
-    if (!room) {
-        read_failed("game " + request.game_id + ": " + room.error(),
-                    "the server could not load this game; try again", request.id, request.game_id);
-    } else if (*room) {
-        (*room)->post_request(actor(), std::move(request));
-    } else {
-        reply(protocol::error_message(ErrorCode::no_such_game, "there is no such game", request.id,
-                                      request.game_id));
-    }
-}
-
-void WebSocketSession::read_failed(const std::string& error, const std::string& message,
-                                   const nlohmann::json& id, std::string_view game_id) {
-    component_logger("ws")->error("client {}: {}", id_, error);
-    reply(protocol::error_message(ErrorCode::internal_error, message, id, game_id));
-}
-
-void WebSocketSession::hello(const protocol::Request& request) {
-    if (request.protocol != protocol::protocol_version) {
-        reply(protocol::error_message(ErrorCode::unsupported_protocol,
-                                      "this server speaks protocol 1", request.id));
-        request_close(websocket::close_code::policy_error);
-        return;
-    }
-    if (player_ || hello_pending_) {
-        reply(protocol::error_message(ErrorCode::bad_field, "hello was sent already", request.id));
-        return;
-    }
-    // A token whose player cannot be read is not unknown: the client keeps it and tries again.
-    constexpr const char* unreadable = "the server could not read your account; try again";
-    std::optional<PlayerRecord> known;
-    if (request.token) {
-        auto found = state_.identities().restore(*request.token);
-        if (!found) {
-            read_failed("hello: " + found.error(), unreadable, request.id);
-            return;
-        }
-        known = std::move(*found);
-        if (!known) {
-            reply(protocol::error_message(ErrorCode::bad_token,
-                                          "unknown token; you are a new guest", request.id));
-        }
-    }
-    std::optional<AccountRecord> account;
-    if (known) {
-        auto found = state_.store().account(known->id);
-        if (!found) {
-            read_failed("hello: " + found.error(), unreadable, request.id);
-            return;
-        }
-        account = std::move(*found);
-        token_hash_ = sha256_hex(*request.token);
-    }
-    hello_pending_ = true;
-    if (account) {
-        // An account keeps its username as its name (closing one revokes its tokens).
-        account_ = protocol::AccountInfo{account->username, account->admin};
-        welcome(core::ok_status(), {known->id, known->name}, *request.token, request.id);
-        return;
-    }
-    if (!known) {
-        auto issued = Identities::new_guest(request.name);
-        token_hash_ = issued.record.token_hash;
-        protocol::PlayerInfo player{issued.record.id, issued.record.name};
-        store_then({InsertPlayer{issued.record}},
-                   [this, player, token = issued.token, id = request.id](core::Status stored) {
-                       welcome(stored, player, token, id);
-                   });
-        return;
-    }
-    protocol::PlayerInfo player{known->id, known->name};
-    if (request.name && *request.name != player.name) {
-        player.name = *request.name;
-        store_then({RenamePlayer{player.id, player.name}},
-                   [this, player, token = *request.token, id = request.id](core::Status stored) {
-                       welcome(stored, player, token, id);
-                   });
-        return;
-    }
-    welcome(core::ok_status(), player, *request.token, request.id);
-}
-
-void WebSocketSession::welcome(const core::Status& stored, const protocol::PlayerInfo& player,
-                               const std::string& token, const nlohmann::json& id) {
-    hello_pending_ = false;
-    if (!stored) {
-        component_logger("ws")->error("client {}: cannot store player {}: {}", id_, player.id,
-                                      stored.error());
-        reply(protocol::error_message(ErrorCode::internal_error, "cannot create a player", id));
-        return;
-    }
-    player_ = player;
-    component_logger("ws")->info("client {}: player {} \"{}\"{}", id_, player_->id, player_->name,
-                                 account_ ? " (account)" : "");
-    reply(protocol::welcome_message(*player_, token, state_.unfinished_games_of(player_->id), id,
-                                    account_ ? protocol::account_json(*account_) : nullptr));
-    state_.lobby().post_player_connected(actor());
-}
-
-void WebSocketSession::set_name(const protocol::Request& request) {
-    if (account_) {
-        reply(protocol::error_message(ErrorCode::forbidden, "an account's name is its username",
-                                      request.id));
-        return;
-    }
-    store_then({RenamePlayer{player_->id, *request.name}}, [this, name = *request.name,
-                                                            id = request.id](core::Status renamed) {
-        if (!renamed) {
-            reply(protocol::error_message(ErrorCode::internal_error, renamed.error(), id));
-            return;
-        }
-        player_->name = name;
-        reply(protocol::player_message(*player_, id));
-    });
-}
-
-// Commits `batch` and runs `then` with the outcome on this session's strand (the I/O thread never
-// waits for the disk).
-void WebSocketSession::store_then(WriteBatch batch, std::function<void(core::Status)> then) {
-    state_.store().commit(std::move(batch), [self = shared_from_this(),
-                                             then = std::move(then)](core::Status status) mutable {
-        asio::post(self->ws_.get_executor(),
-                   [self, then = std::move(then), status = std::move(status)]() mutable {
-                       guarded(
-                           "ws", [&] { return "client " + std::to_string(self->id_); },
-                           [&] { then(std::move(status)); });
-                   });
-    });
 }
 
 }  // namespace server

@@ -1,0 +1,89 @@
+// Where a connection's requests go (docs/architecture.md, "A move"): parsed and checked, then to
+// the session's identity (hello, set_name, accounts), the lobby, or the game's room.
+#include "protocol/messages.h"
+#include "protocol/requests.h"
+#include "server/game/lobby.h"
+#include "server/game/room.h"
+#include "server/game/server_state.h"
+#include "server/log.h"
+#include "server/net/websocket_session.h"
+
+namespace server {
+
+using protocol::ErrorCode;
+using protocol::RequestType;
+
+namespace {
+
+bool is_lobby_request(RequestType type) {
+    return type == RequestType::lobby_subscribe || type == RequestType::lobby_unsubscribe ||
+           type == RequestType::seek_create || type == RequestType::seek_cancel ||
+           type == RequestType::seek_accept || type == RequestType::quick_pair;
+}
+
+}  // namespace
+
+void WebSocketSession::on_text(const std::string& text) {
+    if (!take_token()) {
+        reply(protocol::error_message(ErrorCode::rate_limited, "too many messages; slow down",
+                                      nullptr));
+        return;
+    }
+    auto parsed = protocol::parse_request(text);
+    if (auto* error = std::get_if<protocol::RequestError>(&parsed)) {
+        component_logger("ws")->debug("client {}: {} ({})", id_,
+                                      protocol::error_code_name(error->error.code),
+                                      error->error.message);
+        reply(protocol::error_message(error->error, error->id));
+        return;
+    }
+    on_request(std::get<protocol::Request>(std::move(parsed)));
+}
+
+void WebSocketSession::on_request(protocol::Request request) {
+    if (request.type == RequestType::hello) {
+        hello(request);
+        return;
+    }
+    if (protocol::is_account_request(request.type) && player_) {
+        account_request(request);
+        return;
+    }
+    if (!player_) {
+        reply(protocol::error_message(ErrorCode::hello_required, "send hello first", request.id));
+        return;
+    }
+    if (request.type == RequestType::ping) {
+        reply(protocol::pong_message(request.id));
+    } else if (request.type == RequestType::set_name) {
+        set_name(request);
+    } else if (is_lobby_request(request.type)) {
+        state_.lobby().post_request(actor(), std::move(request));
+    } else {
+        room_request(std::move(request));
+    }
+}
+
+void WebSocketSession::room_request(protocol::Request request) {
+    auto room = state_.room(request.game_id);
+    if (!room) {
+        read_failed("game " + request.game_id + ": " + room.error(),
+                    "the server could not load this game; try again", request.id, request.game_id);
+    } else if (*room) {
+        (*room)->post_request(actor(), std::move(request));
+    } else {
+        reply(protocol::error_message(ErrorCode::no_such_game, "there is no such game", request.id,
+                                      request.game_id));
+    }
+}
+
+void WebSocketSession::read_failed(const std::string& error, const std::string& message,
+                                   const nlohmann::json& id, std::string_view game_id) {
+    component_logger("ws")->error("client {}: {}", id_, error);
+    reply(protocol::error_message(ErrorCode::internal_error, message, id, game_id));
+}
+
+Actor WebSocketSession::actor() {
+    return Actor{weak_from_this(), id_, player_->id, player_->name, account_.has_value(), lag_ms_};
+}
+}  // namespace server
