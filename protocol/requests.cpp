@@ -449,7 +449,10 @@ std::optional<ProtocolError> check_username(std::string_view name) {
 }
 
 ParseResult parse_request(std::string_view text) {
-    const json message = json::parse(text, nullptr, false);
+    // One JSON value and nothing after it: a NUL byte would otherwise end the text early.
+    const json message = text.find('\0') == std::string_view::npos
+                             ? json::parse(text, nullptr, false)
+                             : json(json::value_t::discarded);
     if (message.is_discarded()) {
         return reject(ErrorCode::bad_json, "the frame is not valid JSON", nullptr);
     }
@@ -459,7 +462,7 @@ ParseResult parse_request(std::string_view text) {
     json id = nullptr;
     if (auto it = message.find("id"); it != message.end() && !it->is_null()) {
         const bool good_string = it->is_string() && !it->get_ref<const std::string&>().empty() &&
-                                 it->get_ref<const std::string&>().size() <= max_id_length;
+                                 utf8_length(it->get_ref<const std::string&>()) <= max_id_length;
         if (!good_string && !it->is_number_integer()) {
             return reject(ErrorCode::bad_field,
                           "`id` must be an integer or a string of 1 to 64 characters", nullptr);

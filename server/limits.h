@@ -24,6 +24,9 @@ inline constexpr std::size_t snapshot_chat_lines = 50;
 // A `watch` with `since` that missed at most this many events gets them in one `events` frame;
 // a larger gap gets a snapshot instead.
 inline constexpr std::size_t catch_up_max_events = 200;
+// Frames a connection may send while its hello (or an account request) is being stored; they are
+// handled in order once it is done. One more is refused with rate_limited.
+inline constexpr std::size_t max_held_frames = 16;
 // A WebSocket with no traffic for this long is closed; pings go out at half of it.
 inline constexpr std::chrono::seconds default_idle_timeout{60};
 // How often the server measures a connection's round trip (a WebSocket ping carrying a sequence

@@ -62,6 +62,7 @@ bool WebSocketSession::password_job(const nlohmann::json& id, Work work, Then th
                     [&] {
                         self->account_pending_ = false;
                         then(std::move(result));
+                        self->release_held();
                     });
             });
         });

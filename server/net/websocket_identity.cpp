@@ -126,7 +126,10 @@ void WebSocketSession::store_then(WriteBatch batch, std::function<void(core::Sta
                    [self, then = std::move(then), status = std::move(status)]() mutable {
                        guarded(
                            "ws", [&] { return "client " + std::to_string(self->id_); },
-                           [&] { then(std::move(status)); });
+                           [&] {
+                               then(std::move(status));
+                               self->release_held();
+                           });
                    });
     });
 }

@@ -29,6 +29,29 @@ void WebSocketSession::on_text(const std::string& text) {
                                       nullptr));
         return;
     }
+    if (hello_pending_ || account_pending_) {
+        // Who the client is is changing: what follows waits, so requests are handled in order.
+        if (held_.size() >= max_held_frames) {
+            reply(protocol::error_message(ErrorCode::rate_limited,
+                                          "too many messages before the welcome; slow down",
+                                          nullptr));
+            return;
+        }
+        held_.push_back(text);
+        return;
+    }
+    handle_text(text);
+}
+
+void WebSocketSession::release_held() {
+    while (!hello_pending_ && !account_pending_ && !held_.empty()) {
+        auto text = std::move(held_.front());
+        held_.pop_front();
+        handle_text(text);
+    }
+}
+
+void WebSocketSession::handle_text(const std::string& text) {
     auto parsed = protocol::parse_request(text);
     if (auto* error = std::get_if<protocol::RequestError>(&parsed)) {
         component_logger("ws")->debug("client {}: {} ({})", id_,

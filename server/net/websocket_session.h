@@ -49,7 +49,12 @@ private:
                                             Request request);
     static boost::asio::awaitable<void> write_loop(std::shared_ptr<WebSocketSession> self);
 
+    // A text frame from the client: within the rate, held while the identity is changing, else
+    // handled (handle_text: parsed and routed).
     void on_text(const std::string& text);
+    void handle_text(const std::string& text);
+    // Handles the held frames in order, until one of them starts another identity change.
+    void release_held();
     void on_request(protocol::Request request);
     void hello(const protocol::Request& request);
     // Ends a hello once the player is stored (or could not be): `welcome`, or internal_error.
@@ -109,7 +114,8 @@ private:
     bool closed_ = false;  // no more frames are queued
     bool left_ = false;    // the lobby and the rooms have been told that this client is gone
     std::optional<protocol::PlayerInfo> player_;
-    bool hello_pending_ = false;                    // a hello waits for its player to be stored
+    bool hello_pending_ = false;    // a hello waits for its player to be stored
+    std::deque<std::string> held_;  // frames that arrived while hello_pending_ or account_pending_
     std::optional<protocol::AccountInfo> account_;  // set when the player is an account
     std::string token_hash_;                        // the session this connection speaks with
     bool account_pending_ = false;  // an account request waits for the worker or the store

@@ -131,6 +131,30 @@ TEST(ParseRequest, MalformedJsonIsBadJson) {
     EXPECT_EQ(error_of("\"hello\"").error.code, ErrorCode::bad_json);
 }
 
+// Issue 23: one JSON value and nothing after it; a NUL byte used to end the text early, so a
+// resignation followed by NUL was accepted.
+TEST(ParseRequest, ANulOrAnythingAfterTheJsonIsBadJson) {
+    const std::string with_nul("{\"type\":\"ping\"}\0", 16);
+    ASSERT_EQ(with_nul.size(), 16u);
+    EXPECT_EQ(error_of(with_nul).error.code, ErrorCode::bad_json);
+    EXPECT_EQ(error_of(std::string("{\"type\":\0\"ping\"}", 17)).error.code, ErrorCode::bad_json);
+    EXPECT_EQ(error_of("{\"type\":\"ping\"} {}").error.code, ErrorCode::bad_json);
+    EXPECT_EQ(error_of("{\"type\":\"ping\"} x").error.code, ErrorCode::bad_json);
+}
+
+// Issue 23: an id of up to 64 characters, not bytes.
+TEST(ParseRequest, IdsAreCountedInCharacters) {
+    std::string id;
+    for (int i = 0; i < 64; ++i) {
+        id += "é";
+    }
+    const auto parsed = protocol::parse_request(json{{"type", "ping"}, {"id", id}}.dump());
+    ASSERT_TRUE(std::holds_alternative<protocol::Request>(parsed));
+    EXPECT_EQ(std::get<protocol::Request>(parsed).id, id);
+    EXPECT_EQ(error_of(json{{"type", "ping"}, {"id", id + "é"}}.dump()).error.code,
+              ErrorCode::bad_field);
+}
+
 TEST(ParseRequest, UnknownTypeEchoesTheId) {
     const auto error = error_of(R"({"type":"teleport","id":"abc"})");
     EXPECT_EQ(error.error.code, ErrorCode::unknown_type);

@@ -28,8 +28,9 @@ public:
             done(core::make_error("disk full"));
             return;
         }
-        if (has<server::SaveSeek>(batch) && slow_seeks) {
-            // A slow disk: the seek is written 300 ms later, on another thread.
+        if ((has<server::SaveSeek>(batch) && slow_seeks) ||
+            (has<server::InsertPlayer>(batch) && slow_players)) {
+            // A slow disk: the seek (the player) is written 300 ms later, on another thread.
             std::thread([this, batch = std::move(batch), done = std::move(done)]() mutable {
                 std::this_thread::sleep_for(std::chrono::milliseconds(300));
                 MemoryStore::commit(std::move(batch), std::move(done));
@@ -61,6 +62,7 @@ public:
     std::atomic<bool> throw_appends{false};
     std::atomic<bool> fail_players{false};
     std::atomic<bool> slow_seeks{false};
+    std::atomic<bool> slow_players{false};
 
 private:
     template <class Op>

@@ -178,6 +178,32 @@ TEST(WsLimits, ClientThatFallsBehindIsDropped) {
 
 // A guest is welcomed only once it is stored; a store that refuses it leaves the connection
 // without an identity, and the next hello works.
+// Issue 23: requests sent right after hello, before the welcome (while the new guest is being
+// stored), wait for it and are handled in order; they used to get hello_required.
+TEST(WsIdentity, RequestsPipelinedAfterHelloAreHandledInOrder) {
+    auto store = std::make_unique<test::ControlledStore>();
+    store->slow_players = true;  // the guest is stored 300 ms after hello
+    test::TestServer server({}, std::move(store));
+    WsClient c(server.port());
+    c.send({{"type", "hello"}, {"protocol", 1}, {"id", "h"}});
+    c.send({{"type", "ping"}, {"id", "p1"}});
+    c.send_raw("{\"type\":");  // bad JSON: its error comes in its turn too
+    c.send({{"type", "ping"}, {"id", "p2"}});
+    c.wait_for([](const json& m) { return m.value("type", "") == "pong" && m["id"] == "p2"; });
+    // What came back, in order (lobby pushes and the like left out).
+    std::vector<std::string> replies;
+    for (const auto& message : c.history()) {
+        const std::string type = message.value("type", "");
+        if (type == "welcome" || type == "pong" || type == "error") {
+            replies.push_back(type + " " +
+                              (type == "error" ? message.value("code", "")
+                                               : message.value("id", json("")).dump()));
+        }
+    }
+    EXPECT_EQ(replies, (std::vector<std::string>{"welcome \"h\"", "pong \"p1\"", "error bad_json",
+                                                 "pong \"p2\""}));
+}
+
 TEST(WsIdentity, AGuestIsWelcomedOnlyOnceStored) {
     auto store = std::make_unique<test::ControlledStore>();
     auto* controlled = store.get();
