@@ -1,5 +1,8 @@
 #include "server/net/http_session.h"
 
+#include <optional>
+#include <string_view>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -43,6 +46,37 @@ http::response<http::string_body> make_response(const HttpReply& reply, unsigned
     return res;
 }
 
+// The answer to a request that could not be read, if it deserves one: 431 when its header is over
+// the limit, 413 when its body is, 400 when it is not HTTP; nothing when the peer just went away.
+std::optional<HttpReply> unreadable_reply(const beast::error_code& ec) {
+    if (ec == http::error::header_limit) {
+        return json_reply(431, R"({"error":"request header fields too large"})");
+    }
+    if (ec == http::error::body_limit) {
+        return json_reply(413, R"({"error":"request body too large"})");
+    }
+    if (ec.category() == http::make_error_code(http::error::bad_target).category() &&
+        ec != http::error::end_of_stream && ec != http::error::partial_message) {
+        return json_reply(400, R"({"error":"bad request"})");
+    }
+    return std::nullopt;
+}
+
+// A Sec-WebSocket-Key is 16 bytes in base64: 22 characters of the alphabet and "==".
+bool valid_websocket_key(std::string_view key) {
+    if (key.size() != 24 || key.substr(22) != "==") {
+        return false;
+    }
+    for (const char c : key.substr(0, 22)) {
+        const bool base64 = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                            (c >= '0' && c <= '9') || c == '+' || c == '/';
+        if (!base64) {
+            return false;
+        }
+    }
+    return true;
+}
+
 HttpReply route(ServerState& state, const http::request<http::string_body>& req) {
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
         return json_reply(405, R"({"error":"method not allowed"})");
@@ -75,11 +109,23 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
                 ec != asio::error::connection_reset && ec != asio::error::eof) {
                 log->debug("read: {}", ec.message());
             }
+            if (auto reply = unreadable_reply(ec)) {
+                auto res = make_response(*reply, 11, false, false);
+                co_await http::async_write(stream, res, use_tuple);
+            }
             break;
         }
         auto req = parser.release();
         const std::string_view target(req.target().data(), req.target().size());
         if (beast::websocket::is_upgrade(req)) {
+            const auto key = req[http::field::sec_websocket_key];
+            if (!valid_websocket_key(std::string_view(key.data(), key.size()))) {
+                auto res = make_response(
+                    json_reply(400, R"({"error":"Sec-WebSocket-Key must be 16 bytes in base64"})"),
+                    req.version(), false, false);
+                co_await http::async_write(stream, res, use_tuple);
+                break;
+            }
             if (target == "/ws" || target.substr(0, 4) == "/ws?") {
                 stream.expires_never();
                 std::make_shared<WebSocketSession>(state, std::move(stream))->start(std::move(req));
