@@ -3,6 +3,8 @@
 // requests around time have files of their own (game_machine.h).
 #include "server/game/game_machine.h"
 
+#include <ctime>
+
 #include "protocol/messages.h"
 #include "server/limits.h"
 
@@ -82,7 +84,17 @@ Decision decide_rematch(const GameState& state, const Command& command) {
     return decision;
 }
 
-Decision decide_chat(const GameState& state, const Command& command) {
+// `t` as a chat line's time: UTC, ISO 8601, to the second.
+std::string iso_time(ServerTime t) {
+    const std::time_t seconds = unix_ms(t) / 1000;
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+Decision decide_chat(const GameState& state, const Command& command, ServerTime now) {
     events::Chat line;
     line.from = command.name;
     line.player_id = command.player_id;
@@ -90,7 +102,7 @@ Decision decide_chat(const GameState& state, const Command& command) {
         line.seat = state.seat_name(*command.seat);
     }
     line.text = command.request.text;
-    line.at = command.wall_time;
+    line.at = iso_time(now);
     Decision decision;
     decision.events.push_back(std::move(line));
     return decision;
@@ -101,7 +113,7 @@ Decision decide_chat(const GameState& state, const Command& command) {
 Decision decide(const GameState& state, const Command& command, ServerTime now) {
     const auto type = command.request.type;
     if (type == RequestType::chat) {
-        return decide_chat(state, command);
+        return decide_chat(state, command, now);
     }
     if (!command.seat) {
         return Decision::refuse(ErrorCode::not_a_player, "you do not play in this game");

@@ -39,7 +39,6 @@ struct Command {
     // Since when each seat has had no connection to the room (claims against a player who left).
     std::array<std::optional<ServerTime>, 2> gone_since;
     std::string new_game_id;  // the id a rematch started now would get
-    std::string wall_time;    // UTC, ISO 8601: when the request arrived (chat lines)
 };
 
 // The outcome of a decision: events to commit (possibly none), or an error that changes nothing.

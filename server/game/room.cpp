@@ -2,7 +2,6 @@
 // strand (decide → commit → apply → broadcast), and the timer that lets time decide.
 #include "server/game/room.h"
 
-#include <ctime>
 #include <stdexcept>
 
 #include <boost/asio/post.hpp>
@@ -20,19 +19,6 @@ using nlohmann::json;
 using protocol::ErrorCode;
 using protocol::RequestType;
 namespace events = protocol::events;
-
-namespace {
-
-std::string iso_time_now() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
-}  // namespace
 
 Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_names)
     : state_(state),
@@ -259,9 +245,6 @@ Command Room::command_for(const Actor& actor, const protocol::Request& request) 
     command.gone_since = gone_since_;
     if (request.type == RequestType::rematch_offer || request.type == RequestType::rematch_accept) {
         command.new_game_id = random_id("g_");
-    }
-    if (request.type == RequestType::chat) {
-        command.wall_time = iso_time_now();
     }
     return command;
 }

@@ -71,8 +71,18 @@ struct Live {
     }
 };
 
+// The state as the snapshot shows it, and what decides the future without showing: each seat's
+// lag grace (its quota), when time next decides, the more time each seat gave, the clocks a
+// takeback would go back to.
 json view(const GameState& state, ServerTime now) {
-    return server::snapshot_json(state, {}, 0, nullptr, now);
+    auto view = server::snapshot_json(state, {}, 0, nullptr, now);
+    const auto deadline = server::next_deadline(state);
+    view["hidden"] = {
+        {"grace", {state.clock.grace(0), state.clock.grace(1)}},
+        {"next_deadline", deadline ? json(server::unix_ms(*deadline)) : json(nullptr)},
+        {"moretime_given", state.moretime_given},
+        {"clock_history", state.clock_history.size()}};
+    return view;
 }
 
 TEST(GameMachine, MoveOutOfTurnIsRefusedAndChangesNothing) {
