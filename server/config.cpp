@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "server/log.h"
+#include "server/net/client_address.h"
 
 namespace server {
 
@@ -39,6 +40,13 @@ CLI::Validator whole_number(long long min, long long max) {
 
 const CLI::Validator not_empty(
     [](std::string& text) { return text.empty() ? std::string("must not be empty") : ""; }, "");
+
+const CLI::Validator address_list(
+    [](std::string& text) {
+        auto parsed = parse_address_list(text);
+        return parsed ? std::string() : parsed.error();
+    },
+    "ADDRESSES");
 
 const CLI::Validator log_level_name(
     [](std::string& text) {
@@ -121,6 +129,49 @@ const std::vector<Flag>& flags() {
             "seconds of silence before a WebSocket is closed",
             [](Config & c) -> auto& { return c.server.limits.idle_timeout; },
             whole_number(2, 86400)),
+        flag(
+            "--header-timeout", "CHESSENCE_HEADER_TIMEOUT",
+            "seconds to read an HTTP request's header before the connection is closed",
+            [](Config & c) -> auto& { return c.server.limits.http_header_timeout; },
+            whole_number(1, 300)),
+        // Issue 23: what one address may hold or do (server/limits.h, docs/protocol.md "Limits").
+        flag(
+            "--connections-per-ip", "CHESSENCE_CONNECTIONS_PER_IP",
+            "WebSockets open at once from one address",
+            [](Config & c) -> auto& { return c.server.limits.connections_per_ip; },
+            whole_number(1, 1000000)),
+        flag(
+            "--connections-total", "CHESSENCE_CONNECTIONS_TOTAL", "WebSockets open at once in all",
+            [](Config & c) -> auto& { return c.server.limits.connections_total; },
+            whole_number(1, 10000000)),
+        flag(
+            "--guests-per-hour", "CHESSENCE_GUESTS_PER_HOUR",
+            "new guests one address may create per hour",
+            [](Config & c) -> auto& { return c.server.limits.guests_per_ip_per_hour; },
+            whole_number(1, 1000000)),
+        flag(
+            "--seeks-per-ip", "CHESSENCE_SEEKS_PER_IP", "open seeks from one address",
+            [](Config & c) -> auto& { return c.server.limits.seeks_per_ip; },
+            whole_number(1, 100000)),
+        flag(
+            "--games-per-player", "CHESSENCE_GAMES_PER_PLAYER",
+            "unfinished games one player may sit in",
+            [](Config & c) -> auto& { return c.server.limits.games_per_player; },
+            whole_number(1, 100000)),
+        flag(
+            "--chat-per-ip", "CHESSENCE_CHAT_PER_IP",
+            "chat lines from one address in any 10 seconds",
+            [](Config & c) -> auto& { return c.server.limits.chat_per_ip; },
+            whole_number(1, 100000)),
+        flag(
+            "--http-rate", "CHESSENCE_HTTP_RATE",
+            "HTTP requests per second from one address (bursts of twice that)",
+            [](Config & c) -> auto& { return c.server.limits.http_per_ip; },
+            whole_number(1, 1000000)),
+        flag(
+            "--trusted-proxy", "CHESSENCE_TRUSTED_PROXY",
+            "comma-separated proxy addresses whose X-Forwarded-For is believed",
+            [](Config & c) -> auto& { return c.server.limits.trusted_proxies; }, address_list),
         flag(
             "--seek-grace", "CHESSENCE_SEEK_GRACE",
             "seconds a public seek waits for its player to reconnect",

@@ -4,11 +4,17 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace server {
 
-// Largest frame answered with a normal error (`frame_too_large`, then close 1009).
-inline constexpr std::size_t default_max_frame_bytes = 64 * 1024;
+// Largest frame answered with a normal error (`frame_too_large`, then close 1009). The largest
+// legitimate message is a chat line of 300 code points each written as a JSON surrogate-pair escape
+// (12 bytes each, about 3.7 KB with its envelope); a password is at most 256 bytes.
+inline constexpr std::size_t default_max_frame_bytes = 8 * 1024;
+// A connection's read buffer grown past this by a large frame is released once the frame is
+// handled.
+inline constexpr std::size_t released_buffer_bytes = 2 * 1024;
 // Frames beyond max_frame_bytes * hard_frame_factor are cut off by the WebSocket layer (close
 // 1009).
 inline constexpr std::size_t hard_frame_factor = 4;
@@ -32,8 +38,13 @@ inline constexpr std::chrono::seconds default_idle_timeout{60};
 // How often the server measures a connection's round trip (a WebSocket ping carrying a sequence
 // number; the browser's pong comes back with it). The lag it finds is credited to the clocks.
 inline constexpr std::chrono::milliseconds default_lag_probe_interval{3000};
-// HTTP: time to read a request; largest request body accepted.
-inline constexpr std::chrono::seconds http_read_timeout{30};
+// HTTP: time to read a request's header (the request line and fields, counted from when the server
+// starts waiting for it, so an idle keep-alive connection is closed after it too), then time to
+// read its body; the largest target (414 above it), header (431) and body (413) accepted.
+inline constexpr std::chrono::seconds default_http_header_timeout{5};
+inline constexpr std::chrono::seconds http_body_timeout{30};
+inline constexpr std::size_t http_target_limit = 4 * 1024;
+inline constexpr std::size_t http_header_limit = 8 * 1024;
 inline constexpr std::size_t http_body_limit = 16 * 1024;
 // Finished games per page in GET /api/players/<id>/games.
 inline constexpr int games_page_size = 20;
@@ -67,6 +78,23 @@ inline constexpr std::chrono::seconds default_seek_grace{30};
 // A private invitation is withdrawn this long after it was created (issue 15).
 inline constexpr std::chrono::seconds default_invite_ttl{3600};
 
+// Per address and in total (issue 23): what one address (the peer's IP, or with --trusted-proxy
+// the client's address the proxy names in X-Forwarded-For) may hold or do. Each has a flag.
+// WebSockets open at once from one address (beyond: HTTP 429 on the upgrade) and in all (503).
+inline constexpr int default_connections_per_ip = 30;
+inline constexpr int default_connections_total = 10000;
+// New guests (a hello without a token) one address may create per hour (beyond: rate_limited).
+inline constexpr int default_guests_per_ip_per_hour = 30;
+// Open seeks one player (max_seeks_per_player) and one address may hold at once.
+inline constexpr int max_seeks_per_player = 5;
+inline constexpr int default_seeks_per_ip = 10;
+// Unfinished games a player may sit in at once; a seek or an acceptance beyond is refused.
+inline constexpr int default_games_per_player = 30;
+// Chat lines from one address, all games together, in any chat_window.
+inline constexpr int default_chat_per_ip = 10;
+// HTTP requests per second from one address (token bucket, bursts of twice that; beyond: 429).
+inline constexpr int default_http_per_ip = 100;
+
 struct Limits {
     std::size_t max_frame_bytes = default_max_frame_bytes;
     std::size_t max_queue = default_max_queue;
@@ -78,6 +106,17 @@ struct Limits {
     std::chrono::milliseconds lag_probe_interval = default_lag_probe_interval;  // 0: never
     std::chrono::seconds seek_grace = default_seek_grace;
     std::chrono::seconds invite_ttl = default_invite_ttl;
+    std::chrono::seconds http_header_timeout = default_http_header_timeout;
+    int connections_per_ip = default_connections_per_ip;
+    int connections_total = default_connections_total;
+    int guests_per_ip_per_hour = default_guests_per_ip_per_hour;
+    int seeks_per_ip = default_seeks_per_ip;
+    int games_per_player = default_games_per_player;
+    int chat_per_ip = default_chat_per_ip;
+    int http_per_ip = default_http_per_ip;
+    // Addresses of reverse proxies (comma-separated) whose X-Forwarded-For names the client; from
+    // anyone else the header is ignored. Empty: no proxy is trusted.
+    std::string trusted_proxies;
 };
 
 }  // namespace server

@@ -18,6 +18,7 @@
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
+#include "server/net/client_address.h"
 #include "server/net/http_session.h"
 
 namespace server {
@@ -111,7 +112,12 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     if (auto ready = init_secrets(); !ready) {
         return core::make_error(ready.error());
     }
+    auto proxies = parse_address_list(options.limits.trusted_proxies);
+    if (!proxies) {
+        return core::make_error("bad trusted proxy: " + proxies.error());
+    }
     auto impl = std::make_unique<Impl>(store, options);
+    impl->state.set_trusted_proxies(std::move(*proxies));
     boost::system::error_code ec;
     const auto address = asio::ip::make_address(options.bind, ec);
     if (ec) {

@@ -7,6 +7,8 @@
 
 namespace server {
 
+class Room;
+
 using Frame = std::shared_ptr<const std::string>;
 
 inline Frame make_frame(std::string text) {
@@ -20,9 +22,10 @@ public:
     // Queues a frame for this client; callable from any thread. A client whose queue is full is
     // disconnected instead.
     virtual void send(Frame frame) = 0;
-    // A room tells the session that it now pushes (or no longer pushes) `game_id` to it, so the
-    // session can say goodbye to the room when it closes. Callable from any thread.
-    virtual void watching(std::string game_id, bool on) = 0;
+    // A room tells the session that it now pushes (or no longer pushes) its game to it, so the
+    // session can hand the game's requests straight to the room and say goodbye to it when it
+    // closes. Callable from any thread.
+    virtual void watching(const std::shared_ptr<Room>& room, bool on) = 0;
     // Closes the connection with 1001 (going away); callable from any thread.
     virtual void close_going_away() = 0;
     // If the client speaks for `player_id`, it speaks for nobody any more (its account logged out
@@ -41,6 +44,7 @@ struct Actor {
     std::string name;
     bool account = false;  // a registered player (rated games need two)
     int lag_ms = 0;  // the connection's measured round trip when it asked (0: not measured yet)
+    std::string ip;  // the address the connection comes from (per-address limits)
 
     void send(Frame frame) const {
         if (auto c = client.lock()) {

@@ -1,6 +1,8 @@
 #include "server/game/lobby.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include <boost/asio/post.hpp>
 
@@ -20,8 +22,15 @@ using protocol::RequestType;
 
 namespace {
 
-// Open seeks one player may hold at a time.
-constexpr std::size_t max_seeks_per_player = 5;
+// Says so when `actor` already sits in as many unfinished games as one player may (a new seek or
+// an acceptance is then refused with rate_limited).
+std::optional<std::string> too_many_games(ServerState& state, const Actor& actor) {
+    const auto games = state.unfinished_games_of(actor.player_id).size();
+    if (static_cast<long long>(games) < state.limits().games_per_player) {
+        return std::nullopt;
+    }
+    return "you are already playing " + std::to_string(games) + " games; finish one first";
+}
 
 }  // namespace
 
@@ -100,9 +109,25 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     const auto mine = std::count_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
         return s.creator.player_id == actor.player_id;
     });
-    if (static_cast<std::size_t>(mine) >= max_seeks_per_player) {
+    if (mine >= max_seeks_per_player) {
         actor.send(make_frame(protocol::error_message(
             ErrorCode::rate_limited, "at most 5 open seeks per player", request.id)));
+        return;
+    }
+    const auto from_address =
+        actor.ip.empty() ? 0 : std::count_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
+            return s.creator.ip == actor.ip;
+        });
+    if (from_address >= state_.limits().seeks_per_ip) {
+        actor.send(make_frame(
+            protocol::error_message(ErrorCode::rate_limited,
+                                    "at most " + std::to_string(state_.limits().seeks_per_ip) +
+                                        " open seeks from one address",
+                                    request.id)));
+        return;
+    }
+    if (auto busy = too_many_games(state_, actor)) {
+        actor.send(make_frame(protocol::error_message(ErrorCode::rate_limited, *busy, request.id)));
         return;
     }
     if (auto refused = seek_refusal(actor, request)) {
@@ -198,6 +223,10 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     if (it->creator.player_id == actor.player_id) {
         actor.send(make_frame(
             protocol::error_message(ErrorCode::own_seek, "you cannot accept your own seek", id)));
+        return;
+    }
+    if (auto busy = too_many_games(state_, actor)) {
+        actor.send(make_frame(protocol::error_message(ErrorCode::rate_limited, *busy, id)));
         return;
     }
     if (auto refused = accept_refusal(actor, *it)) {

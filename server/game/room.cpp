@@ -231,6 +231,10 @@ std::optional<protocol::ProtocolError> Room::may_chat(const Actor& actor,
         return protocol::ProtocolError{ErrorCode::rate_limited,
                                        "too many chat messages; wait a little"};
     }
+    if (!actor.ip.empty() && !state_.address_limits().try_chat(actor.ip)) {
+        return protocol::ProtocolError{ErrorCode::rate_limited,
+                                       "too many chat messages from your address; wait a little"};
+    }
     times.push_back(t);
     return std::nullopt;
 }
@@ -273,8 +277,12 @@ void Room::start_rematch(Decision decision, const Actor& actor, const protocol::
                std::vector<Actor> players;
                for (const auto& [client_id, watcher] : watchers_) {
                    if (auto seat = game_.seat_of(watcher.player_id)) {
-                       players.push_back(Actor{watcher.client, client_id, watcher.player_id,
-                                               seat_names_[static_cast<std::size_t>(*seat)]});
+                       Actor player;
+                       player.client = watcher.client;
+                       player.client_id = client_id;
+                       player.player_id = watcher.player_id;
+                       player.name = seat_names_[static_cast<std::size_t>(*seat)];
+                       players.push_back(std::move(player));
                    }
                }
                room->post_seated(std::move(players));

@@ -60,7 +60,7 @@ void Room::unwatch(std::uint64_t client_id) {
         return;
     }
     if (auto client = it->second.client.lock()) {
-        client->watching(id(), false);
+        client->watching(shared_from_this(), false);
     }
     watchers_.erase(it);
     watchers_changed();
@@ -80,7 +80,7 @@ void Room::add_watcher(const Actor& actor) {
     }
     watchers_[actor.client_id] = Watcher{actor.client, actor.player_id};
     if (auto client = actor.client.lock()) {
-        client->watching(id(), true);
+        client->watching(shared_from_this(), true);
     }
 }
 

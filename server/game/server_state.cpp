@@ -36,6 +36,7 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       identities_(store),
       passwords_(PasswordCost{limits.password_ops, limits.password_memory}),
       login_limiter_(limits.login),
+      address_limits_(limits),
       time_(time ? std::move(time) : std::make_shared<ServerClock>()),
       heartbeat_(io, store, *time_),
       lobby_(std::make_shared<Lobby>(*this, io)) {

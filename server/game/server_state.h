@@ -16,6 +16,7 @@
 #include "core/expected.h"
 #include "core/variant.h"
 #include "protocol/time_control.h"
+#include "server/game/address_limits.h"
 #include "server/game/client.h"
 #include "server/game/downtime.h"
 #include "server/game/heartbeat.h"
@@ -64,6 +65,12 @@ public:
     Identities& identities() { return identities_; }
     PasswordWorker& passwords() { return passwords_; }
     LoginLimiter& login_limiter() { return login_limiter_; }
+    AddressLimits& address_limits() { return address_limits_; }
+    // The addresses of limits().trusted_proxies, parsed once (net/client_address.h).
+    const std::vector<std::string>& trusted_proxies() const { return trusted_proxies_; }
+    void set_trusted_proxies(std::vector<std::string> addresses) {
+        trusted_proxies_ = std::move(addresses);
+    }
 
     // Chat moderation, kept in memory (loaded by restore_games at start, changed by admins).
     bool muted(std::string_view player_id);
@@ -115,6 +122,8 @@ private:
     Identities identities_;
     PasswordWorker passwords_;
     LoginLimiter login_limiter_;
+    AddressLimits address_limits_;
+    std::vector<std::string> trusted_proxies_;
     std::shared_ptr<TimeSource> time_;
     int time_listener_ = 0;
     Heartbeat heartbeat_;

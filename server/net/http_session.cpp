@@ -1,7 +1,9 @@
 #include "server/net/http_session.h"
 
+#include <atomic>
 #include <optional>
 #include <string_view>
+#include <tuple>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_executor.hpp>
@@ -10,11 +12,13 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
+#include <nlohmann/json.hpp>
 
 #include "protocol/version.h"
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
+#include "server/net/client_address.h"
 #include "server/net/http_api.h"
 #include "server/net/static_files.h"
 #include "server/net/websocket_session.h"
@@ -46,10 +50,16 @@ http::response<http::string_body> make_response(const HttpReply& reply, unsigned
     return res;
 }
 
-// The answer to a request that could not be read, if it deserves one: 431 when its header is over
-// the limit, 413 when its body is, 400 when it is not HTTP; nothing when the peer just went away.
-std::optional<HttpReply> unreadable_reply(const beast::error_code& ec) {
+// The answer to a request that could not be read, if it deserves one: 414 when the header limit
+// was reached before the request line ended (`request_line_read` false) or by a target over the
+// limit, 431 when the header fields are too large, 413 when the body is, 400 when it is not HTTP;
+// nothing when the peer just went away or was too slow.
+std::optional<HttpReply> unreadable_reply(const beast::error_code& ec, bool request_line_read,
+                                          std::size_t target_size) {
     if (ec == http::error::header_limit) {
+        if (!request_line_read || target_size > http_target_limit) {
+            return json_reply(414, R"({"error":"request target too long"})");
+        }
         return json_reply(431, R"({"error":"request header fields too large"})");
     }
     if (ec == http::error::body_limit) {
@@ -97,26 +107,69 @@ HttpReply route(ServerState& state, const http::request<http::string_body>& req)
 
 asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socket) {
     auto log = component_logger("http");
+    beast::error_code endpoint_error;
+    const auto endpoint = socket.remote_endpoint(endpoint_error);
+    const std::string peer = endpoint_error ? std::string("?") : endpoint.address().to_string();
     beast::tcp_stream stream(std::move(socket));
     beast::flat_buffer buffer;
     for (;;) {
-        stream.expires_after(http_read_timeout);
         http::request_parser<http::string_body> parser;
+        parser.header_limit(http_header_limit);
         parser.body_limit(http_body_limit);
-        auto [ec, size] = co_await http::async_read(stream, buffer, parser, use_tuple);
+        // The header within the header timeout (a slow or idle peer is cut off: the stream closes),
+        // then the body, if any, within the body timeout.
+        stream.expires_after(state.limits().http_header_timeout);
+        auto [ec, size] = co_await http::async_read_header(stream, buffer, parser, use_tuple);
+        if (!ec && !parser.is_done()) {
+            stream.expires_after(http_body_timeout);
+            std::tie(ec, size) = co_await http::async_read(stream, buffer, parser, use_tuple);
+        }
         if (ec) {
             if (ec != http::error::end_of_stream && ec != beast::error::timeout &&
                 ec != asio::error::connection_reset && ec != asio::error::eof) {
                 log->debug("read: {}", ec.message());
             }
-            if (auto reply = unreadable_reply(ec)) {
+            // Beast consumes the request line as soon as it is complete: a method was parsed.
+            const auto& partial = parser.get();
+            const bool request_line_read =
+                partial.method() != http::verb::unknown || !partial.method_string().empty();
+            if (auto reply = unreadable_reply(ec, request_line_read, partial.target().size())) {
+                stream.expires_after(http_body_timeout);
                 auto res = make_response(*reply, 11, false, false);
                 co_await http::async_write(stream, res, use_tuple);
             }
             break;
         }
+        stream.expires_after(http_body_timeout);  // to answer
         auto req = parser.release();
         const std::string_view target(req.target().data(), req.target().size());
+        const auto forwarded = req["X-Forwarded-For"];
+        const auto ip = client_address(peer, std::string_view(forwarded.data(), forwarded.size()),
+                                       state.trusted_proxies());
+        if (!forwarded.empty() && ip == peer && state.trusted_proxies().empty()) {
+            static std::atomic<bool> warned{false};
+            if (!warned.exchange(true)) {
+                log->warn(
+                    "X-Forwarded-For from {} ignored: if a proxy is in front, name it with "
+                    "--trusted-proxy, or every client counts as that one address",
+                    peer);
+            }
+        }
+        std::optional<HttpReply> refusal;
+        if (target.size() > http_target_limit) {
+            refusal = json_reply(414, R"({"error":"request target too long"})");
+        } else if (!state.address_limits().try_http(ip)) {
+            refusal =
+                json_reply(429, R"({"error":"too many requests from your address; slow down"})");
+        }
+        if (refusal) {
+            auto res = make_response(*refusal, req.version(), false, false);
+            if (refusal->status == 429) {
+                res.set(http::field::retry_after, "1");
+            }
+            co_await http::async_write(stream, res, use_tuple);
+            break;
+        }
         if (beast::websocket::is_upgrade(req)) {
             const auto key = req[http::field::sec_websocket_key];
             if (!valid_websocket_key(std::string_view(key.data(), key.size()))) {
@@ -127,8 +180,19 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
                 break;
             }
             if (target == "/ws" || target.substr(0, 4) == "/ws?") {
+                auto slot = state.address_limits().open_connection(ip);
+                if (auto* refused = std::get_if<AddressLimits::Refusal>(&slot)) {
+                    log->info("{}: WebSocket refused: {}", ip, refused->message);
+                    const nlohmann::json body = {{"error", refused->message}};
+                    auto res = make_response(json_reply(refused->status, body.dump()),
+                                             req.version(), false, false);
+                    co_await http::async_write(stream, res, use_tuple);
+                    break;
+                }
                 stream.expires_never();
-                std::make_shared<WebSocketSession>(state, std::move(stream))->start(std::move(req));
+                std::make_shared<WebSocketSession>(state, std::move(stream), ip,
+                                                   std::move(std::get<AddressLimits::Slot>(slot)))
+                    ->start(std::move(req));
                 co_return;
             }
             auto res = make_response(not_found_reply(), req.version(), false, false);

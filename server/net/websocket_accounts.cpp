@@ -377,8 +377,8 @@ void WebSocketSession::admin_request(const protocol::Request& request) {
 
 void WebSocketSession::drop_identity() {
     state_.lobby().post_client_gone(id_);
-    for (const auto& game_id : watching_) {
-        if (auto room = state_.loaded_room(game_id)) {
+    for (const auto& [game_id, watched] : watching_) {
+        if (auto room = watched.lock()) {
             room->post_client_gone(id_);
         }
     }

@@ -54,6 +54,12 @@ void WebSocketSession::hello(const protocol::Request& request) {
         account = std::move(*found);
         token_hash_ = sha256_hex(*request.token);
     }
+    if (!known && !state_.address_limits().try_new_guest(ip_)) {
+        reply(protocol::error_message(
+            ErrorCode::rate_limited,
+            "too many new guests from your address in the last hour; try again later", request.id));
+        return;
+    }
     hello_pending_ = true;
     if (account) {
         // An account keeps its username as its name (closing one revokes its tokens).

@@ -88,6 +88,13 @@ void WebSocketSession::on_request(protocol::Request request) {
 }
 
 void WebSocketSession::room_request(protocol::Request request) {
+    // A game this connection watches (a player's own game once its page is open): its room.
+    if (auto it = watching_.find(request.game_id); it != watching_.end()) {
+        if (auto watched = it->second.lock()) {
+            watched->post_request(actor(), std::move(request));
+            return;
+        }
+    }
     auto room = state_.room(request.game_id);
     if (!room) {
         read_failed("game " + request.game_id + ": " + room.error(),
@@ -107,6 +114,7 @@ void WebSocketSession::read_failed(const std::string& error, const std::string& 
 }
 
 Actor WebSocketSession::actor() {
-    return Actor{weak_from_this(), id_, player_->id, player_->name, account_.has_value(), lag_ms_};
+    return Actor{weak_from_this(),     id_,     player_->id, player_->name,
+                 account_.has_value(), lag_ms_, ip_};
 }
 }  // namespace server

@@ -42,11 +42,14 @@ bool is_normal_close(const beast::error_code& ec) {
 
 }  // namespace
 
-WebSocketSession::WebSocketSession(ServerState& state, beast::tcp_stream&& stream)
+WebSocketSession::WebSocketSession(ServerState& state, beast::tcp_stream&& stream, std::string ip,
+                                   std::shared_ptr<void> slot)
     : state_(state),
       ws_(std::move(stream)),
       wake_(ws_.get_executor()),
       id_(state.next_client_id()),
+      ip_(std::move(ip)),
+      slot_(std::move(slot)),
       tokens_(2.0 * state.limits().rate_per_second),
       refilled_(std::chrono::steady_clock::now()) {}
 
@@ -104,9 +107,6 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
         co_return;
     }
     self->state_.join(self);
-    beast::error_code endpoint_error;
-    const auto peer = beast::get_lowest_layer(self->ws_).socket().remote_endpoint(endpoint_error);
-    self->ip_ = endpoint_error ? std::string("?") : peer.address().to_string();
     log->info("client {}: connected from {}", self->id_, self->ip_);
     asio::co_spawn(self->ws_.get_executor(), write_loop(self),
                    asio::bind_executor(self->ws_.get_executor(), [self](std::exception_ptr error) {
@@ -139,6 +139,10 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
             continue;
         }
         self->on_text(beast::buffers_to_string(buffer.data()));
+        if (buffer.capacity() > released_buffer_bytes) {
+            buffer.clear();
+            buffer.shrink_to_fit();  // a large frame's memory is not kept for an idle connection
+        }
     }
     self->leave_everything();
     log->info("client {}: disconnected", self->id_);
@@ -212,17 +216,16 @@ void WebSocketSession::enqueue(Frame frame) {
     wake_.cancel();
 }
 
-void WebSocketSession::watching(std::string game_id, bool on) {
-    asio::post(ws_.get_executor(), [self = shared_from_this(), game_id = std::move(game_id), on] {
+void WebSocketSession::watching(const std::shared_ptr<Room>& room, bool on) {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), room, on] {
         if (on && self->left_) {
             // The room added us after we had said goodbye to every room: say it again.
-            if (auto room = self->state_.loaded_room(game_id)) {
-                room->post_client_gone(self->id_);
-            }
+            room->post_client_gone(self->id_);
         } else if (on) {
-            self->watching_.insert(game_id);
-        } else {
-            self->watching_.erase(game_id);
+            self->watching_[room->id()] = room;
+        } else if (auto it = self->watching_.find(room->id());
+                   it != self->watching_.end() && it->second.lock() == room) {
+            self->watching_.erase(it);
         }
     });
 }
@@ -258,8 +261,8 @@ void WebSocketSession::leave_everything() {
     request_close(websocket::close_code::normal);
     state_.leave(id_);
     state_.lobby().post_client_gone(id_);
-    for (const auto& game_id : watching_) {
-        if (auto room = state_.loaded_room(game_id)) {
+    for (const auto& [game_id, watched] : watching_) {
+        if (auto room = watched.lock()) {
             room->post_client_gone(id_);
         }
     }
@@ -275,8 +278,8 @@ void WebSocketSession::on_pong(std::string_view payload) {
                          .count();
     const int sample = static_cast<int>(std::clamp<std::int64_t>(rtt, 1, 60000));
     lag_ms_ = lag_ms_ == 0 ? sample : (3 * lag_ms_ + sample) / 4;
-    for (const auto& game_id : watching_) {
-        if (auto room = state_.loaded_room(game_id)) {
+    for (const auto& [game_id, watched] : watching_) {
+        if (auto room = watched.lock()) {
             room->post_lag(id_, lag_ms_);
         }
     }

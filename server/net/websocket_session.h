@@ -6,9 +6,9 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 
 #include <boost/asio/awaitable.hpp>
@@ -33,14 +33,17 @@ class WebSocketSession final : public Client,
 public:
     using Request = boost::beast::http::request<boost::beast::http::string_body>;
 
-    WebSocketSession(ServerState& state, boost::beast::tcp_stream&& stream);
+    // `ip` is the client's address (net/client_address.h); `slot` counts the connection against
+    // its address's limit (AddressLimits) while the session lives.
+    WebSocketSession(ServerState& state, boost::beast::tcp_stream&& stream, std::string ip,
+                     std::shared_ptr<void> slot);
 
     // Completes the upgrade and serves the connection until it closes.
     void start(Request request);
 
     std::uint64_t client_id() const override { return id_; }
     void send(Frame frame) override;
-    void watching(std::string game_id, bool on) override;
+    void watching(const std::shared_ptr<Room>& room, bool on) override;
     void close_going_away() override;
     void signed_out(const std::string& player_id, const std::string& reason) override;
 
@@ -119,8 +122,11 @@ private:
     std::optional<protocol::AccountInfo> account_;  // set when the player is an account
     std::string token_hash_;                        // the session this connection speaks with
     bool account_pending_ = false;  // an account request waits for the worker or the store
-    std::string ip_;                // the peer's address, for the login limits
-    std::set<std::string> watching_;
+    std::string ip_;                // the client's address, for the per-address limits
+    std::shared_ptr<void> slot_;    // this connection, counted against its address
+    // The rooms that push their game to this connection, by game id: a request for one of them
+    // goes straight to its room.
+    std::map<std::string, std::weak_ptr<Room>, std::less<>> watching_;
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;
     // Lag probes: the next one is due at next_probe_; the last one sent carried probe_seq_.

@@ -1,6 +1,6 @@
 #pragma once
 // The SQL of the account, session, moderation and rating writes (account_records.h), one function
-// per write; sqlite_writes.cpp dispatches to them.
+// per write; sqlite_writer.cpp dispatches to them.
 #include "core/expected.h"
 #include "server/store/sqlite_db.h"
 #include "server/store/store.h"

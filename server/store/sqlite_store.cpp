@@ -4,141 +4,16 @@
 
 #include "server/store/migrations.h"
 #include "server/store/sqlite_account_reads.h"
-#include "server/store/sqlite_db.h"
-#include "server/store/sqlite_read_pool.h"
 #include "server/store/sqlite_reads.h"
 #include "server/store/sqlite_runs.h"
-#include "server/store/sqlite_writer.h"
 
 namespace server {
 
-namespace {
-
 using sqlite::Connection;
 
+namespace {
+
 constexpr int busy_timeout_ms = 5000;
-
-// Writes go to the single writer thread (sqlite_writer.h). Reads go to the read pool, or, for a
-// database only one connection can see (":memory:", or "" for a private temporary file), to the
-// writer's own connection between groups.
-class SqliteStore final : public Store {
-public:
-    SqliteStore(std::unique_ptr<Connection> db, std::unique_ptr<ReadPool> readers)
-        : writer_(std::move(db)), readers_(std::move(readers)) {}
-
-    // Writes what is queued before the read connections and then the write connection close.
-    ~SqliteStore() override { writer_.stop(); }
-
-    void commit(WriteBatch batch, CommitHandler done) override {
-        writer_.submit(std::move(batch), std::move(done));
-    }
-
-    core::Expected<std::optional<PlayerRecord>> player(std::string_view id) override {
-        return read([&](Connection& db) { return sqlite_reads::player(db, id); });
-    }
-
-    core::Expected<std::optional<PlayerRecord>> player_by_token_hash(
-        std::string_view token_hash) override {
-        return read(
-            [&](Connection& db) { return sqlite_reads::player_by_token_hash(db, token_hash); });
-    }
-
-    core::Expected<std::optional<GameRecord>> game(std::string_view id) override {
-        return read([&](Connection& db) { return sqlite_reads::game(db, id); });
-    }
-
-    core::Expected<std::vector<GameRecord>> unfinished_games() override {
-        return read([&](Connection& db) { return sqlite_reads::unfinished_games(db); });
-    }
-
-    core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
-                                                    std::int64_t after_version) override {
-        return read(
-            [&](Connection& db) { return sqlite_reads::events(db, game_id, after_version); });
-    }
-
-    core::Expected<std::vector<GameRecord>> finished_games_of(std::string_view player_id,
-                                                              int offset, int limit) override {
-        return read([&](Connection& db) {
-            return sqlite_reads::finished_games_of(db, player_id, offset, limit);
-        });
-    }
-
-    core::Expected<std::vector<SeekRecord>> seeks() override {
-        return read([&](Connection& db) { return sqlite_reads::seeks(db); });
-    }
-
-    core::Expected<std::vector<ServerRun>> server_runs() override {
-        return read([&](Connection& db) { return sqlite_runs::server_runs(db); });
-    }
-
-    core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) override {
-        return read([&](Connection& db) { return sqlite_account_reads::account(db, player_id); });
-    }
-
-    core::Expected<std::optional<AccountRecord>> account_by_username(
-        std::string_view username) override {
-        return read([&](Connection& db) {
-            return sqlite_account_reads::account_by_username(db, username);
-        });
-    }
-
-    core::Expected<Moderation> moderation(std::string_view player_id) override {
-        return read(
-            [&](Connection& db) { return sqlite_account_reads::moderation(db, player_id); });
-    }
-
-    core::Expected<std::vector<std::string>> muted_players() override {
-        return read([&](Connection& db) { return sqlite_account_reads::muted_players(db); });
-    }
-
-    core::Expected<std::vector<RatingRecord>> ratings_of(std::string_view player_id) override {
-        return read(
-            [&](Connection& db) { return sqlite_account_reads::ratings_of(db, player_id); });
-    }
-
-    core::Expected<std::vector<GameRating>> game_ratings(std::string_view game_id) override {
-        return read(
-            [&](Connection& db) { return sqlite_account_reads::game_ratings(db, game_id); });
-    }
-
-    core::Expected<std::vector<GameRating>> rating_history(std::string_view player_id) override {
-        return read(
-            [&](Connection& db) { return sqlite_account_reads::rating_history(db, player_id); });
-    }
-
-    core::Expected<std::vector<LeaderboardRow>> leaderboard(std::string_view variant, double max_rd,
-                                                            std::int64_t active_since,
-                                                            int limit) override {
-        return read([&](Connection& db) {
-            return sqlite_account_reads::leaderboard(db, variant, max_rd, active_since, limit);
-        });
-    }
-
-    core::Expected<std::vector<GameRecord>> find_games(const GameQuery& query) override {
-        return read([&](Connection& db) { return sqlite_account_reads::find_games(db, query); });
-    }
-
-    core::Expected<GameTally> tally(std::string_view player_id,
-                                    std::string_view viewer_id) override {
-        return read(
-            [&](Connection& db) { return sqlite_account_reads::tally(db, player_id, viewer_id); });
-    }
-
-private:
-    // Runs `query` on a read connection (or the writer's, see the class comment); an error when
-    // the query fails or no connection can be had.
-    template <class Read>
-    auto read(Read&& query) -> decltype(query(std::declval<Connection&>())) {
-        if (!readers_) {
-            return writer_.with_connection(query);
-        }
-        return readers_->with(query);
-    }
-
-    SqliteWriter writer_;
-    std::unique_ptr<ReadPool> readers_;  // null when only the writer's connection sees the data
-};
 
 // Sets the connection up for durability and checks that the file is a sound database.
 core::Status configure(Connection& db, const std::string& path) {
@@ -179,6 +54,93 @@ bool private_to_one_connection(const std::string& path) {
 }
 
 }  // namespace
+
+core::Expected<std::optional<PlayerRecord>> SqliteStore::player(std::string_view id) {
+    return read([&](Connection& db) { return sqlite_reads::player(db, id); });
+}
+
+core::Expected<std::optional<PlayerRecord>> SqliteStore::player_by_token_hash(
+    std::string_view token_hash) {
+    return read([&](Connection& db) { return sqlite_reads::player_by_token_hash(db, token_hash); });
+}
+
+core::Expected<std::optional<GameRecord>> SqliteStore::game(std::string_view id) {
+    return read([&](Connection& db) { return sqlite_reads::game(db, id); });
+}
+
+core::Expected<std::vector<GameRecord>> SqliteStore::unfinished_games() {
+    return read([&](Connection& db) { return sqlite_reads::unfinished_games(db); });
+}
+
+core::Expected<std::vector<StoredEvent>> SqliteStore::events(std::string_view game_id,
+                                                             std::int64_t after_version) {
+    return read([&](Connection& db) { return sqlite_reads::events(db, game_id, after_version); });
+}
+
+core::Expected<std::vector<GameRecord>> SqliteStore::finished_games_of(std::string_view player_id,
+                                                                       int offset, int limit) {
+    return read([&](Connection& db) {
+        return sqlite_reads::finished_games_of(db, player_id, offset, limit);
+    });
+}
+
+core::Expected<std::vector<SeekRecord>> SqliteStore::seeks() {
+    return read([&](Connection& db) { return sqlite_reads::seeks(db); });
+}
+
+core::Expected<std::vector<ServerRun>> SqliteStore::server_runs() {
+    return read([&](Connection& db) { return sqlite_runs::server_runs(db); });
+}
+
+core::Expected<std::optional<AccountRecord>> SqliteStore::account(std::string_view player_id) {
+    return read([&](Connection& db) { return sqlite_account_reads::account(db, player_id); });
+}
+
+core::Expected<std::optional<AccountRecord>> SqliteStore::account_by_username(
+    std::string_view username) {
+    return read(
+        [&](Connection& db) { return sqlite_account_reads::account_by_username(db, username); });
+}
+
+core::Expected<Moderation> SqliteStore::moderation(std::string_view player_id) {
+    return read([&](Connection& db) { return sqlite_account_reads::moderation(db, player_id); });
+}
+
+core::Expected<std::vector<std::string>> SqliteStore::muted_players() {
+    return read([&](Connection& db) { return sqlite_account_reads::muted_players(db); });
+}
+
+core::Expected<std::vector<RatingRecord>> SqliteStore::ratings_of(std::string_view player_id) {
+    return read([&](Connection& db) { return sqlite_account_reads::ratings_of(db, player_id); });
+}
+
+core::Expected<std::vector<GameRating>> SqliteStore::game_ratings(std::string_view game_id) {
+    return read([&](Connection& db) { return sqlite_account_reads::game_ratings(db, game_id); });
+}
+
+core::Expected<std::vector<GameRating>> SqliteStore::rating_history(std::string_view player_id) {
+    return read(
+        [&](Connection& db) { return sqlite_account_reads::rating_history(db, player_id); });
+}
+
+core::Expected<std::vector<LeaderboardRow>> SqliteStore::leaderboard(std::string_view variant,
+                                                                     double max_rd,
+                                                                     std::int64_t active_since,
+                                                                     int limit) {
+    return read([&](Connection& db) {
+        return sqlite_account_reads::leaderboard(db, variant, max_rd, active_since, limit);
+    });
+}
+
+core::Expected<std::vector<GameRecord>> SqliteStore::find_games(const GameQuery& query) {
+    return read([&](Connection& db) { return sqlite_account_reads::find_games(db, query); });
+}
+
+core::Expected<GameTally> SqliteStore::tally(std::string_view player_id,
+                                             std::string_view viewer_id) {
+    return read(
+        [&](Connection& db) { return sqlite_account_reads::tally(db, player_id, viewer_id); });
+}
 
 core::Expected<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
     auto db = Connection::open(path);

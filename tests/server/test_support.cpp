@@ -141,9 +141,16 @@ struct WsClient::Impl {
     beast::flat_buffer buffer;
 };
 
-WsClient::WsClient(std::uint16_t port) : impl_(std::make_unique<Impl>()) {
+WsClient::WsClient(std::uint16_t port, const std::string& forwarded_for)
+    : impl_(std::make_unique<Impl>()) {
     beast::error_code ec;
     impl_->ws.next_layer().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), ec);
+    if (!forwarded_for.empty()) {
+        impl_->ws.set_option(
+            websocket::stream_base::decorator([forwarded_for](websocket::request_type& req) {
+                req.set("X-Forwarded-For", forwarded_for);
+            }));
+    }
     if (!ec) {
         impl_->ws.handshake("127.0.0.1", "/ws", ec);
     }

@@ -59,7 +59,9 @@ HttpResult http_get(std::uint16_t port, const std::string& target,
 
 class WsClient {
 public:
-    explicit WsClient(std::uint16_t port);
+    // `forwarded_for`, when set, is sent as X-Forwarded-For (a proxy's word for the client's
+    // address; the server believes it only from a --trusted-proxy).
+    explicit WsClient(std::uint16_t port, const std::string& forwarded_for = "");
     ~WsClient();
 
     // Sends a message after checking it against its client schema.

@@ -16,7 +16,10 @@ export async function startServer() {
     }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessence-e2e-'));
     const db = process.env.CHESSENCE_E2E_DB || path.join(dir, 'e2e.db'); // ':memory:' works too
-    const child = spawn(bin, ['--port', '0', '--db', db, '--web-root', WEB_ROOT],
+    // Every browser context is a new guest from 127.0.0.1, and a test file makes many within
+    // minutes: the per-address guest limit is raised here (it is tested in
+    // tests/server/net/address_limits_server_test.cpp); every other limit keeps its default.
+    const child = spawn(bin, ['--port', '0', '--db', db, '--web-root', WEB_ROOT, '--guests-per-hour', '100000'],
                         { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     const url = await new Promise((resolve, reject) => {

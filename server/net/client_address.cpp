@@ -1,0 +1,79 @@
+#include "server/net/client_address.h"
+
+#include <algorithm>
+#include <optional>
+
+#include <boost/asio/ip/address.hpp>
+
+namespace server {
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos) {
+        return {};
+    }
+    const auto last = text.find_last_not_of(" \t");
+    return text.substr(first, last - first + 1);
+}
+
+// `text` as an IP address in canonical form, or nothing.
+std::optional<std::string> canonical(std::string_view text) {
+    boost::system::error_code ec;
+    const auto address = boost::asio::ip::make_address(std::string(trim(text)), ec);
+    if (ec) {
+        return std::nullopt;
+    }
+    return address.to_string();
+}
+
+}  // namespace
+
+core::Expected<std::vector<std::string>> parse_address_list(std::string_view list) {
+    std::vector<std::string> addresses;
+    if (trim(list).empty()) {
+        return addresses;
+    }
+    for (std::size_t start = 0; start <= list.size();) {
+        const auto comma = std::min(list.find(',', start), list.size());
+        const auto entry = trim(list.substr(start, comma - start));
+        auto address = canonical(entry);
+        if (!address) {
+            std::string message(entry);
+            message += " is not an IP address";
+            return core::make_error(message);
+        }
+        addresses.push_back(std::move(*address));
+        start = comma + 1;
+    }
+    return addresses;
+}
+
+std::string client_address(const std::string& peer, std::string_view forwarded_for,
+                           const std::vector<std::string>& trusted_proxies) {
+    const auto trusted = [&](const std::string& address) {
+        return std::find(trusted_proxies.begin(), trusted_proxies.end(), address) !=
+               trusted_proxies.end();
+    };
+    if (!trusted(peer) || trim(forwarded_for).empty()) {
+        return peer;
+    }
+    // From the right: each hop was added by the proxy in front of it.
+    std::string_view rest = forwarded_for;
+    while (!rest.empty()) {
+        const auto comma = rest.rfind(',');
+        const auto entry = comma == std::string_view::npos ? rest : rest.substr(comma + 1);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(0, comma);
+        auto address = canonical(entry);
+        if (!address) {
+            return peer;
+        }
+        if (!trusted(*address)) {
+            return *address;
+        }
+    }
+    return peer;
+}
+
+}  // namespace server
