@@ -9,6 +9,7 @@
 
 #include "server/log.h"
 #include "server/net/client_address.h"
+#include "server/net/origin.h"
 
 namespace server {
 
@@ -47,6 +48,13 @@ const CLI::Validator address_list(
         return parsed ? std::string() : parsed.error();
     },
     "ADDRESSES");
+
+const CLI::Validator origin_list(
+    [](std::string& text) {
+        auto parsed = parse_origin_list(text);
+        return parsed ? std::string() : parsed.error();
+    },
+    "ORIGINS");
 
 const CLI::Validator log_level_name(
     [](std::string& text) {
@@ -172,6 +180,11 @@ const std::vector<Flag>& flags() {
             "--trusted-proxy", "CHESSENCE_TRUSTED_PROXY",
             "comma-separated proxy addresses whose X-Forwarded-For is believed",
             [](Config & c) -> auto& { return c.server.limits.trusted_proxies; }, address_list),
+        flag(
+            "--allowed-origin", "CHESSENCE_ALLOWED_ORIGIN",
+            "comma-separated origins (https://host[:port]) whose pages may connect besides the "
+            "server's own",
+            [](Config & c) -> auto& { return c.server.limits.allowed_origins; }, origin_list),
         flag(
             "--seek-grace", "CHESSENCE_SEEK_GRACE",
             "seconds a public seek waits for its player to reconnect",

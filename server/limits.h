@@ -117,6 +117,9 @@ struct Limits {
     // Addresses of reverse proxies (comma-separated) whose X-Forwarded-For names the client; from
     // anyone else the header is ignored. Empty: no proxy is trusted.
     std::string trusted_proxies;
+    // Origins (scheme://host[:port], comma-separated) whose pages may open a WebSocket besides the
+    // server's own (net/origin.h); a foreign Origin gets 403 on the upgrade.
+    std::string allowed_origins;
 };
 
 }  // namespace server

@@ -20,6 +20,7 @@
 #include "server/log.h"
 #include "server/net/client_address.h"
 #include "server/net/http_session.h"
+#include "server/net/origin.h"
 
 namespace server {
 
@@ -115,6 +116,9 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     auto proxies = parse_address_list(options.limits.trusted_proxies);
     if (!proxies) {
         return core::make_error("bad trusted proxy: " + proxies.error());
+    }
+    if (auto origins = parse_origin_list(options.limits.allowed_origins); !origins) {
+        return core::make_error("bad allowed origin: " + origins.error());
     }
     auto impl = std::make_unique<Impl>(store, options);
     impl->state.set_trusted_proxies(std::move(*proxies));

@@ -5,23 +5,16 @@
 
 #include <boost/asio/ip/address.hpp>
 
+#include "server/net/text_list.h"
+
 namespace server {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos) {
-        return {};
-    }
-    const auto last = text.find_last_not_of(" \t");
-    return text.substr(first, last - first + 1);
-}
-
 // `text` as an IP address in canonical form, or nothing.
 std::optional<std::string> canonical(std::string_view text) {
     boost::system::error_code ec;
-    const auto address = boost::asio::ip::make_address(std::string(trim(text)), ec);
+    const auto address = boost::asio::ip::make_address(std::string(trim_blanks(text)), ec);
     if (ec) {
         return std::nullopt;
     }
@@ -32,12 +25,7 @@ std::optional<std::string> canonical(std::string_view text) {
 
 core::Expected<std::vector<std::string>> parse_address_list(std::string_view list) {
     std::vector<std::string> addresses;
-    if (trim(list).empty()) {
-        return addresses;
-    }
-    for (std::size_t start = 0; start <= list.size();) {
-        const auto comma = std::min(list.find(',', start), list.size());
-        const auto entry = trim(list.substr(start, comma - start));
+    for (const auto entry : comma_list(list)) {
         auto address = canonical(entry);
         if (!address) {
             std::string message(entry);
@@ -45,7 +33,6 @@ core::Expected<std::vector<std::string>> parse_address_list(std::string_view lis
             return core::make_error(message);
         }
         addresses.push_back(std::move(*address));
-        start = comma + 1;
     }
     return addresses;
 }
@@ -56,7 +43,7 @@ std::string client_address(const std::string& peer, std::string_view forwarded_f
         return std::find(trusted_proxies.begin(), trusted_proxies.end(), address) !=
                trusted_proxies.end();
     };
-    if (!trusted(peer) || trim(forwarded_for).empty()) {
+    if (!trusted(peer) || trim_blanks(forwarded_for).empty()) {
         return peer;
     }
     // From the right: each hop was added by the proxy in front of it.

@@ -20,6 +20,7 @@
 #include "server/log.h"
 #include "server/net/client_address.h"
 #include "server/net/http_api.h"
+#include "server/net/origin.h"
 #include "server/net/static_files.h"
 #include "server/net/websocket_session.h"
 
@@ -38,7 +39,14 @@ http::response<http::string_body> make_response(const HttpReply& reply, unsigned
     http::response<http::string_body> res{static_cast<http::status>(reply.status), version};
     res.set(http::field::server, protocol::server_software());
     res.set(http::field::content_type, reply.content_type);
+    // Pages run only this server's own scripts and styles, in no one else's frame; links out name
+    // no page of ours (a private game's link carries its key).
+    res.set("Content-Security-Policy",
+            "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
+            "object-src 'none'");
     res.set("X-Content-Type-Options", "nosniff");
+    res.set("X-Frame-Options", "DENY");
+    res.set("Referrer-Policy", "same-origin");
     res.set(http::field::cache_control, "no-cache");
     res.keep_alive(keep_alive);
     if (head) {
@@ -175,6 +183,20 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
             if (!valid_websocket_key(std::string_view(key.data(), key.size()))) {
                 auto res = make_response(
                     json_reply(400, R"({"error":"Sec-WebSocket-Key must be 16 bytes in base64"})"),
+                    req.version(), false, false);
+                co_await http::async_write(stream, res, use_tuple);
+                break;
+            }
+            const auto origin = req[http::field::origin];
+            const auto host = req[http::field::host];
+            const auto allowed = parse_origin_list(state.limits().allowed_origins);
+            if (!origin_allowed(std::string_view(origin.data(), origin.size()),
+                                std::string_view(host.data(), host.size()),
+                                allowed ? *allowed : std::vector<std::string>{})) {
+                log->info("{}: WebSocket from origin '{}' refused", ip, std::string(origin));
+                auto res = make_response(
+                    json_reply(403, R"({"error":"pages from this origin may not connect; the )"
+                                    R"(operator can allow it with --allowed-origin"})"),
                     req.version(), false, false);
                 co_await http::async_write(stream, res, use_tuple);
                 break;
