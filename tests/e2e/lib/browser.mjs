@@ -22,6 +22,34 @@ export async function newPage(browser, options = {}) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'dark', ...options });
     const page = await context.newPage();
     page.errors = [];
+    // Playwright's own waitForFunction builds its predicate inside the page with eval, which the
+    // server's Content-Security-Policy forbids (as it should): this one asks from Node instead,
+    // every 50 ms, with page.evaluate (DevTools evaluation, which the policy does not govern).
+    page.waitForFunction = async (fn, arg, options = {}) => {
+        const timeout = options.timeout ?? 30000;
+        const deadline = Date.now() + timeout;
+        for (;;) {
+            try {
+                const value = await page.evaluate(fn, arg);
+                if (value) {
+                    return value;
+                }
+            } catch (e) {
+                if (!/context was destroyed|navigat/i.test(String(e))) {
+                    throw e;
+                }
+            }
+            if (Date.now() > deadline) {
+                throw new Error(`waitForFunction: not true after ${timeout} ms: ${fn}`);
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+    };
+    page.on('console', (m) => {
+        if (/Content.Security.Policy/i.test(m.text())) {
+            page.errors.push(`CSP: ${m.text()}`);
+        }
+    });
     page.on('pageerror', (e) => page.errors.push(String(e)));
     page.on('console', (m) => {
         if (m.type() === 'error') {
