@@ -20,6 +20,8 @@ inline constexpr std::size_t min_username_length = 3;
 inline constexpr std::size_t max_username_length = 20;
 inline constexpr std::size_t min_password_length = 8;  // in code points
 inline constexpr std::size_t max_password_bytes = 256;
+// A private game's access key (32 hex digits; a little room for the future).
+inline constexpr std::size_t max_access_key_length = 64;
 inline constexpr int min_rating_bound = 0;
 inline constexpr int max_rating_bound = 4000;
 

@@ -325,6 +325,7 @@ void read_fields(FieldReader& in, Request& r) {
         case T::watch:
             r.since = in.integer("since", 0, INT64_MAX, false);
             r.full = in.boolean("full").value_or(false);
+            r.key = in.string("key", max_access_key_length, false).value_or("");
             break;
         case T::move:
             if (auto move = in.string("move", max_move_length, true)) {

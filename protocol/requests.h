@@ -86,6 +86,7 @@ struct Request {
     std::string game_id;                // every game request
     std::optional<std::int64_t> since;  // watch
     bool full = false;                  // watch: a snapshot even when `since` is given
+    std::string key;                    // watch: a private game's access key
     std::string move;                   // move
     int object = 0;                     // name_object
     std::string text;                   // chat

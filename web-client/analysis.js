@@ -3,7 +3,7 @@
 // (GET /api/legal with the game's start and the moves up to there). One side line at a time.
 import { Board } from './board.js';
 import { applyEvent, readSnapshot } from './protocol.js';
-import { fetchLegal, pgnUrl } from './api.js';
+import { fetchLegal, gamePath, pgnUrl } from './api.js';
 import { describeForBoard } from './explain.js';
 import { h, plural, sideLabel, squareOf, variantTitle } from './ui.js';
 import { plyLabel } from './game_status.js';
@@ -33,6 +33,7 @@ export class AnalysisPage {
         this.head_ = h('div', { class: 'analysis-head' });
         this.root_.append(h('div', { class: 'analysis-layout' }, this.boardHost_,
             h('aside', { class: 'analysis-side' }, this.head_, this.info_, this.list_)));
+        this.app_.conn.setKey(this.gameId_, new URLSearchParams(location.search).get('key'));
         this.app_.conn.watch(this.gameId_);
         document.addEventListener('keydown', this.keyHandler_);
     }
@@ -204,7 +205,7 @@ export class AnalysisPage {
         }
         this.list_.replaceChildren(...parts);
         this.head_.replaceChildren(h('h1', {}, `${variantTitle(g.variant)}: ${g.players.map((p) => p.name).join(' vs ')}`),
-            h('div', { class: 'row' }, h('a', { class: 'btn', href: `/game/${encodeURIComponent(this.gameId_)}` }, 'Back to the game page'),
+            h('div', { class: 'row' }, h('a', { class: 'btn', href: gamePath(this.gameId_) }, 'Back to the game page'),
               h('a', { class: 'btn', href: pgnUrl(this.gameId_), download: `${g.variant}-${this.gameId_}.pgn`,
                        'data-action': 'pgn' }, 'Download PGN')));
     }

@@ -1,11 +1,23 @@
 // The HTTP API from the browser: fetches JSON and hands it to protocol.js's readers. Every call
 // resolves to {ok: true, value} or {ok: false, status, error} — never throws.
 import { api, readApiError, readGameInfo, readLegal, readSeek } from './protocol.js';
+import { TOKEN_KEY, keyOf } from './socket.js';
+
+// `path` with the game's access key, when it is a private game whose key this page knows.
+export function withKey(path, gameId) {
+    const key = keyOf(gameId);
+    return key ? `${path}?key=${encodeURIComponent(key)}` : path;
+}
+
+// The game page's path (with the key of a private game).
+export const gamePath = (gameId) => withKey(`/game/${encodeURIComponent(gameId)}`, gameId);
 
 async function getJson(url) {
     let res;
     try {
-        res = await fetch(url, { headers: { accept: 'application/json' } });
+        // The session token lets a private game's players read it without its key.
+        const token = localStorage.getItem(TOKEN_KEY);
+        res = await fetch(url, { headers: { accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
     } catch {
         return { ok: false, status: 0, error: 'The server cannot be reached.' };
     }
@@ -42,6 +54,6 @@ export async function fetchLegal(query) {
     return legalCache.get(url);
 }
 
-export const fetchGame = async (gameId) => map(await getJson(api.gameUrl(gameId)), readGameInfo);
+export const fetchGame = async (gameId) => map(await getJson(withKey(api.gameUrl(gameId), gameId)), readGameInfo);
 export const fetchSeek = async (seekId) => map(await getJson(api.seekUrl(seekId)), readSeek);
-export const pgnUrl = (gameId) => api.pgnUrl(gameId);
+export const pgnUrl = (gameId) => withKey(api.pgnUrl(gameId), gameId);

@@ -2,6 +2,7 @@
 // pages, and messages that matter on every page. Pages live on real paths (/game/<id>,
 // /learn/chessence, …); router.js turns old hash links into them.
 import { Connection } from './socket.js';
+import { gamePath } from './api.js';
 import { build, readError, readPlayer, readSeekCancelled, readSeekCreated, readStarted,
          welcomeGames } from './protocol.js';
 import { LobbyPage } from './lobby.js';
@@ -53,7 +54,7 @@ const app = {
         router.go(path, options);
     },
     inviteLink: (seekId) => `${location.origin}/join/${encodeURIComponent(seekId)}`,
-    gameLink: (gameId) => `${location.origin}/game/${encodeURIComponent(gameId)}`,
+    gameLink: (gameId) => `${location.origin}${gamePath(gameId)}`,
     openSettings: (options = {}) => settings.open({ name: app.me.name, ...options }),
 };
 window.chessence = app;

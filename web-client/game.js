@@ -35,6 +35,7 @@ export class GamePage {
     enter() {
         setTitle('Game — Chessence');
         buildGameLayout(this);
+        this.app_.conn.setKey(this.gameId_, new URLSearchParams(location.search).get('key'));
         this.app_.conn.watch(this.gameId_);
         document.addEventListener('keydown', this.keyHandler_);
         prefs.onChange(this.prefsHandler_);
@@ -63,6 +64,10 @@ export class GamePage {
         }
         if (err.code === 'no_such_game') {
             this.status_.replaceChildren(h('strong', {}, 'This game does not exist.'));
+            return true;
+        }
+        if (err.code === 'forbidden' && !this.g_) {
+            this.status_.replaceChildren(h('strong', {}, 'This game is private: open it with the link its players share.'));
             return true;
         }
         if (err.code === 'internal_error' && !this.g_) {
@@ -120,7 +125,7 @@ export class GamePage {
             this.afterCatchUp_();
         } else if (msg.type === 'event' && this.g_) {
             if (msg.version > this.g_.version + 1) {
-                this.app_.conn.send(build.watch(this.gameId_, this.g_.version));
+                this.app_.conn.send(build.watch(this.gameId_, this.g_.version, this.app_.conn.keyOf(this.gameId_)));
                 return;
             }
             const kind = applyEvent(this.g_, msg);

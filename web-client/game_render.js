@@ -9,7 +9,7 @@ import { afterGameActions, resultWords } from './result_dialog.js';
 import { premoveText } from './premove.js';
 import { setTitle } from './notify.js';
 import { prefs } from './settings.js';
-import { pgnUrl } from './api.js';
+import { pgnUrl, withKey } from './api.js';
 import { copyText } from './ui.js';
 
 export const renderGame = {
@@ -126,7 +126,7 @@ export const renderGame = {
             rematchOffer: () => this.send_(build.rematchOffer(this.gameId_)),
             rematchAccept: () => this.send_(build.rematchAccept(this.gameId_)),
             newOpponent: () => this.newOpponent_(),
-            analysisHref: `/analysis/${encodeURIComponent(this.gameId_)}`,
+            analysisHref: withKey(`/analysis/${encodeURIComponent(this.gameId_)}`, this.gameId_),
             pgnHref: pgnUrl(this.gameId_), pgnName: `${g.variant}-${this.gameId_}.pgn`,
         };
         this.afterGame_.replaceChildren(...afterGameActions(g, seat, nameOf, act),
@@ -183,8 +183,9 @@ export const renderGame = {
             items.push(button(on ? 'Hide powers' : 'Show powers', 'powers',
                               () => prefs.set('powers', on ? 'off' : 'on'), { 'aria-pressed': String(on) }));
         }
+        // A private game's link carries its key: whoever has it may watch.
         items.push(button('Copy link', 'copy-game', () => copyText(link).then((ok) =>
-            this.app_.toast(ok ? 'Game link copied.' : link))));
+            this.app_.toast(ok ? 'Game link copied.' : link)), { 'data-link': link }));
         if (!g.result && g.moves.length) {
             items.push(h('a', { class: 'btn', href: pgnUrl(this.gameId_), download: `${g.variant}-${this.gameId_}.pgn`,
                                 'data-action': 'pgn-now' }, 'PGN'));

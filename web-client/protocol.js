@@ -20,7 +20,8 @@ export const build = {
     quickPair: ({ variant, rules, rounds, clock, rated }) =>
         clean({ type: 'quick_pair', variant, rules, rated: rated || undefined,
                 rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined, id: 'seek' }),
-    watch: (gameId, since) => clean({ type: 'watch', game_id: gameId, since }),
+    // `key`: a private game's access key (from its link, or the players' snapshot).
+    watch: (gameId, since, key) => clean({ type: 'watch', game_id: gameId, since, key }),
     unwatch: (gameId) => ({ type: 'unwatch', game_id: gameId }),
     move: (gameId, move) => ({ type: 'move', game_id: gameId, move }),
     resign: (gameId) => ({ type: 'resign', game_id: gameId }),

@@ -5,6 +5,9 @@
 import { build, eventVersion, gameIdOf, welcomeToken } from './protocol.js';
 
 export const TOKEN_KEY = 'chessence.token';
+// The access keys of private games this page knows, by game id (Connection.setKey).
+const accessKeys = new Map();
+export const keyOf = (gameId) => accessKeys.get(gameId);
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 20000;
 const PONG_GRACE_MS = 8000;
@@ -92,7 +95,19 @@ export class Connection {
     // Follows a room; `since` null asks for a snapshot.
     watch(gameId, since = null) {
         this.watched_.set(gameId, since ?? 0);
-        return this.send(build.watch(gameId, since ?? undefined));
+        return this.send(build.watch(gameId, since ?? undefined, this.keyOf(gameId)));
+    }
+
+    // A private game's access key, from its link (`?key=`) or from its players' snapshot: sent
+    // with every watch of the game, and part of the links the page shows.
+    setKey(gameId, key) {
+        if (key) {
+            accessKeys.set(gameId, key);
+        }
+    }
+
+    keyOf(gameId) {
+        return keyOf(gameId);
     }
 
     unwatch(gameId) {
@@ -155,7 +170,7 @@ export class Connection {
             this.startPing_();
             this.dispatch_(msg);
             for (const [gameId, version] of this.watched_) {
-                this.send(build.watch(gameId, resumed && version > 0 ? version : undefined));
+                this.send(build.watch(gameId, resumed && version > 0 ? version : undefined, this.keyOf(gameId)));
             }
             return;
         }
@@ -169,6 +184,9 @@ export class Connection {
             this.dispatch_(msg);
             this.drop_();
             return;
+        }
+        if (msg.type === 'snapshot' && typeof msg.access_key === 'string') {
+            this.setKey(msg.game_id, msg.access_key);
         }
         if (msg.type === 'event' || msg.type === 'events') {
             const gameId = gameIdOf(msg);

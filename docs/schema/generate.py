@@ -192,7 +192,7 @@ client = {
     'quick_pair': ({'variant': ref('../defs/variant.json'), 'rules': ref('../defs/rules.json'),
                     'rounds': enum(1, 3, 5, 7, 9), 'clock': ref('../defs/time_control.json'), 'rated': B},
                    ['variant']),
-    'watch': ({**gid, 'since': {'type': 'integer', 'minimum': 0}, 'full': B}, ['game_id']),
+    'watch': ({**gid, 'since': {'type': 'integer', 'minimum': 0}, 'full': B, 'key': s(1, 64)}, ['game_id']),
     'unwatch': (gid, ['game_id']),
     'move': ({**gid, 'move': s(1, 64)}, ['game_id', 'move']),
     'resign': (gid, ['game_id']),
@@ -254,6 +254,7 @@ snapshot_props = {
     'chat': arr(chat_line),
     'match': nullable(ref('../defs/match.json')),
     'rated': B, 'rating_change': nullable(ref('../defs/rating_change.json')),
+    'access_key': s(32, 32),
 }
 server = {
     'welcome': ({'protocol': const(1), 'server': s(1, 100), 'player': ref('../defs/player.json'),
@@ -269,7 +270,7 @@ server = {
     'game_started': ({**gid, 'variant': ref('../defs/variant.json'), 'you': ref('../defs/seat.json')},
                      ['game_id', 'variant', 'you']),
     # `powers` (issue 15), `rated` and `rating_change` (issue 16) may be absent.
-    'snapshot': (snapshot_props, [k for k in snapshot_props if k not in ('powers', 'rated', 'rating_change')]),
+    'snapshot': (snapshot_props, [k for k in snapshot_props if k not in ('powers', 'rated', 'rating_change', 'access_key')]),
     'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/wire/event.json')},
               ['game_id', 'version', 'event']),
     'events': ({**gid, 'version': {'type': 'integer', 'minimum': 0},

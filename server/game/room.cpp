@@ -109,7 +109,8 @@ void Room::post_seated(std::vector<Actor> players, std::uint64_t answer_client, 
                     actor.send(make_frame(protocol::game_started_message(
                         self->id(), self->game_.variant, self->game_.seat_name(seat.value_or(0)),
                         echo)));
-                    actor.send(make_frame(protocol::snapshot_message(self->snapshot(), echo)));
+                    actor.send(make_frame(
+                        protocol::snapshot_message(self->snapshot(actor.player_id), echo)));
                 }
                 self->watchers_changed();
                 self->publish_summary();

@@ -132,7 +132,8 @@ private:
     bool online(const std::string& player_id) const;
     std::optional<int> seat_lag(int seat) const;
     std::array<SeatPresence, 2> seat_presence() const;
-    Json snapshot() const;
+    // The snapshot as `viewer_id` sees it: a private game's players also get its access key.
+    Json snapshot(const std::string& viewer_id) const;
 
     // room_rating.cpp: rated games (issue 16)
     // The write that rates the game ending with `result` (with its finished mark), if it is rated.

@@ -7,6 +7,7 @@
 #include "protocol/messages.h"
 #include "server/game/lobby.h"
 #include "server/game/room.h"
+#include "server/game/secrets.h"
 #include "server/game/server_state.h"
 
 namespace server {
@@ -18,13 +19,20 @@ namespace events = protocol::events;
 // of the current game or round carry the position string after them, so the client can show them);
 // otherwise, or with `full`, a snapshot.
 void Room::watch(const Actor& actor, const protocol::Request& request) {
+    // A private game shows itself to its players and to whoever has its link (the key).
+    if (record_.is_private && !game_.seat_of(actor.player_id) &&
+        !same_secret(request.key, record_.access_key)) {
+        fail(actor, request, protocol::ErrorCode::forbidden,
+             "this game is private: open it with the link its players share");
+        return;
+    }
     add_watcher(actor);
     const auto known = static_cast<std::int64_t>(log_.size());
     const bool catch_up = request.since && !request.full && *request.since >= 0 &&
                           *request.since <= known &&
                           known - *request.since <= static_cast<std::int64_t>(catch_up_max_events);
     if (!catch_up) {
-        actor.send(make_frame(protocol::snapshot_message(snapshot(), request.id)));
+        actor.send(make_frame(protocol::snapshot_message(snapshot(actor.player_id), request.id)));
         watchers_changed();
         return;
     }
@@ -198,8 +206,13 @@ std::array<SeatPresence, 2> Room::seat_presence() const {
     return seats;
 }
 
-json Room::snapshot() const {
-    return snapshot_json(game_, seat_presence(), spectator_count(), rating_change_json(), now());
+json Room::snapshot(const std::string& viewer_id) const {
+    auto snapshot =
+        snapshot_json(game_, seat_presence(), spectator_count(), rating_change_json(), now());
+    if (record_.is_private && game_.seat_of(viewer_id)) {
+        snapshot["access_key"] = record_.access_key;
+    }
+    return snapshot;
 }
 
 }  // namespace server

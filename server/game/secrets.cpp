@@ -46,6 +46,10 @@ std::string sha256_hex(std::string_view data) {
     return to_hex(digest, sizeof digest);
 }
 
+bool same_secret(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && (a.empty() || sodium_memcmp(a.data(), b.data(), a.size()) == 0);
+}
+
 std::string random_hex(std::size_t bytes) {
     require_sodium();
     std::vector<unsigned char> buffer(bytes);

@@ -23,6 +23,8 @@ core::Status init_secrets();
 std::string sha256_hex(std::string_view data);
 // `bytes` random bytes as lower-case hex.
 std::string random_hex(std::size_t bytes);
+// Whether two secrets are equal, in time that does not depend on where they differ.
+bool same_secret(std::string_view a, std::string_view b);
 // `prefix` + 32 hex digits (128 random bits): "p_…" players, "g_…" games, "s_…" seeks.
 std::string random_id(std::string_view prefix);
 // A new secret token: 64 hex digits (256 random bits).

@@ -153,6 +153,9 @@ core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {
     record.rules = std::string(core::rule_set_name(spec.rules));
     record.seats = spec.seats;
     record.is_private = spec.is_private;
+    if (spec.is_private) {
+        record.access_key = random_hex(16);
+    }
     record.rated = spec.rated;
     record.time_control = protocol::time_control_text(spec.clock);
     record.created_at = unix_now();

@@ -10,6 +10,7 @@
 #include "protocol/events.h"
 #include "protocol/messages.h"
 #include "protocol/time_control.h"
+#include "server/game/secrets.h"
 #include "server/limits.h"
 #include "server/net/http_players.h"
 #include "server/net/static_files.h"
@@ -202,6 +203,36 @@ HttpReply seek_reply(Store& store, std::string_view seek_id) {
     return not_found_reply();
 }
 
+// A private game is read only with its key (`?key=`) or by one of its players (a bearer token):
+// otherwise 403. Nothing to refuse when the game is public or unknown (the reply says 404).
+std::optional<HttpReply> private_refusal(Store& store, std::string_view game_id,
+                                         std::string_view query, std::string_view authorization) {
+    const auto game = store.game(game_id);
+    if (!game) {
+        return read_failed_reply("the game", game.error());
+    }
+    if (!*game || !(*game)->is_private) {
+        return std::nullopt;
+    }
+    const auto fields = parse_query(query);
+    if (fields) {
+        if (auto key = fields->find("key");
+            key != fields->end() && same_secret(key->second, (*game)->access_key)) {
+            return std::nullopt;
+        }
+    }
+    const auto viewer = viewer_of(store, authorization);
+    if (!viewer) {
+        return read_failed_reply("your session", viewer.error());
+    }
+    const auto& seats = (*game)->seats;
+    if (!viewer->empty() && std::find(seats.begin(), seats.end(), *viewer) != seats.end()) {
+        return std::nullopt;
+    }
+    return json_reply(
+        403, R"({"error":"this game is private: open it with the link its players share"})");
+}
+
 }  // namespace
 
 std::optional<HttpReply> serve_api(Store& store, std::string_view target,
@@ -218,13 +249,17 @@ std::optional<HttpReply> serve_api(Store& store, std::string_view target,
     if (path.substr(0, games_prefix.size()) == games_prefix) {
         std::string_view id = path.substr(games_prefix.size());
         constexpr std::string_view pgn = ".pgn";
-        if (id.size() > pgn.size() && id.substr(id.size() - pgn.size()) == pgn) {
-            return pgn_reply(store, id.substr(0, id.size() - pgn.size()));
+        const bool as_pgn = id.size() > pgn.size() && id.substr(id.size() - pgn.size()) == pgn;
+        if (as_pgn) {
+            id.remove_suffix(pgn.size());
         }
         if (id.empty() || id.find('/') != std::string_view::npos) {
             return not_found_reply();
         }
-        return game_reply(store, id);
+        if (auto refused = private_refusal(store, id, query, authorization)) {
+            return refused;
+        }
+        return as_pgn ? pgn_reply(store, id) : game_reply(store, id);
     }
     if (path == "/api/legal") {
         return legal_reply(query);

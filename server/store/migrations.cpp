@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 6> steps = {
+constexpr std::array<std::string_view, 7> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -148,6 +148,12 @@ CREATE TABLE server_runs (
     started_at  INTEGER PRIMARY KEY,
     alive_at    INTEGER NOT NULL
 );
+)sql",
+    // 7 (issue 23): a private game's access key, which a spectator must show; the private games
+    // stored before get one of their own.
+    R"sql(
+ALTER TABLE games ADD COLUMN access_key TEXT NOT NULL DEFAULT '';
+UPDATE games SET access_key = lower(hex(randomblob(16))) WHERE private = 1;
 )sql",
 };
 

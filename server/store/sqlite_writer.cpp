@@ -90,14 +90,15 @@ core::Status apply(Connection& db, const CreateGame& w) {
     auto inserted =
         run(db,
             "INSERT INTO games (id, variant, rules, start_fen, seed, rounds, private, status, "
-            "result_json, created_at, finished_at, time_control, rated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "result_json, created_at, finished_at, time_control, rated, access_key) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [&](Statement& s) {
                 s.bind(1, g.id).bind(2, g.variant).bind(3, g.rules).bind(4, g.start_fen);
                 s.bind(5, static_cast<std::int64_t>(g.seed)).bind(6, std::int64_t{g.rounds});
                 s.bind(7, std::int64_t{g.is_private ? 1 : 0}).bind(8, g.status);
                 s.bind(9, g.result_json).bind(10, g.created_at).bind(11, g.finished_at);
                 s.bind(12, g.time_control).bind(13, std::int64_t{g.rated ? 1 : 0});
+                s.bind(14, g.access_key);
             });
     if (!inserted) {
         return db.last_error_code() == SQLITE_CONSTRAINT_PRIMARYKEY

@@ -38,6 +38,9 @@ struct GameRecord {
     std::uint64_t seed = 0;          // Sniderman: the match seed
     int rounds = 0;                  // Sniderman: rounds in the match
     bool is_private = false;
+    // A private game's access key: 32 hex digits (128 random bits) a spectator must show to watch
+    // it or read it over HTTP; "" for a public game.
+    std::string access_key;
     bool rated = false;  // rated games change both players' ratings when they end
     // The time control as a record's TimeControl tag writes it (protocol/time_control.h): "-" (or
     // "") unlimited, "300+3", "1/259200".

@@ -223,7 +223,13 @@ test('sniderman: private invitation, a one-round match played to its end', { tim
     await bob.click('[data-action="join"]');
     const gameId = await gameIdOf(alice);
     await gameIdOf(bob);
-    await carol.goto(`${server.url}/#/game/${gameId}`);
+    // A private game: a stranger with only its id is turned away; its link (with the key) works.
+    const dave = (await person('Stranger')).page;
+    await dave.goto(`${server.url}/game/${gameId}`);
+    await dave.waitForSelector('text=This game is private');
+    const spectatorLink = await alice.getAttribute('[data-action="copy-game"]', 'data-link');
+    assert.match(spectatorLink, /\/game\/g_[0-9a-f]+\?key=[0-9a-f]{32}$/);
+    await carol.goto(spectatorLink);
     await carol.waitForSelector('#board[data-version]');
     await screenshot(alice, 'sniderman-deal');
     const played = await playToEnd({ players: [alice, bob], watcher: carol, choose: chooser(5), maxPlies: 15 });
@@ -233,7 +239,7 @@ test('sniderman: private invitation, a one-round match played to its end', { tim
     await screenshot(carol, 'sniderman-final-spectator');
     assert.deepEqual(await moveTexts(carol), played);
     console.log(`sniderman: ${played.length} plies, ${await alice.textContent('.banner')}`);
-    noScriptErrors([alice, bob, carol]);
+    noScriptErrors([alice, bob, carol, dave]);
 });
 
 test('sniderman: a three-round match from the lobby, objects not reused, the score kept', { timeout: 300000 }, async () => {

@@ -54,9 +54,14 @@ Table::Table(std::uint16_t port, const std::string& variant_name, int rounds, bo
     EXPECT_EQ(started_bob["game_id"], game_id);
     EXPECT_EQ(started_ann["you"], variant == "sniderman" ? "player0" : "white");
     EXPECT_EQ(started_bob["you"], variant == "sniderman" ? "player1" : "black");
-    ann->wait_type("snapshot");
+    const auto ann_snapshot = ann->wait_type("snapshot");
     bob->wait_type("snapshot");
-    sam->send({{"type", "watch"}, {"game_id", game_id}, {"id", "first"}});
+    // A private game's spectator comes with its link: the key its players see.
+    json watch = {{"type", "watch"}, {"game_id", game_id}, {"id", "first"}};
+    if (ann_snapshot.contains("access_key")) {
+        watch["key"] = ann_snapshot["access_key"];
+    }
+    sam->send(watch);
     start = sam->wait_type("snapshot");
     version = start.value("version", 0);
 }

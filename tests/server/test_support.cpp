@@ -7,6 +7,10 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/streambuf.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
@@ -106,7 +110,38 @@ std::uint16_t TestServer::port() const {
     return server_ ? server_->port() : 0;
 }
 
-HttpResult http_get(std::uint16_t port, const std::string& target, const std::string& method) {
+RawAnswer raw_http(std::uint16_t port, const std::string& request) {
+    asio::io_context io;
+    tcp::socket socket(io);
+    beast::error_code ec;
+    socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), ec);
+    if (ec) {
+        ADD_FAILURE() << "connect: " << ec.message();
+        return {};
+    }
+    asio::write(socket, asio::buffer(request), ec);
+    asio::streambuf buffer;
+    asio::read_until(socket, buffer, "\r\n\r\n", ec);
+    if (ec) {
+        return {};
+    }
+    std::string all(asio::buffers_begin(buffer.data()), asio::buffers_end(buffer.data()));
+    RawAnswer answer;
+    answer.head = all.substr(0, all.find("\r\n\r\n"));
+    if (answer.head.rfind("HTTP/1.1 ", 0) != 0 || answer.head.size() < 12) {
+        return {};
+    }
+    answer.status = std::stoi(answer.head.substr(9, 3));
+    if (answer.status != 101) {
+        asio::read(socket, buffer, ec);  // until the server closes
+        all.assign(asio::buffers_begin(buffer.data()), asio::buffers_end(buffer.data()));
+        answer.body = all.substr(all.find("\r\n\r\n") + 4);
+    }
+    return answer;
+}
+
+HttpResult http_get(std::uint16_t port, const std::string& target, const std::string& method,
+                    const std::string& authorization) {
     HttpResult result;
     asio::io_context io;
     beast::tcp_stream stream(io);
@@ -118,6 +153,9 @@ HttpResult http_get(std::uint16_t port, const std::string& target, const std::st
     }
     http::request<http::empty_body> req{http::string_to_verb(method), target, 11};
     req.set(http::field::host, "127.0.0.1");
+    if (!authorization.empty()) {
+        req.set(http::field::authorization, authorization);
+    }
     req.keep_alive(false);
     http::write(stream, req, ec);
     beast::flat_buffer buffer;

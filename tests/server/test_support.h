@@ -54,8 +54,19 @@ struct HttpResult {
 };
 
 // One request on a fresh connection; `target` is sent verbatim.
+// `authorization`, when set, is sent as the Authorization header ("Bearer <token>").
 HttpResult http_get(std::uint16_t port, const std::string& target,
-                    const std::string& method = "GET");
+                    const std::string& method = "GET", const std::string& authorization = "");
+
+// Sends `request` verbatim (a whole HTTP request) on a fresh connection and reads the answer: its
+// status (0 when none came), header block and body (read until the server closes, except after a
+// 101).
+struct RawAnswer {
+    int status = 0;
+    std::string head;
+    std::string body;
+};
+RawAnswer raw_http(std::uint16_t port, const std::string& request);
 
 class WsClient {
 public:

@@ -3,20 +3,13 @@
 // trusts 127.0.0.1 as a proxy, so a test speaks from any address by sending X-Forwarded-For.
 #include <gtest/gtest.h>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/read.hpp>
-#include <boost/asio/read_until.hpp>
-#include <boost/asio/streambuf.hpp>
-#include <boost/asio/write.hpp>
+#include <thread>
 
 #include "server/game_table.h"
 #include "server/test_support.h"
 
 namespace {
 
-namespace asio = boost::asio;
 using test::json;
 using test::WsClient;
 
@@ -25,18 +18,10 @@ server::Limits proxied(server::Limits limits = test::fast_limits()) {
     return limits;
 }
 
-struct RawAnswer {
-    int status = 0;
-    std::string body;
-};
-
 // A WebSocket upgrade (or, with `upgrade` false, a GET of `target`) from `address`, on a fresh
-// connection; the status and body of the answer (0: none).
-RawAnswer raw_request(std::uint16_t port, const std::string& address, bool upgrade = true,
-                      const std::string& target = "/ws") {
-    asio::io_context io;
-    asio::ip::tcp::socket socket(io);
-    socket.connect({asio::ip::make_address("127.0.0.1"), port});
+// connection.
+test::RawAnswer raw_request(std::uint16_t port, const std::string& address, bool upgrade = true,
+                            const std::string& target = "/ws") {
     std::string request = "GET " + target + " HTTP/1.1\r\nHost: x\r\n";
     if (!address.empty()) {
         request += "X-Forwarded-For: " + address + "\r\n";
@@ -48,26 +33,7 @@ RawAnswer raw_request(std::uint16_t port, const std::string& address, bool upgra
     } else {
         request += "Connection: close\r\n";
     }
-    request += "\r\n";
-    boost::system::error_code ec;
-    asio::write(socket, asio::buffer(request), ec);
-    asio::streambuf buffer;
-    asio::read_until(socket, buffer, "\r\n\r\n", ec);
-    if (ec) {
-        return {};
-    }
-    std::string head(asio::buffers_begin(buffer.data()), asio::buffers_end(buffer.data()));
-    RawAnswer answer;
-    if (head.rfind("HTTP/1.1 ", 0) != 0) {
-        return {};
-    }
-    answer.status = std::stoi(head.substr(9, 3));
-    if (answer.status != 101) {
-        asio::read(socket, buffer, ec);  // the server closes after a refusal
-        const std::string all(asio::buffers_begin(buffer.data()), asio::buffers_end(buffer.data()));
-        answer.body = all.substr(all.find("\r\n\r\n") + 4);
-    }
-    return answer;
+    return test::raw_http(port, request + "\r\n");
 }
 
 // The upgrade's status once the server has counted what closed (it may take a moment).

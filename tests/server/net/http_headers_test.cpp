@@ -2,32 +2,13 @@
 // foreign page (its Origin) gets 403 while the server's own pages and non-browser clients connect.
 #include <gtest/gtest.h>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/read.hpp>
-#include <boost/asio/read_until.hpp>
-#include <boost/asio/streambuf.hpp>
-#include <boost/asio/write.hpp>
-
 #include "server/test_support.h"
 
 namespace {
 
-namespace asio = boost::asio;
-
-struct Answer {
-    int status = 0;
-    std::string head;  // the status line and the header fields
-    std::string body;
-};
-
 // A GET of `target` (an upgrade when `upgrade`) with `headers` (each "Name: value\r\n").
-Answer request(std::uint16_t port, const std::string& target, const std::string& headers,
-               bool upgrade) {
-    asio::io_context io;
-    asio::ip::tcp::socket socket(io);
-    socket.connect({asio::ip::make_address("127.0.0.1"), port});
+test::RawAnswer request(std::uint16_t port, const std::string& target, const std::string& headers,
+                        bool upgrade) {
     std::string text =
         "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) + "\r\n" + headers;
     if (upgrade) {
@@ -37,26 +18,7 @@ Answer request(std::uint16_t port, const std::string& target, const std::string&
     } else {
         text += "Connection: close\r\n";
     }
-    text += "\r\n";
-    boost::system::error_code ec;
-    asio::write(socket, asio::buffer(text), ec);
-    asio::streambuf buffer;
-    asio::read_until(socket, buffer, "\r\n\r\n", ec);
-    if (ec) {
-        return {};
-    }
-    Answer answer;
-    std::string all(asio::buffers_begin(buffer.data()), asio::buffers_end(buffer.data()));
-    answer.head = all.substr(0, all.find("\r\n\r\n"));
-    if (answer.head.rfind("HTTP/1.1 ", 0) == 0) {
-        answer.status = std::stoi(answer.head.substr(9, 3));
-    }
-    if (answer.status != 101) {
-        asio::read(socket, buffer, ec);
-        all.assign(asio::buffers_begin(buffer.data()), asio::buffers_end(buffer.data()));
-        answer.body = all.substr(all.find("\r\n\r\n") + 4);
-    }
-    return answer;
+    return test::raw_http(port, text + "\r\n");
 }
 
 bool has_header(const std::string& head, const std::string& line) {
