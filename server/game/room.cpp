@@ -220,6 +220,11 @@ std::optional<protocol::ProtocolError> Room::may_chat(const Actor& actor,
     if (!seat && !watchers_.count(actor.client_id)) {
         return protocol::ProtocolError{ErrorCode::not_a_player, "watch the game to chat in it"};
     }
+    if (!seat && game_.result) {
+        // After the end only the players talk (a rematch, a good game); spectators' chat closes.
+        return protocol::ProtocolError{ErrorCode::game_over,
+                                       "the game is over: only its players may chat now"};
+    }
     if (state_.muted(actor.player_id)) {
         return protocol::ProtocolError{ErrorCode::muted, "an admin has muted your chat"};
     }

@@ -39,7 +39,8 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       address_limits_(limits),
       time_(time ? std::move(time) : std::make_shared<ServerClock>()),
       heartbeat_(io, store, *time_),
-      lobby_(std::make_shared<Lobby>(*this, io)) {
+      lobby_(std::make_shared<Lobby>(*this, io)),
+      rooms_([this](std::string_view game_id) { return load_room(game_id); }) {
     time_listener_ = time_->on_jump([this] { check_clocks(); });
 }
 
@@ -82,14 +83,7 @@ ServerState::~ServerState() {
 }
 
 void ServerState::check_clocks() {
-    std::vector<std::shared_ptr<Room>> rooms;
-    {
-        std::lock_guard lock(rooms_mutex_);
-        for (const auto& [id, room] : rooms_) {
-            rooms.push_back(room);
-        }
-    }
-    for (const auto& room : rooms) {
+    for (const auto& room : rooms_.held()) {
         room->post_clock_check();
     }
 }
@@ -138,8 +132,7 @@ core::Status ServerState::restore_games() {
             continue;
         }
         room->post_summary();
-        std::lock_guard lock(rooms_mutex_);
-        rooms_[record.id] = std::move(room);
+        rooms_.add(record.id, std::move(room));
         ++restored;
     }
     log->info("restored {} unfinished game(s)", restored);
@@ -184,16 +177,15 @@ core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {
 }
 
 void ServerState::add_room(const std::shared_ptr<Room>& room) {
-    std::lock_guard lock(rooms_mutex_);
-    rooms_[room->id()] = room;
+    rooms_.add(room->id(), room);
 }
 
 core::Expected<std::shared_ptr<Room>> ServerState::room(std::string_view game_id) {
-    std::lock_guard lock(rooms_mutex_);
-    if (auto it = rooms_.find(game_id); it != rooms_.end()) {
-        return it->second;
-    }
-    // A finished game from before the last restart: rebuilt from its events on first use.
+    return rooms_.get(game_id);
+}
+
+// A finished game from before the last restart (or released since): rebuilt from its events.
+core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view game_id) {
     auto record = store_.game(game_id);
     if (!record) {
         return core::make_error(record.error());
@@ -214,34 +206,28 @@ core::Expected<std::shared_ptr<Room>> ServerState::room(std::string_view game_id
     if (auto status = room->restore(*events); !status) {
         return core::make_error("game " + game.id + " cannot be replayed: " + status.error());
     }
-    rooms_[game.id] = room;
     return room;
 }
 
 std::shared_ptr<Room> ServerState::loaded_room(std::string_view game_id) {
-    std::lock_guard lock(rooms_mutex_);
-    auto it = rooms_.find(game_id);
-    return it == rooms_.end() ? nullptr : it->second;
+    return rooms_.loaded(game_id);
 }
 
 void ServerState::release_room(std::string_view game_id) {
-    std::lock_guard lock(rooms_mutex_);
-    auto it = rooms_.find(game_id);
-    if (it != rooms_.end() && it->second->finished()) {
-        rooms_.erase(it);
+    if (auto room = rooms_.loaded(game_id); room && room->finished()) {
+        rooms_.release(game_id);
     }
 }
 
 std::vector<std::string> ServerState::unfinished_games_of(std::string_view player_id) {
     std::vector<std::string> games;
-    std::lock_guard lock(rooms_mutex_);
-    for (const auto& [id, room] : rooms_) {
+    for (const auto& room : rooms_.held()) {
         if (room->finished()) {
             continue;
         }
         for (const auto& seat : room->seats()) {
             if (seat == player_id) {
-                games.push_back(id);
+                games.push_back(room->id());
                 break;
             }
         }
@@ -250,8 +236,7 @@ std::vector<std::string> ServerState::unfinished_games_of(std::string_view playe
 }
 
 std::size_t ServerState::room_count() {
-    std::lock_guard lock(rooms_mutex_);
-    return rooms_.size();
+    return rooms_.held_count();
 }
 
 void ServerState::join(const std::shared_ptr<Client>& client) {

@@ -23,6 +23,7 @@
 #include "server/game/identity.h"
 #include "server/game/login_limiter.h"
 #include "server/game/passwords.h"
+#include "server/game/room_registry.h"
 #include "server/game/time_source.h"
 #include "server/limits.h"
 #include "server/store/store.h"
@@ -133,8 +134,10 @@ private:
     std::mutex muted_mutex_;
     std::set<std::string, std::less<>> muted_;
 
-    std::mutex rooms_mutex_;
-    std::map<std::string, std::shared_ptr<Room>, std::less<>> rooms_;
+    // A finished game's room, read from the store and replayed (the registry's loader).
+    core::Expected<std::shared_ptr<Room>> load_room(std::string_view game_id);
+
+    RoomRegistry rooms_;
 
     std::mutex sessions_mutex_;
     std::map<std::uint64_t, std::weak_ptr<Client>> sessions_;

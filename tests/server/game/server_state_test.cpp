@@ -209,6 +209,18 @@ TEST_F(StateReads, ARoomThatCannotBeReadIsAnErrorAndIsLoadedOnceReadsRecover) {
     EXPECT_EQ(state_.room_count(), 1u);
 }
 
+TEST_F(StateReads, AnUnknownIdIsNotReadAgainAtOnce) {
+    for (int i = 0; i < 100; ++i) {
+        ASSERT_EQ(*state_.room("g_made_up"), nullptr);
+    }
+    store_.fail_reads = true;
+    const auto remembered = state_.room("g_made_up");
+    ASSERT_TRUE(remembered.ok()) << "answered from memory, without a read: " << remembered.error();
+    EXPECT_EQ(*remembered, nullptr);
+    EXPECT_EQ(store_.failed_reads, 0);
+    EXPECT_FALSE(state_.room("g_other").ok()) << "another id is read, and the read fails";
+}
+
 TEST_F(StateReads, RestoringGamesFailsWhenTheStoreCannotBeRead) {
     store_.fail_reads = true;
     const auto failed = state_.restore_games();
