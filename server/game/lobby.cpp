@@ -111,7 +111,9 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     });
     if (mine >= max_seeks_per_player) {
         actor.send(make_frame(protocol::error_message(
-            ErrorCode::rate_limited, "at most 5 open seeks per player", request.id)));
+            ErrorCode::rate_limited,
+            "at most " + std::to_string(max_seeks_per_player) + " open seeks per player",
+            request.id)));
         return;
     }
     const auto from_address =

@@ -30,15 +30,9 @@ json result_json(const GameRecord& game) {
     return result.is_discarded() ? json(nullptr) : result;
 }
 
-HttpReply game_reply(Store& store, std::string_view game_id) {
-    const auto found = store.game(game_id);
-    if (!found) {
-        return read_failed_reply("the game", found.error());
-    }
-    const auto& game = *found;
-    if (!game) {
-        return not_found_reply();
-    }
+HttpReply game_reply(Store& store, const GameRecord& record) {
+    const GameRecord* game = &record;
+    const std::string_view game_id = record.id;
     const auto events = store.events(game_id);
     if (!events) {
         return read_failed_reply("the game", events.error());
@@ -204,20 +198,16 @@ HttpReply seek_reply(Store& store, std::string_view seek_id) {
 }
 
 // A private game is read only with its key (`?key=`) or by one of its players (a bearer token):
-// otherwise 403. Nothing to refuse when the game is public or unknown (the reply says 404).
-std::optional<HttpReply> private_refusal(Store& store, std::string_view game_id,
+// otherwise 403. Nothing to refuse when the game is public.
+std::optional<HttpReply> private_refusal(Store& store, const GameRecord& game,
                                          std::string_view query, std::string_view authorization) {
-    const auto game = store.game(game_id);
-    if (!game) {
-        return read_failed_reply("the game", game.error());
-    }
-    if (!*game || !(*game)->is_private) {
+    if (!game.is_private) {
         return std::nullopt;
     }
     const auto fields = parse_query(query);
     if (fields) {
         if (auto key = fields->find("key");
-            key != fields->end() && same_secret(key->second, (*game)->access_key)) {
+            key != fields->end() && same_secret(key->second, game.access_key)) {
             return std::nullopt;
         }
     }
@@ -225,7 +215,7 @@ std::optional<HttpReply> private_refusal(Store& store, std::string_view game_id,
     if (!viewer) {
         return read_failed_reply("your session", viewer.error());
     }
-    const auto& seats = (*game)->seats;
+    const auto& seats = game.seats;
     if (!viewer->empty() && std::find(seats.begin(), seats.end(), *viewer) != seats.end()) {
         return std::nullopt;
     }
@@ -256,10 +246,17 @@ std::optional<HttpReply> serve_api(Store& store, std::string_view target,
         if (id.empty() || id.find('/') != std::string_view::npos) {
             return not_found_reply();
         }
-        if (auto refused = private_refusal(store, id, query, authorization)) {
+        const auto game = store.game(id);
+        if (!game) {
+            return read_failed_reply("the game", game.error());
+        }
+        if (!*game) {
+            return not_found_reply();
+        }
+        if (auto refused = private_refusal(store, **game, query, authorization)) {
             return refused;
         }
-        return as_pgn ? pgn_reply(store, id) : game_reply(store, id);
+        return as_pgn ? pgn_reply(store, id) : game_reply(store, **game);
     }
     if (path == "/api/legal") {
         return legal_reply(query);

@@ -193,7 +193,7 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
             if (!origin_allowed(std::string_view(origin.data(), origin.size()),
                                 std::string_view(host.data(), host.size()),
                                 allowed ? *allowed : std::vector<std::string>{})) {
-                log->info("{}: WebSocket from origin '{}' refused", ip, std::string(origin));
+                log->debug("{}: WebSocket from origin '{}' refused", ip, std::string(origin));
                 auto res = make_response(
                     json_reply(403, R"({"error":"pages from this origin may not connect; the )"
                                     R"(operator can allow it with --allowed-origin"})"),
@@ -204,7 +204,7 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
             if (target == "/ws" || target.substr(0, 4) == "/ws?") {
                 auto slot = state.address_limits().open_connection(ip);
                 if (auto* refused = std::get_if<AddressLimits::Refusal>(&slot)) {
-                    log->info("{}: WebSocket refused: {}", ip, refused->message);
+                    log->debug("{}: WebSocket refused: {}", ip, refused->message);
                     const nlohmann::json body = {{"error", refused->message}};
                     auto res = make_response(json_reply(refused->status, body.dump()),
                                              req.version(), false, false);

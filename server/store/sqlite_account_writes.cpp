@@ -11,22 +11,8 @@ namespace {
 using sqlite::Connection;
 using sqlite::Statement;
 
-template <class Bind>
-core::Status run(Connection& db, const std::string& sql, Bind&& bind) {
-    auto stmt = db.prepare(sql);
-    if (!stmt) {
-        return core::make_error(stmt.error());
-    }
-    bind(**stmt);
-    return (*stmt)->run();
-}
-
-core::Status annotate(core::Status status, const std::string& what) {
-    if (status) {
-        return status;
-    }
-    return core::make_error(what + ": " + status.error());
-}
+using sqlite::annotate;
+using sqlite::run;
 
 // An UPDATE that must change exactly one row.
 template <class Bind>

@@ -105,4 +105,24 @@ core::Status in_transaction(Connection& db, Body&& body) {
     return result;
 }
 
+// Prepares `sql` (cached), lets `bind` fill its parameters, and runs it to completion: what the
+// writes of a batch do, one statement each.
+template <class Bind>
+core::Status run(Connection& db, const std::string& sql, Bind&& bind) {
+    auto stmt = db.prepare(sql);
+    if (!stmt) {
+        return core::make_error(stmt.error());
+    }
+    bind(**stmt);
+    return (*stmt)->run();
+}
+
+// `status`, its error named by the write that failed ("append_event: …").
+inline core::Status annotate(core::Status status, std::string_view what) {
+    if (status) {
+        return status;
+    }
+    return core::make_error(std::string(what) + ": " + status.error());
+}
+
 }  // namespace server::sqlite

@@ -14,7 +14,9 @@ namespace server {
 
 namespace {
 
+using sqlite::annotate;
 using sqlite::Connection;
+using sqlite::run;
 using sqlite::Statement;
 using sqlite_account_writes::apply;
 
@@ -22,24 +24,6 @@ using sqlite_account_writes::apply;
 // failure each says why in the words of store.h ("append_event: version 4 of game g_1 is not the
 // last stored version (2) + 1"); the caller rolls back what the batch did so far. The accounts'
 // writes are in sqlite_account_writes.cpp, the heartbeat's in sqlite_runs.cpp.
-
-// Prepares `sql` (cached), lets `bind` fill its parameters, and runs it to completion.
-template <class Bind>
-core::Status run(Connection& db, const std::string& sql, Bind&& bind) {
-    auto stmt = db.prepare(sql);
-    if (!stmt) {
-        return core::make_error(stmt.error());
-    }
-    bind(**stmt);
-    return (*stmt)->run();
-}
-
-core::Status annotate(core::Status status, std::string_view what) {
-    if (status) {
-        return status;
-    }
-    return core::make_error(std::string(what) + ": " + status.error());
-}
 
 bool game_exists(Connection& db, std::string_view game_id) {
     auto stmt = db.prepare("SELECT 1 FROM games WHERE id = ?");
