@@ -29,6 +29,8 @@ constexpr std::array<std::string_view, error_code_count> code_names = {
     "already_registered", "forbidden",
     "account_closed",  "muted",
     "no_such_player",  "outside_rating_range",
+    // Issue 23.
+    "chat_closed",
     "internal_error",
 };
 // clang-format on

@@ -45,6 +45,8 @@ enum class ErrorCode : std::uint8_t {
     muted,
     no_such_player,
     outside_rating_range,
+    // Issue 23: the players closed the spectators' chat.
+    chat_closed,
     internal_error,
 };
 

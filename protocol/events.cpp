@@ -39,6 +39,10 @@ constexpr std::string_view kind_of<Chat>() {
     return "chat";
 }
 template <>
+constexpr std::string_view kind_of<SpectatorChat>() {
+    return "spectator_chat";
+}
+template <>
 constexpr std::string_view kind_of<RoundStarted>() {
     return "round_started";
 }
@@ -125,6 +129,9 @@ json fields(const Chat& e) {
             {"text", e.text},
             {"at", e.at}};
 }
+json fields(const SpectatorChat& e) {
+    return {{"by", e.by}, {"open", e.open}};
+}
 json fields(const RoundStarted& e) {
     return {{"round", e.round}, {"fen", e.fen}, {"namer", e.namer}};
 }
@@ -190,6 +197,15 @@ public:
             return std::nullopt;
         }
         return string(key);
+    }
+
+    bool boolean(const char* key) {
+        const json* value = find(key);
+        if (value && value->is_boolean()) {
+            return value->get<bool>();
+        }
+        fail(key, "true or false");
+        return false;
     }
 
     int integer(const char* key) {
@@ -401,6 +417,8 @@ core::Expected<RoomEvent> decode_event(const json& object) {
         event = RematchStarted{r.string("new_game_id")};
     } else if (kind == "chat") {
         event = read_chat(r);
+    } else if (kind == "spectator_chat") {
+        event = SpectatorChat{r.string("by"), r.boolean("open")};
     } else if (kind == "round_started") {
         RoundStarted e;
         e.round = r.integer("round");

@@ -70,6 +70,9 @@ struct RematchStarted {
     std::string new_game_id;
 };
 
+// Legacy: chat lines were room events until issue 23; logs stored before still hold them, so they
+// are read (and replayed as nothing). Chat now lives beside the log (server/store/store.h,
+// ChatLine).
 struct Chat {
     std::string from;                 // display name when written
     std::string player_id;            // the writer
@@ -130,9 +133,16 @@ struct MoreTime {
     ClockReading clock{};  // the clocks after it
 };
 
-using RoomEvent = std::variant<Move, GameOver, DrawOffered, DrawDeclined, RematchOffered,
-                               RematchStarted, Chat, RoundStarted, ObjectNamed, SideChosen,
-                               RoundOver, TakebackOffered, TakebackDeclined, Takeback, MoreTime>;
+// A player opens or closes the spectators' chat of the game (issue 23); it starts open.
+struct SpectatorChat {
+    std::string by;  // seat
+    bool open = true;
+};
+
+using RoomEvent =
+    std::variant<Move, GameOver, DrawOffered, DrawDeclined, RematchOffered, RematchStarted, Chat,
+                 RoundStarted, ObjectNamed, SideChosen, RoundOver, TakebackOffered,
+                 TakebackDeclined, Takeback, MoreTime, SpectatorChat>;
 
 // The wire name of the event's kind ("move", "game_over", …).
 std::string_view kind_name(const RoomEvent& event);

@@ -105,11 +105,14 @@ std::string event_message(std::string_view game_id, std::int64_t version,
 
 std::string events_message(std::string_view game_id, std::int64_t version,
                            const std::vector<VersionedEvent>& events, const json& position,
-                           const json& id) {
+                           const json& id, const json& chat) {
     json head = {
         {"type", "events"}, {"game_id", game_id}, {"version", version}, {"position", position}};
     if (!id.is_null()) {
         head["id"] = id;
+    }
+    if (!chat.is_null()) {
+        head["chat"] = chat;
     }
     std::string out = to_text(head);
     out.pop_back();
@@ -124,6 +127,10 @@ std::string events_message(std::string_view game_id, std::int64_t version,
     }
     out += "]}";
     return out;
+}
+
+std::string chat_message(std::string_view game_id, const json& line) {
+    return to_text(json{{"type", "chat"}, {"game_id", game_id}, {"line", line}});
 }
 
 std::string spectators_message(std::string_view game_id, int count) {

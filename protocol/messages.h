@@ -52,11 +52,14 @@ struct VersionedEvent {
     std::int64_t version = 0;
     std::string json;  // the event object, embedded as is
 };
-// What a watcher missed, in one frame: the events in order, the room's version after them, and
-// the position it is in.
+// What a watcher missed, in one frame: the events in order, the room's version after them, the
+// position it is in, and (an array, when given) the chat lines the watcher may read now.
 std::string events_message(std::string_view game_id, std::int64_t version,
                            const std::vector<VersionedEvent>& events,
-                           const nlohmann::json& position, const nlohmann::json& id);
+                           const nlohmann::json& position, const nlohmann::json& id,
+                           const nlohmann::json& chat = nullptr);
+// One chat line, to those who may read its channel (not a room event: it has no version).
+std::string chat_message(std::string_view game_id, const nlohmann::json& line);
 std::string spectators_message(std::string_view game_id, int count);
 // Whether each seated player has a connection watching the room: {"<seat>": true|false, …}; the
 // measured round trip of each seat's connection ({"<seat>": ms|null}); and for a seat that has

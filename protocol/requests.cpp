@@ -38,6 +38,7 @@ constexpr std::array<std::string_view, request_type_count> type_names = {
     "takeback_accept",
     "takeback_decline",
     "moretime",
+    "spectator_chat",
     "register",
     "login",
     "logout",
@@ -282,7 +283,8 @@ void read_fields(FieldReader& in, Request& r) {
         r.type == T::rematch_offer || r.type == T::rematch_accept || r.type == T::name_object ||
         r.type == T::choose_side || r.type == T::chat || r.type == T::abort ||
         r.type == T::claim_victory || r.type == T::claim_draw || r.type == T::takeback_offer ||
-        r.type == T::takeback_accept || r.type == T::takeback_decline || r.type == T::moretime;
+        r.type == T::takeback_accept || r.type == T::takeback_decline || r.type == T::moretime ||
+        r.type == T::spectator_chat;
     if (game_request) {
         if (auto id = in.string("game_id", max_ref_length, true)) {
             r.game_id = *id;
@@ -354,6 +356,13 @@ void read_fields(FieldReader& in, Request& r) {
                 } else {
                     r.text = *text;
                 }
+            }
+            break;
+        case T::spectator_chat:
+            if (auto open = in.boolean("open"); open || in.failed()) {
+                r.open = open.value_or(true);
+            } else {
+                in.fail(ErrorCode::missing_field, "`open` is required");
             }
             break;
         default:

@@ -45,6 +45,7 @@ enum class RequestType : std::uint8_t {
     takeback_accept,
     takeback_decline,
     moretime,
+    spectator_chat,  // issue 23: a player opens or closes the spectators' chat
     // Issue 16: accounts and moderation ("register" on the wire).
     register_account,
     login,
@@ -90,6 +91,7 @@ struct Request {
     std::string move;                   // move
     int object = 0;                     // name_object
     std::string text;                   // chat
+    bool open = true;                   // spectator_chat
 
     std::string username;      // register, login (valid: 3-20 letters, digits, '_', '-')
     std::string password;      // register, login, change_password (the current one)

@@ -25,8 +25,6 @@ inline constexpr int default_rate_per_second = 20;
 // Chat messages per player and room: at most this many in any chat_window.
 inline constexpr int chat_burst = 5;
 inline constexpr std::chrono::seconds chat_window{10};
-// Chat lines kept in a snapshot.
-inline constexpr std::size_t snapshot_chat_lines = 50;
 // A `watch` with `since` that missed at most this many events gets them in one `events` frame;
 // a larger gap gets a snapshot instead.
 inline constexpr std::size_t catch_up_max_events = 200;

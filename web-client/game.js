@@ -1,7 +1,7 @@
 // The game page: board, players, status, move list with review, actions, chat, and (Sniderman) the
 // match panel. It keeps the room's record from the snapshot plus events, resuming after a reconnect
 // from the last version applied; plays sounds, calls a hidden tab's attention, and runs premoves.
-import { applyEvent, applyEvents, applyPresence, build, readSnapshot, readSpectators } from './protocol.js';
+import { applyChat, applyEvent, applyEvents, applyPresence, build, readSnapshot, readSpectators } from './protocol.js';
 import { h } from './ui.js';
 import { matchPremove } from './premove.js';
 import { buildGameLayout } from './game_layout.js';
@@ -132,6 +132,9 @@ export class GamePage {
             if (kind) {
                 this.onEventApplied_(kind, msg.event ?? {});
             }
+        } else if (msg.type === 'chat' && this.g_) {
+            applyChat(this.g_, msg);
+            this.renderChat_();
         } else if (msg.type === 'rating_change') {
             this.ratingChange_ = msg.changes;
         } else if (msg.type === 'spectators' && this.g_) {
@@ -185,9 +188,8 @@ export class GamePage {
             this.note_ = `${this.nameOf_(e.by)} declined your draw offer.`;
         } else if (kind === 'draw_offered' && e.by !== this.seat_() && this.seat_()) {
             attention(`${this.nameOf_(e.by)} offers a draw`);
-        } else if (kind === 'chat') {
-            this.renderChat_();
-            return;
+        } else if (kind === 'spectator_chat' && !this.seat_()) {
+            this.note_ = e.open ? 'The players opened the spectators\' chat.' : 'The players closed the spectators\' chat.';
         }
         if (kind === 'game_over') {
             this.gameOver_(true);

@@ -66,7 +66,15 @@ export function buildGameLayout(page) {
             chatInput.value = '';
         }
     });
-    page.chat_ = h('section', { class: 'card chat', 'aria-label': 'Chat' }, page.chatLog_, chatForm);
+    page.chatInput_ = chatInput;
+    page.chatTitle_ = h('span', { class: 'chat-title' }, 'Chat');
+    // A player may close (and reopen) the spectators' chat of the game.
+    page.spectatorChatButton_ = h('button', { class: 'btn chat-switch', type: 'button', hidden: true });
+    page.spectatorChatButton_.addEventListener('click', () => {
+        page.send_(build.spectatorChat(id, !page.g_.spectatorChat));
+    });
+    page.chat_ = h('section', { class: 'card chat', 'aria-label': 'Chat' },
+                   h('div', { class: 'chat-head' }, page.chatTitle_, page.spectatorChatButton_), page.chatLog_, chatForm);
     page.layout_ = h('div', { class: 'game-layout' }, page.topBar_.el, page.boardHost_, page.bottomBar_.el,
                      page.keyRule_, page.statusBox_, page.matchHost_, page.moves_, page.timeActions_, page.actions_, page.tools_,
                      page.chat_);

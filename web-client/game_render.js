@@ -154,7 +154,19 @@ export const renderGame = {
         const log = this.chatLog_;
         const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
         log.replaceChildren(...g.chat.map((c) => h('li', c.spectator ? { class: 'chat-spectator' } : {},
-            h('b', {}, c.from), c.spectator ? h('span', { class: 'chat-role' }, ' (spectator)') : '', ' ', c.text)));
+            h('b', {}, c.from), ' ', c.text)));
+        // Two channels: the players talk among themselves, the spectators among themselves.
+        const player = !!this.seat_();
+        this.chatTitle_.textContent = player ? 'Chat with your opponent' : 'Spectators\' chat';
+        const button = this.spectatorChatButton_;
+        button.hidden = !player || !!g.result;
+        button.textContent = g.spectatorChat ? 'Close spectators\' chat' : 'Open spectators\' chat';
+        button.title = g.spectatorChat ? 'Spectators may chat among themselves now' : 'Spectators may not chat now';
+        const closed = !player && (!g.spectatorChat || !!g.result);
+        this.chatInput_.disabled = closed;
+        this.chatInput_.placeholder = !closed ? 'Say something…'
+            : g.result ? 'The game is over: the spectators\' chat is closed'
+                : 'The players have closed the spectators\' chat';
         if (g.chat.length === 0) {
             log.append(h('li', { class: 'chat-empty' }, 'No messages yet.'));
         }

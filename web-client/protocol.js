@@ -33,6 +33,7 @@ export const build = {
     nameObject: (gameId, object) => ({ type: 'name_object', game_id: gameId, object }),
     chooseSide: (gameId, side) => ({ type: 'choose_side', game_id: gameId, side }),
     chat: (gameId, text) => ({ type: 'chat', game_id: gameId, text }),
+    spectatorChat: (gameId, open) => ({ type: 'spectator_chat', game_id: gameId, open }),
     abort: (gameId) => ({ type: 'abort', game_id: gameId }),
     claimVictory: (gameId) => ({ type: 'claim_victory', game_id: gameId }),
     claimDraw: (gameId) => ({ type: 'claim_draw', game_id: gameId }),
@@ -184,7 +185,8 @@ export function readSnapshot(msg) {
         timeControl: msg.time_control ?? null, clock: msg.clock ?? null, clockAt: performance.now(),
         abortIn: msg.abort_in ?? null, abortAt: performance.now(),
         spectators: msg.spectators ?? 0,
-        chat: (msg.chat ?? []).map((c) => ({ from: c.from ?? '?', spectator: c.seat === null, text: c.text ?? '', at: c.at })),
+        chat: (msg.chat ?? []).map(readChatLine),
+        spectatorChat: msg.spectator_chat ?? true,
         match: readMatch(msg.match),
         // history[i]: the position after i plies (0 = start); null where not known yet.
         history: historyFromSnapshot(msg, board, moves),
@@ -206,10 +208,30 @@ function historyFromSnapshot(msg, board, moves) {
     return history;
 }
 
-// Applies a catch-up (`events`: what a watcher missed, then the position it left the room in).
-// Returns the kinds of the events applied, in order.
+// The chat lines a viewer keeps (a snapshot's and a catch-up's hold at most as many).
+export const chatLinesKept = 50;
+
+// A chat line (a `chat` message's `line`, or one of a snapshot's): not a room event, so no version.
+export function readChatLine(c) {
+    return { from: c?.from ?? '?', spectator: c?.channel === 'spectators' || c?.seat === null,
+             text: c?.text ?? '', at: c?.at };
+}
+
+// Adds a `chat` message's line to the record `g`, keeping the newest lines.
+export function applyChat(g, msg) {
+    g.chat.push(readChatLine(msg.line));
+    if (g.chat.length > chatLinesKept) {
+        g.chat.splice(0, g.chat.length - chatLinesKept);
+    }
+}
+
+// Applies a catch-up (`events`: what a watcher missed, then the position it left the room in, and
+// the chat whole). Returns the kinds of the events applied, in order.
 export function applyEvents(g, msg) {
     const kinds = [];
+    if (Array.isArray(msg.chat)) {
+        g.chat = msg.chat.map(readChatLine);
+    }
     for (const entry of msg.events ?? []) {
         const kind = applyEvent(g, { version: entry.version, event: entry.event });
         if (kind) {
@@ -279,7 +301,8 @@ export function applyEvent(g, msg) {
     case 'takeback_declined': g.takebackOffer = null; break;
     case 'takeback': applyTakeback(g, e); break;
     case 'moretime': setClock(g, e.clock); break;
-    case 'chat': g.chat.push({ from: e.from ?? '?', spectator: e.seat === null, text: e.text ?? '', at: e.at }); break;
+    case 'chat': break;  // legacy: chat lines were events before issue 23; chat now comes apart
+    case 'spectator_chat': g.spectatorChat = !!e.open; break;
     case 'round_started': applyRoundStarted(g, e); break;
     case 'object_named':
         setClock(g, e.clock);

@@ -100,8 +100,10 @@ powers = {'type': 'object', 'additionalProperties': enum('', 'r', 'b', 'n', 'rb'
 position_props = {'fen': s(1, 200), 'board': ref('board.json'),
                   'to_move': nullable(ref('side.json')), 'legal': legal, 'in_check': B}
 position_req = ['fen', 'board', 'to_move', 'legal', 'in_check']
-chat_line = obj({'from': s(0, 20), 'player_id': s(0, 64), 'seat': nullable(ref('../defs/seat.json')), 'text': s(1, 2000), 'at': s(1, 40)},
-                ['from', 'seat', 'text', 'at'])
+# issue 23: chat is not a room event; a line belongs to the players' or the spectators' channel.
+chat_line = obj({'channel': enum('players', 'spectators'), 'from': s(0, 20), 'player_id': s(0, 64),
+                 'seat': nullable(ref('../defs/seat.json')), 'text': s(1, 2000), 'at': s(1, 40)},
+                ['channel', 'from', 'player_id', 'seat', 'text', 'at'])
 write('defs/match.json', obj({
     'rounds': enum(1, 3, 5, 7, 9), 'round': {'type': 'integer', 'minimum': 1},
     'phase': enum('naming', 'choosing', 'playing', 'finished'),
@@ -136,9 +138,12 @@ events = {
     'draw_declined': ({'by': seat_ref}, ['by']),
     'rematch_offered': ({'by': seat_ref}, ['by']),
     'rematch_started': ({'new_game_id': ref('../defs/ref.json')}, ['new_game_id']),
+    # legacy: logs stored before issue 23 hold chat lines as events (replayed as nothing)
     'chat': ({'from': s(0, 20), 'player_id': s(0, 64), 'seat': nullable(seat_ref),
               'text': s(1, 2000), 'at': s(1, 40)},
-             ['from', 'player_id', 'seat', 'text', 'at']),
+             ['from', 'seat', 'text', 'at']),
+    # issue 23: a player opens or closes the spectators' chat
+    'spectator_chat': ({'by': seat_ref, 'open': B}, ['by', 'open']),
     'round_started': ({'round': round_no, 'fen': s(1, 200), 'namer': seat_ref}, ['round', 'fen', 'namer']),
     'object_named': ({'by': seat_ref, 'object': objects_range, 'clock': clock_ref, 'lag_ms': lag},
                      ['by', 'object']),
@@ -212,6 +217,8 @@ client = {
     'takeback_accept': (gid, ['game_id']),
     'takeback_decline': (gid, ['game_id']),
     'moretime': (gid, ['game_id']),
+    # issue 23
+    'spectator_chat': ({**gid, 'open': B}, ['game_id', 'open']),
     # issue 16: accounts and moderation
     'register': ({'username': s(3, 20), 'password': s(8, 256)}, ['username', 'password']),
     'login': ({'username': s(3, 20), 'password': s(1, 256)}, ['username', 'password']),
@@ -233,6 +240,8 @@ errors = ['hello_required', 'unsupported_protocol', 'bad_json', 'unknown_type', 
           # issue 16: accounts, moderation, rated seeks
           'name_taken', 'bad_credentials', 'weak_password', 'account_required', 'already_registered',
           'forbidden', 'account_closed', 'muted', 'no_such_player', 'outside_rating_range',
+          # issue 23
+          'chat_closed',
           'internal_error']
 snapshot_props = {
     **gid, 'version': {'type': 'integer', 'minimum': 0}, 'variant': ref('../defs/variant.json'),
@@ -251,7 +260,7 @@ snapshot_props = {
     'abort_in': nullable({'type': 'integer', 'minimum': 0}),
     'rematch_game_id': nullable(ref('../defs/ref.json')),
     'spectators': {'type': 'integer', 'minimum': 0},
-    'chat': arr(chat_line),
+    'chat': arr(chat_line), 'spectator_chat': B,
     'match': nullable(ref('../defs/match.json')),
     'rated': B, 'rating_change': nullable(ref('../defs/rating_change.json')),
     'access_key': s(32, 32),
@@ -277,8 +286,11 @@ server = {
                 'events': arr(obj({'version': {'type': 'integer', 'minimum': 1},
                                    'event': ref('../events/wire/event.json')}, ['version', 'event'])),
                 'position': obj({**live_position, 'clock': nullable(ref('../defs/clock.json'))},
-                                live_position_req)},
+                                live_position_req),
+                'chat': arr(chat_line)},
                ['game_id', 'version', 'events', 'position']),
+    # issue 23: one chat line, to the readers of its channel
+    'chat': ({**gid, 'line': chat_line}, ['game_id', 'line']),
     'spectators': ({**gid, 'count': {'type': 'integer', 'minimum': 0}}, ['game_id', 'count']),
     'presence': ({**gid, 'online': {'type': 'object', 'additionalProperties': B},
                   'lag': {'type': 'object', 'additionalProperties': nullable({'type': 'integer', 'minimum': 0})},

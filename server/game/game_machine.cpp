@@ -1,9 +1,7 @@
 // The game machine's dispatch, the requests every variant shares (moves in Chessence and Chesica,
-// resignation, draws, rematches, chat) and the reducer. Sniderman's phases, takebacks and the
-// requests around time have files of their own (game_machine.h).
+// resignation, draws, rematches, the spectators' chat switch) and the reducer. Sniderman's phases,
+// takebacks and the requests around time have files of their own (game_machine.h).
 #include "server/game/game_machine.h"
-
-#include <ctime>
 
 #include "protocol/messages.h"
 #include "server/limits.h"
@@ -84,27 +82,17 @@ Decision decide_rematch(const GameState& state, const Command& command) {
     return decision;
 }
 
-// `t` as a chat line's time: UTC, ISO 8601, to the second.
-std::string iso_time(ServerTime t) {
-    const std::time_t seconds = unix_ms(t) / 1000;
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
-Decision decide_chat(const GameState& state, const Command& command, ServerTime now) {
-    events::Chat line;
-    line.from = command.name;
-    line.player_id = command.player_id;
-    if (command.seat) {
-        line.seat = state.seat_name(*command.seat);
+// A player opens or closes the spectators' chat; saying what is already so changes nothing.
+Decision decide_spectator_chat(const GameState& state, const Command& command) {
+    if (state.result) {
+        return Decision::refuse(ErrorCode::game_over,
+                                "the game is over: its spectators' chat is closed");
     }
-    line.text = command.request.text;
-    line.at = iso_time(now);
     Decision decision;
-    decision.events.push_back(std::move(line));
+    if (state.spectator_chat != command.request.open) {
+        decision.events.push_back(
+            events::SpectatorChat{state.seat_name(*command.seat), command.request.open});
+    }
     return decision;
 }
 
@@ -112,9 +100,6 @@ Decision decide_chat(const GameState& state, const Command& command, ServerTime 
 
 Decision decide(const GameState& state, const Command& command, ServerTime now) {
     const auto type = command.request.type;
-    if (type == RequestType::chat) {
-        return decide_chat(state, command, now);
-    }
     if (!command.seat) {
         return Decision::refuse(ErrorCode::not_a_player, "you do not play in this game");
     }
@@ -143,6 +128,8 @@ Decision decide(const GameState& state, const Command& command, ServerTime now) 
         case RequestType::takeback_accept:
         case RequestType::takeback_decline:
             return decide_takeback(state, command, now);
+        case RequestType::spectator_chat:
+            return decide_spectator_chat(state, command);
         default:
             return Decision::refuse(ErrorCode::internal_error, "not a game request");
     }
@@ -291,12 +278,9 @@ core::Status apply_game(GameState& state, RoomEvent& event, json* derived) {
                 state.rematch_game = e.new_game_id;
                 state.rematch_offer.reset();
             } else if constexpr (std::is_same_v<E, events::Chat>) {
-                auto line = events::encode_event(e);
-                line.erase("kind");
-                state.chat.push_back(std::move(line));
-                while (state.chat.size() > snapshot_chat_lines) {
-                    state.chat.pop_front();
-                }
+                // Legacy: a chat line of a log stored before chat left it (it is in chat_lines).
+            } else if constexpr (std::is_same_v<E, events::SpectatorChat>) {
+                state.spectator_chat = e.open;
             } else {
                 return core::make_error("a " + std::string(events::kind_name(e)) + " event in a " +
                                         state.record.variant + " game");

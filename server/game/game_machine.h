@@ -10,9 +10,10 @@
 // same `apply`, so the live state and a replay agree by construction. The rules of the games are
 // in core/; the rules of time in game_clock.h; this is where a player's request meets them.
 //
-// Files: game_machine.cpp (dispatch, moves, resignation, draws, rematches, chat, and the reducer),
-// game_machine_clock.cpp (flag fall, abort, claims, more time; the clock part of the reducer),
-// game_machine_takeback.cpp, game_machine_sniderman.cpp (naming, choosing, captures, rounds).
+// Files: game_machine.cpp (dispatch, moves, resignation, draws, rematches, the spectators' chat
+// switch, and the reducer), game_machine_clock.cpp (flag fall, abort, claims, more time; the clock
+// part of the reducer), game_machine_takeback.cpp, game_machine_sniderman.cpp (naming, choosing,
+// captures, rounds).
 #include <array>
 #include <functional>
 #include <optional>

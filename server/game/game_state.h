@@ -1,6 +1,6 @@
 #pragma once
 // A game as a value: everything its events decide (the position, the Sniderman match, offers,
-// the result, chat, the clocks) and nothing about who watches it. The game machine
+// the result, the clocks) and nothing about who watches it. The game machine
 // (game_machine.h) decides a request's events from a state and applies events to a state; the
 // room (room.h) owns one state and feeds it only committed events, so a replay of the stored
 // events through the same `apply` is the live state. Copyable: a decision works on a copy.
@@ -61,8 +61,8 @@ struct GameState {
     std::optional<int> rematch_offer;   // seat that offered
     std::optional<int> takeback_offer;  // seat that offered
     std::optional<std::string> rematch_game;
-    std::deque<nlohmann::json> chat;  // the last lines, for snapshots
-    std::int64_t round_version = 0;   // Sniderman: version of the current round's round_started
+    bool spectator_chat = true;      // the players have not closed the spectators' chat
+    std::int64_t round_version = 0;  // Sniderman: version of the current round's round_started
     std::array<int, 2> moretime_given{0, 0};  // moretime events by the seat that gave them
 
     // The clocks: what the events made of them, the clocks after each ply (Chessence, Chesica:

@@ -101,6 +101,15 @@ json match_json(const GameState& state) {
             {"winner", seat_or_null(match.winner())}};
 }
 
+json chat_line_json(const ChatLine& line) {
+    return {{"channel", line.channel},
+            {"from", line.from},
+            {"player_id", line.player_id},
+            {"seat", line.seat.empty() ? json(nullptr) : json(line.seat)},
+            {"text", line.text},
+            {"at", line.at}};
+}
+
 json snapshot_json(const GameState& state, const std::array<SeatPresence, 2>& seats, int spectators,
                    const json& rating_change, ServerTime now) {
     const auto& game = state.current_game();
@@ -137,11 +146,7 @@ json snapshot_json(const GameState& state, const std::array<SeatPresence, 2>& se
     snapshot.update(clock_fields(state, now));
     snapshot["rematch_game_id"] = state.rematch_game ? json(*state.rematch_game) : json(nullptr);
     snapshot["spectators"] = spectators;
-    json chat = json::array();
-    for (const auto& line : state.chat) {
-        chat.push_back(line);
-    }
-    snapshot["chat"] = std::move(chat);
+    snapshot["spectator_chat"] = state.spectator_chat;
     snapshot["match"] = state.match ? match_json(state) : json(nullptr);
     snapshot["rated"] = record.rated;
     snapshot["rating_change"] = rating_change;

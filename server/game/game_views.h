@@ -20,6 +20,10 @@ struct SeatPresence {
     std::optional<std::int64_t> claim_in;
 };
 
+// A chat line as the protocol shows it: {channel, from, player_id, seat (null for a spectator),
+// text, at}.
+nlohmann::json chat_line_json(const ChatLine& line);
+
 // The whole room as the `snapshot` message's fields (without type and id).
 nlohmann::json snapshot_json(const GameState& state, const std::array<SeatPresence, 2>& seats,
                              int spectators, const nlohmann::json& rating_change, ServerTime now);

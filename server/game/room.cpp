@@ -2,6 +2,7 @@
 // strand (decide → commit → apply → broadcast), and the timer that lets time decide.
 #include "server/game/room.h"
 
+#include <ctime>
 #include <stdexcept>
 
 #include <boost/asio/post.hpp>
@@ -19,6 +20,24 @@ using nlohmann::json;
 using protocol::ErrorCode;
 using protocol::RequestType;
 namespace events = protocol::events;
+
+namespace {
+
+// `t` as a chat line's time: UTC, ISO 8601, to the second.
+std::string iso_time(ServerTime t) {
+    const std::time_t seconds = unix_ms(t) / 1000;
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+std::size_t channel_index(const std::string& channel) {
+    return channel == "players" ? 0 : 1;
+}
+
+}  // namespace
 
 Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_names)
     : state_(state),
@@ -88,6 +107,16 @@ core::Status Room::restore(const std::vector<StoredEvent>& stored) {
     load_rating_change();
     schedule_clock();
     return core::ok_status();
+}
+
+void Room::restore_chat(std::vector<ChatLine> lines) {
+    for (auto& line : lines) {
+        auto& channel = chat_[channel_index(line.channel)];
+        channel.push_back(std::move(line));
+        if (channel.size() > chat_lines_kept) {
+            channel.pop_front();
+        }
+    }
 }
 
 void Room::post_request(Actor actor, protocol::Request request) {
@@ -200,6 +229,8 @@ void Room::dispatch(const Actor& actor, const protocol::Request& request) {
             fail(actor, request, refused->code, refused->message);
             return;
         }
+        say(actor, request);
+        return;
     }
     auto decision = decide(game_, command_for(actor, request), now());
     if (decision.error) {
@@ -225,6 +256,10 @@ std::optional<protocol::ProtocolError> Room::may_chat(const Actor& actor,
         return protocol::ProtocolError{ErrorCode::game_over,
                                        "the game is over: only its players may chat now"};
     }
+    if (!seat && !game_.spectator_chat) {
+        return protocol::ProtocolError{ErrorCode::chat_closed,
+                                       "the players have closed the spectators' chat"};
+    }
     if (state_.muted(actor.player_id)) {
         return protocol::ProtocolError{ErrorCode::muted, "an admin has muted your chat"};
     }
@@ -243,6 +278,40 @@ std::optional<protocol::ProtocolError> Room::may_chat(const Actor& actor,
     }
     times.push_back(t);
     return std::nullopt;
+}
+
+void Room::say(const Actor& actor, const protocol::Request& request) {
+    const auto seat = game_.seat_of(actor.player_id);
+    ChatLine line;
+    line.game_id = id();
+    line.channel = seat ? "players" : "spectators";
+    line.player_id = actor.player_id;
+    line.from = seat ? seat_names_[static_cast<std::size_t>(*seat)] : actor.name;
+    line.seat = seat ? game_.seat_name(*seat) : std::string();
+    line.text = request.text;
+    line.at = iso_time(now());
+    InFlight batch;
+    batch.chat = line;
+    batch.requester = actor;
+    batch.request_id = request.id;
+    store(WriteBatch{AddChatLine{std::move(line)}}, std::move(batch));
+}
+
+void Room::chat_committed(ChatLine line) {
+    const bool players = line.channel == "players";
+    const auto frame = make_frame(protocol::chat_message(id(), chat_line_json(line)));
+    for (const auto& [client_id, watcher] : watchers_) {
+        if (game_.seat_of(watcher.player_id).has_value() == players) {
+            if (auto client = watcher.client.lock()) {
+                client->send(frame);
+            }
+        }
+    }
+    auto& channel = chat_[channel_index(line.channel)];
+    channel.push_back(std::move(line));
+    if (channel.size() > chat_lines_kept) {
+        channel.pop_front();
+    }
 }
 
 Command Room::command_for(const Actor& actor, const protocol::Request& request) const {
@@ -326,6 +395,10 @@ void Room::commit(std::vector<RoomEvent> decided, const Actor& actor, const json
             writes.push_back(std::move(*rating));
         }
     }
+    store(std::move(writes), std::move(batch));
+}
+
+void Room::store(WriteBatch writes, InFlight batch) {
     state_.store().commit(std::move(writes), [self = shared_from_this(), batch = std::move(batch)](
                                                  core::Status status) mutable {
         boost::asio::post(self->strand_,
@@ -346,11 +419,21 @@ void Room::committed(core::Status status, InFlight batch) {
         "room", [&] { return "room " + id() + ": committed"; },
         [&] {
             if (!status) {
-                log->error("game {}: cannot store {} event(s): {}", id(), batch.stored.size(),
+                log->error("game {}: cannot store {}: {}", id(),
+                           batch.chat ? std::string("a chat line")
+                                      : std::to_string(batch.stored.size()) + " event(s)",
                            status.error());
                 batch.requester.send(make_frame(protocol::error_message(
                     ErrorCode::internal_error, "the server could not store this; try again",
                     batch.request_id, id())));
+                return;
+            }
+            if (batch.chat) {
+                chat_committed(std::move(*batch.chat));
+                if (!batch.request_id.is_null()) {
+                    batch.requester.send(
+                        make_frame(protocol::ack_message(batch.request_id, id(), game_.version)));
+                }
                 return;
             }
             // The log is what the store holds, even should applying an event throw.

@@ -48,6 +48,9 @@ public:
     core::Expected<WriteBatch> start_fresh();
     // A stored game: replays its events. Called once, before the room is shared.
     core::Status restore(const std::vector<StoredEvent>& events);
+    // A stored game's chat (Store::chat_lines, oldest first). Called once, before the room is
+    // shared.
+    void restore_chat(std::vector<ChatLine> lines);
 
     // Runs a game request on the room strand.
     void post_request(Actor actor, protocol::Request request);
@@ -76,8 +79,10 @@ private:
         std::string player_id;
         int lag_ms = 0;  // 0: not measured yet
     };
-    // A batch in flight: its events, who asked, and what runs once it is durable.
+    // A batch in flight: its events (or its chat line), who asked, and what runs once it is
+    // durable.
     struct InFlight {
+        std::optional<ChatLine> chat;
         std::vector<RoomEvent> events;
         std::vector<std::string> stored;  // the events' stored-form texts
         std::optional<protocol::events::Result> finish;
@@ -91,9 +96,14 @@ private:
     void handle(const Actor& actor, const protocol::Request& request);
     void dispatch(const Actor& actor, const protocol::Request& request);
     // The players and the spectators watching the room may chat, within the rate limit, unless
-    // muted; an error for anyone else.
+    // muted (spectators only while the game goes on and their chat is open); an error for anyone
+    // else.
     std::optional<protocol::ProtocolError> may_chat(const Actor& actor,
                                                     const std::optional<int>& seat);
+    // Stores a chat line in its channel (the players' or the spectators'); once it is durable it
+    // goes to the watchers who read that channel, and the request is acknowledged.
+    void say(const Actor& actor, const protocol::Request& request);
+    void chat_committed(ChatLine line);
     Command command_for(const Actor& actor, const protocol::Request& request) const;
     // A rematch's new game is created in the same commit as rematch_started.
     void start_rematch(Decision decision, const Actor& actor, const protocol::Request& request);
@@ -101,6 +111,9 @@ private:
     // then acknowledges a request with an `id` (`ack`, right away when there is nothing to commit).
     void commit(std::vector<RoomEvent> events, const Actor& actor, const Json& request_id,
                 WriteBatch extra = {}, std::function<void()> after = {});
+    // Hands `writes` to the store; `batch` comes back to committed() on the strand. The room is
+    // busy until then.
+    void store(WriteBatch writes, InFlight batch);
     void committed(core::Status status, InFlight batch);
     // Rebuilds the room's state from the events in the store (after a handler threw). When they
     // cannot be read the room is broken: each request tries again first and gets internal_error
@@ -132,8 +145,11 @@ private:
     bool online(const std::string& player_id) const;
     std::optional<int> seat_lag(int seat) const;
     std::array<SeatPresence, 2> seat_presence() const;
-    // The snapshot as `viewer_id` sees it: a private game's players also get its access key.
+    // The snapshot as `viewer_id` sees it: a private game's players also get its access key; the
+    // players read the players' chat, everyone else the spectators'.
     Json snapshot(const std::string& viewer_id) const;
+    // The chat lines `viewer_id` may read, oldest first.
+    Json chat_json(const std::string& viewer_id) const;
 
     // room_rating.cpp: rated games (issue 16)
     // The write that rates the game ending with `result` (with its finished mark), if it is rated.
@@ -162,6 +178,8 @@ private:
     std::atomic<bool> finished_flag_{false};
 
     std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
+    // The newest chat lines (at most chat_lines_kept each): [0] the players', [1] the spectators'.
+    std::array<std::deque<ChatLine>, 2> chat_;
     std::map<std::uint64_t, Watcher> watchers_;
     std::array<std::optional<ServerTime>, 2>
         gone_since_;  // each seat's, while it has no connection

@@ -47,8 +47,10 @@ void Room::watch(const Actor& actor, const protocol::Request& request) {
         }
         missed.push_back({version, std::move(text)});
     }
-    actor.send(make_frame(protocol::events_message(id(), known, missed,
-                                                   position_now_json(game_, now()), request.id)));
+    // The chat is not in the log: the lines the watcher may read come whole.
+    actor.send(
+        make_frame(protocol::events_message(id(), known, missed, position_now_json(game_, now()),
+                                            request.id, chat_json(actor.player_id))));
     if (!rating_change_.empty()) {
         actor.send(make_frame(protocol::rating_change_message(id(), rating_change_)));
     }
@@ -212,7 +214,16 @@ json Room::snapshot(const std::string& viewer_id) const {
     if (record_.is_private && game_.seat_of(viewer_id)) {
         snapshot["access_key"] = record_.access_key;
     }
+    snapshot["chat"] = chat_json(viewer_id);
     return snapshot;
+}
+
+json Room::chat_json(const std::string& viewer_id) const {
+    json lines = json::array();
+    for (const auto& line : chat_[game_.seat_of(viewer_id) ? 0 : 1]) {
+        lines.push_back(chat_line_json(line));
+    }
+    return lines;
 }
 
 }  // namespace server

@@ -126,11 +126,16 @@ core::Status ServerState::restore_games() {
         if (!events) {
             return core::make_error("game " + record.id + ": " + events.error());
         }
+        auto chat = store_.chat_lines(record.id);
+        if (!chat) {
+            return core::make_error("game " + record.id + ": " + chat.error());
+        }
         auto room = std::make_shared<Room>(*this, record, std::move(*names));
         if (auto status = room->restore(*events); !status) {
             log->error("game {}: cannot be restored: {}", record.id, status.error());
             continue;
         }
+        room->restore_chat(std::move(*chat));
         room->post_summary();
         rooms_.add(record.id, std::move(room));
         ++restored;
@@ -202,10 +207,15 @@ core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view ga
     if (!events) {
         return core::make_error(events.error());
     }
+    auto chat = store_.chat_lines(game.id);
+    if (!chat) {
+        return core::make_error(chat.error());
+    }
     auto room = std::make_shared<Room>(*this, game, std::move(*names));
     if (auto status = room->restore(*events); !status) {
         return core::make_error("game " + game.id + " cannot be replayed: " + status.error());
     }
+    room->restore_chat(std::move(*chat));
     return room;
 }
 

@@ -39,7 +39,7 @@ core::Status MemoryStore::apply(const WriteOp& op, Undo& undo) {
                         return core::make_error("a seat names unknown player " + seat);
                     }
                 }
-                games_[w.game.id] = StoredGame{w.game, {}, next_order_++};
+                games_[w.game.id] = StoredGame{w.game, {}, {}, next_order_++};
                 undo.push_back([this, id = w.game.id] { games_.erase(id); });
             } else if constexpr (std::is_same_v<W, AppendEvents>) {
                 auto it = games_.find(w.game_id);
@@ -80,6 +80,21 @@ core::Status MemoryStore::apply(const WriteOp& op, Undo& undo) {
                 if (it != seeks_.end()) {
                     undo.push_back([this, old = it->second] { seeks_[old.id] = old; });
                     seeks_.erase(it);
+                }
+            } else if constexpr (std::is_same_v<W, AddChatLine>) {
+                auto it = games_.find(w.line.game_id);
+                if (it == games_.end()) {
+                    return core::make_error("add_chat_line: no such game " + w.line.game_id);
+                }
+                auto& chat = it->second.chat;
+                undo.push_back([&chat, old = chat] { chat = old; });
+                chat.push_back(w.line);
+                const auto in_channel = [&](const ChatLine& l) {
+                    return l.channel == w.line.channel;
+                };
+                if (static_cast<std::size_t>(std::count_if(chat.begin(), chat.end(), in_channel)) >
+                    chat_lines_kept) {
+                    chat.erase(std::find_if(chat.begin(), chat.end(), in_channel));
                 }
             } else if constexpr (std::is_same_v<W, RecordRun>) {
                 auto it = runs_.find(w.run.started_at);
@@ -175,6 +190,12 @@ core::Expected<std::vector<StoredEvent>> MemoryStore::events(std::string_view ga
         }
     }
     return found;
+}
+
+core::Expected<std::vector<ChatLine>> MemoryStore::chat_lines(std::string_view game_id) {
+    std::lock_guard lock(mutex_);
+    auto it = games_.find(game_id);
+    return it == games_.end() ? std::vector<ChatLine>{} : it->second.chat;
 }
 
 core::Expected<std::vector<GameRecord>> MemoryStore::finished_games_of(std::string_view player_id,

@@ -22,6 +22,7 @@ public:
     core::Expected<std::vector<GameRecord>> unfinished_games() override;
     core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
                                                     std::int64_t after_version) override;
+    core::Expected<std::vector<ChatLine>> chat_lines(std::string_view game_id) override;
     core::Expected<std::vector<GameRecord>> finished_games_of(std::string_view player_id,
                                                               int offset, int limit) override;
     core::Expected<std::vector<SeekRecord>> seeks() override;
@@ -63,7 +64,8 @@ private:
     struct StoredGame {
         GameRecord record;
         std::vector<StoredEvent> events;
-        std::int64_t order = 0;  // creation order, to break ties in finished_games_of
+        std::vector<ChatLine> chat;  // each channel's newest chat_lines_kept, oldest first
+        std::int64_t order = 0;      // creation order, to break ties in finished_games_of
     };
 
     std::mutex mutex_;

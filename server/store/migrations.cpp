@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 7> steps = {
+constexpr std::array<std::string_view, 8> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -154,6 +154,32 @@ CREATE TABLE server_runs (
     R"sql(
 ALTER TABLE games ADD COLUMN access_key TEXT NOT NULL DEFAULT '';
 UPDATE games SET access_key = lower(hex(randomblob(16))) WHERE private = 1;
+)sql",
+    // 8 (issue 23): chat leaves the event log for a table of its own, a players' and a
+    // spectators' channel per game. The chat events stored before are copied (they stay in the log,
+    // which must stay gapless, and replay as nothing).
+    R"sql(
+CREATE TABLE chat_lines (
+    game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    n          INTEGER NOT NULL CHECK (n >= 1),  -- 1, 2, 3, … per game, in the order said
+    channel    TEXT NOT NULL CHECK (channel IN ('players', 'spectators')),
+    player_id  TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    seat       TEXT NOT NULL,  -- '' for a spectator
+    text       TEXT NOT NULL,
+    at         TEXT NOT NULL,
+    PRIMARY KEY (game_id, n)
+) WITHOUT ROWID;
+CREATE INDEX chat_lines_by_channel ON chat_lines (game_id, channel, n);
+INSERT INTO chat_lines (game_id, n, channel, player_id, name, seat, text, at)
+    SELECT game_id, ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY version),
+           CASE WHEN json_type(json, '$.seat') = 'text' THEN 'players' ELSE 'spectators' END,
+           COALESCE(json_extract(json, '$.player_id'), ''), COALESCE(json_extract(json, '$.from'), ''),
+           COALESCE(json_extract(json, '$.seat'), ''), COALESCE(json_extract(json, '$.text'), ''),
+           COALESCE(json_extract(json, '$.at'), '')
+    FROM events
+    WHERE CASE WHEN json_valid(json) THEN json_extract(json, '$.kind') = 'chat' END
+      AND game_id IN (SELECT id FROM games);
 )sql",
 };
 

@@ -117,6 +117,20 @@ core::Expected<std::vector<StoredEvent>> events(Connection& db, std::string_view
     return or_error(status, std::move(out));
 }
 
+core::Expected<std::vector<ChatLine>> chat_lines(Connection& db, std::string_view game_id) {
+    std::vector<ChatLine> out;
+    auto status = query(
+        db, "the chat of game " + std::string(game_id),
+        "SELECT channel, player_id, name, seat, text, at FROM chat_lines WHERE game_id = ? "
+        "ORDER BY n",
+        [&](Statement& s) { s.bind(1, game_id); },
+        [&](const Statement& s) {
+            out.push_back(ChatLine{std::string(game_id), s.text(0), s.text(1), s.text(2), s.text(3),
+                                   s.text(4), s.text(5)});
+        });
+    return or_error(status, std::move(out));
+}
+
 core::Expected<std::vector<GameRecord>> finished_games_of(Connection& db,
                                                           std::string_view player_id, int offset,
                                                           int limit) {

@@ -77,6 +77,10 @@ core::Expected<std::vector<StoredEvent>> SqliteStore::events(std::string_view ga
     return read([&](Connection& db) { return sqlite_reads::events(db, game_id, after_version); });
 }
 
+core::Expected<std::vector<ChatLine>> SqliteStore::chat_lines(std::string_view game_id) {
+    return read([&](Connection& db) { return sqlite_reads::chat_lines(db, game_id); });
+}
+
 core::Expected<std::vector<GameRecord>> SqliteStore::finished_games_of(std::string_view player_id,
                                                                        int offset, int limit) {
     return read([&](Connection& db) {

@@ -151,6 +151,35 @@ core::Status apply(Connection& db, const DeleteSeek& w) {
         "delete_seek");
 }
 
+core::Status apply(Connection& db, const AddChatLine& w) {
+    const auto& l = w.line;
+    if (!game_exists(db, l.game_id)) {
+        return core::make_error("add_chat_line: no such game " + l.game_id);
+    }
+    auto added =
+        run(db,
+            "INSERT INTO chat_lines (game_id, n, channel, player_id, name, seat, text, at) "
+            "SELECT ?1, COALESCE(MAX(n), 0) + 1, ?2, ?3, ?4, ?5, ?6, ?7 FROM chat_lines "
+            "WHERE game_id = ?1",
+            [&](Statement& s) {
+                s.bind(1, l.game_id).bind(2, l.channel).bind(3, l.player_id);
+                s.bind(4, l.from).bind(5, l.seat).bind(6, l.text).bind(7, l.at);
+            });
+    if (!added) {
+        return annotate(std::move(added), "add_chat_line");
+    }
+    // The channel keeps its newest lines only.
+    return annotate(run(db,
+                        "DELETE FROM chat_lines WHERE game_id = ?1 AND channel = ?2 AND n <= "
+                        "(SELECT n FROM chat_lines WHERE game_id = ?1 AND channel = ?2 "
+                        "ORDER BY n DESC LIMIT 1 OFFSET ?3)",
+                        [&](Statement& s) {
+                            s.bind(1, l.game_id).bind(2, l.channel);
+                            s.bind(3, static_cast<std::int64_t>(chat_lines_kept));
+                        }),
+                    "add_chat_line");
+}
+
 core::Status apply(Connection& db, const RecordRun& w) {
     return sqlite_runs::record_run(db, w.run);
 }

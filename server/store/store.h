@@ -56,6 +56,19 @@ struct StoredEvent {
     std::string json;          // the event object in its stored form (protocol/events.h)
 };
 
+// A game's chat, kept beside its event log (chat is talk, not what happened in the game): two
+// channels, the players' and the spectators', each keeping its newest chat_lines_kept lines.
+inline constexpr std::size_t chat_lines_kept = 50;
+struct ChatLine {
+    std::string game_id;
+    std::string channel;    // "players" | "spectators"
+    std::string player_id;  // the writer
+    std::string from;       // the writer's display name when written
+    std::string seat;       // the writer's seat ("white", "player0", …); "" for a spectator
+    std::string text;
+    std::string at;  // UTC, ISO 8601
+};
+
 struct SeekRecord {
     std::string id;    // "s_…"
     std::string json;  // the seek as the protocol shows it
@@ -106,12 +119,17 @@ struct RecordRun {
 struct DeleteSeek {
     std::string id;
 };
+// Adds a line to a game's chat and forgets its channel's lines beyond the newest chat_lines_kept;
+// fails if there is no such game.
+struct AddChatLine {
+    ChatLine line;
+};
 
 // A new player's token also becomes one of its sessions (account_records.h has the other writes).
 using WriteOp =
     std::variant<InsertPlayer, RenamePlayer, CreateGame, AppendEvents, FinishGame, SaveSeek,
                  DeleteSeek, CreateAccount, SetPassword, SetAdmin, SetModeration, AddSession,
-                 RevokeSession, RevokeSessions, RateGame, RecordRun>;
+                 RevokeSession, RevokeSessions, RateGame, RecordRun, AddChatLine>;
 // Writes that belong together: committed in one transaction, all or nothing.
 using WriteBatch = std::vector<WriteOp>;
 // Called exactly once per batch with ok (durable) or the error (nothing of the batch was written).
@@ -151,6 +169,8 @@ public:
     // Events with version > after_version, in order.
     virtual core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
                                                             std::int64_t after_version = 0) = 0;
+    // A game's kept chat lines, both channels, oldest first.
+    virtual core::Expected<std::vector<ChatLine>> chat_lines(std::string_view game_id) = 0;
     // A player's finished games, newest first.
     virtual core::Expected<std::vector<GameRecord>> finished_games_of(std::string_view player_id,
                                                                       int offset, int limit) = 0;

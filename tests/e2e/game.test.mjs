@@ -130,7 +130,16 @@ test('chessence: lobby seek, full game, spectator, reconnect without reload', { 
     await alice.fill('.chat-form input', 'Good luck!');
     await alice.press('.chat-form input', 'Enter');
     await bob.waitForSelector('.chat-log li:has-text("Good luck!")');
-    await carol.waitForSelector('.chat-log li:has-text("Good luck!")');
+    // Two channels: the spectators talk among themselves, and the players may close their chat.
+    await carol.fill('.chat-form input', 'Nice opening');
+    await carol.press('.chat-form input', 'Enter');
+    await carol.waitForSelector('.chat-log li:has-text("Nice opening")');
+    assert.equal(await carol.locator('.chat-log li:has-text("Good luck!")').count(), 0, 'the players\' chat is theirs');
+    await bob.click('.chat-switch');
+    await carol.waitForSelector('.chat-form input:disabled');
+    await bob.click('.chat-switch');
+    await carol.waitForSelector('.chat-form input:enabled');
+    assert.equal(await alice.locator('.chat-log li:has-text("Nice opening")').count(), 0, 'nor do players read the spectators\'');
 
     let reconnected = false;
     const played = await playToEnd({

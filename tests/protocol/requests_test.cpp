@@ -47,6 +47,7 @@ const std::vector<std::string>& client_examples() {
         R"({"type":"takeback_accept","game_id":"g_0123456789ab"})",
         R"({"type":"takeback_decline","game_id":"g_0123456789ab"})",
         R"({"type":"moretime","game_id":"g_0123456789ab"})",
+        R"({"type":"spectator_chat","game_id":"g_0123456789ab","open":false})",
         R"({"type":"ping","id":"p"})",
         R"({"type":"seek_create","variant":"chesica","rated":true,"rating_min":1400,"rating_max":1800})",
         R"({"type":"quick_pair","variant":"chessence","rated":true})",
@@ -225,6 +226,12 @@ TEST(ParseRequest, ChatLengthCountsCharacters) {
     const auto error = error_of(
         json{{"type", "chat"}, {"game_id", "g"}, {"text", at_limit + "y"}, {"id", 9}}.dump());
     EXPECT_EQ(error.error.code, ErrorCode::chat_too_long);
+    // The spectators' chat switch says which way.
+    EXPECT_FALSE(request_of(R"({"type":"spectator_chat","game_id":"g","open":false})").open);
+    EXPECT_EQ(error_of(R"({"type":"spectator_chat","game_id":"g"})").error.code,
+              ErrorCode::missing_field);
+    EXPECT_EQ(error_of(R"({"type":"spectator_chat","game_id":"g","open":"no"})").error.code,
+              ErrorCode::bad_field);
     EXPECT_EQ(error.id, 9);
 }
 

@@ -116,6 +116,9 @@ public:
                                                             std::int64_t after_version) override {
         return read("events", [&] { return inner_->events(game_id, after_version); });
     }
+    core::Expected<std::vector<server::ChatLine>> chat_lines(std::string_view game_id) override {
+        return read("chat_lines", [&] { return inner_->chat_lines(game_id); });
+    }
     core::Expected<std::vector<server::GameRecord>> finished_games_of(std::string_view player_id,
                                                                       int offset,
                                                                       int limit) override {

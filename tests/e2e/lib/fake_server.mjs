@@ -227,7 +227,16 @@ export async function startFakeServer() {
             emit(g, { kind: 'game_over', result: g.result }); return;
         case 'draw_offer': g.drawOffer = seatOf(g, c); emit(g, { kind: 'draw_offered', by: g.drawOffer }); return;
         case 'draw_decline': g.drawOffer = null; emit(g, { kind: 'draw_declined', by: seatOf(g, c) }); return;
-        case 'chat': emit(g, { kind: 'chat', from: c.player.name, player_id: c.player.id, text: m.text, at: 'now' }); return;
+        case 'chat': {
+            // Not a room event: the line goes to the readers of its channel.
+            const isPlayer = (p) => g.seats.some((s) => s.p === p);
+            const player = isPlayer(c.player);
+            const line = { channel: player ? 'players' : 'spectators', from: c.player.name, player_id: c.player.id,
+                           seat: player ? seatOf(g, c) : null, text: m.text, at: 'now' };
+            g.chat.push(line);
+            g.watchers.forEach((w) => conns.has(w) && isPlayer(w.player) === player && send(w, { type: 'chat', game_id: g.id, line }));
+            return;
+        }
         case 'name_object': g.match.object = m.object; g.match.phase = 'choosing';
             emit(g, { kind: 'object_named', object: m.object, text: `fake object ${m.object}` }); return;
         case 'choose_side': {

@@ -120,13 +120,14 @@ TEST_F(RoomCommit, AThrowingStoreIsContainedAndTheRoomGoesOn) {
 TEST_F(RoomCommit, RequestsDuringACommitWaitTheirTurn) {
     test::Table table(server_->port(), "chessence");
     ASSERT_FALSE(table.game_id.empty());
-    // Three requests back to back: each is handled after the one before it is stored.
+    // Three requests back to back: each is handled after the one before it is stored (the third
+    // changes something only once the second is applied).
     table.ann->send({{"type", "draw_offer"}, {"game_id", table.game_id}});
-    table.bob->send({{"type", "draw_decline"}, {"game_id", table.game_id}});
-    table.ann->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "ok"}});
+    table.ann->send({{"type", "spectator_chat"}, {"game_id", table.game_id}, {"open", false}});
+    table.ann->send({{"type", "spectator_chat"}, {"game_id", table.game_id}, {"open", true}});
     EXPECT_EQ(table.event(1)["kind"], "draw_offered");
-    EXPECT_EQ(table.event(2)["kind"], "draw_declined");
-    EXPECT_EQ(table.event(3)["kind"], "chat");
+    EXPECT_EQ(table.event(2)["open"], false);
+    EXPECT_EQ(table.event(3)["open"], true);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Rooms on a real server: whole games of every variant to a result by the rules, seen in order by a
-// spectator; draws, resignation, rematch, chat and spectator counts.
+// spectator; draws, resignation, rematch and spectator counts (chat: room_chat_test.cpp).
 #include "server/game/room.h"
 
 #include <gtest/gtest.h>
@@ -196,46 +196,6 @@ TEST_F(Rooms, ResignationAndRematchWithColoursSwapped) {
         return m.value("type", "") == "event" && m.value("game_id", "") == next;
     });
     EXPECT_EQ(moved["event"]["by"], "white");
-}
-
-TEST_F(Rooms, ChatIsBroadcastAndLimited) {
-    Table table(server_.port(), "chesica");
-    ASSERT_FALSE(table.game_id.empty());
-    table.ann->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "good luck"}});
-    const auto event = table.event(++table.version);
-    EXPECT_EQ(event["kind"], "chat");
-    EXPECT_EQ(event["from"], "Ann");
-    EXPECT_EQ(event["text"], "good luck");
-    const auto seen = test::events_of(*table.sam, table.game_id);
-    ASSERT_EQ(seen.size(), 1u);
-    EXPECT_EQ(seen[0]["event"]["text"], "good luck");
-    EXPECT_EQ(event["seat"], "white");
-    // A spectator who watches may chat too; a client who neither plays nor watches may not.
-    table.sam->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "hi"}});
-    const auto spectator_line = table.event(++table.version);
-    EXPECT_EQ(spectator_line["kind"], "chat");
-    EXPECT_EQ(spectator_line["from"], "Sam");
-    EXPECT_TRUE(spectator_line["seat"].is_null());
-    test::WsClient stranger(server_.port());
-    stranger.hello(std::nullopt, std::string("Zed"));
-    stranger.send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "hi"}, {"id", "z"}});
-    EXPECT_EQ(stranger.wait_error("z")["code"], "not_a_player");
-    for (int i = 1; i < server::chat_burst; ++i) {
-        table.ann->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "x"}});
-    }
-    table.ann->send(
-        {{"type", "chat"}, {"game_id", table.game_id}, {"text", "one too many"}, {"id", "f"}});
-    EXPECT_EQ(table.ann->wait_error("f")["code"], "rate_limited");
-    table.ann->send({{"type", "chat"},
-                     {"game_id", table.game_id},
-                     {"text", std::string(301, 'z')},
-                     {"id", "l"}});
-    EXPECT_EQ(table.ann->wait_error("l")["code"], "chat_too_long");
-    const auto snapshot = table.snapshot(*table.sam);
-    ASSERT_EQ(snapshot["chat"].size(), static_cast<std::size_t>(server::chat_burst) + 1);
-    EXPECT_EQ(snapshot["chat"][1]["from"], "Sam");
-    EXPECT_TRUE(snapshot["chat"][1]["seat"].is_null());
-    EXPECT_EQ(snapshot["version"], server::chat_burst + 1);
 }
 
 TEST_F(Rooms, PresenceIsPushedWhenAPlayerComesAndGoes) {

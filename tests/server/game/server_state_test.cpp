@@ -28,7 +28,7 @@ TEST(Durability, ReconnectGetsExactlyTheMissedEvents) {
     const auto seen_before = test::events_of(*table.bob, table.game_id);
     ASSERT_EQ(seen_before.back()["version"], 2);
     table.bob->close();
-    table.ann->send({{"type", "chat"}, {"game_id", table.game_id}, {"text", "still there?"}});
+    table.ann->send({{"type", "spectator_chat"}, {"game_id", table.game_id}, {"open", false}});
     table.event(3);
     table.ann->send({{"type", "draw_offer"}, {"game_id", table.game_id}});
     table.event(4);
@@ -42,7 +42,7 @@ TEST(Durability, ReconnectGetsExactlyTheMissedEvents) {
     const auto missed = test::events_of(bob, table.game_id);
     ASSERT_EQ(missed.size(), 2u);
     EXPECT_EQ(missed[0]["version"], 3);
-    EXPECT_EQ(missed[0]["event"]["kind"], "chat");
+    EXPECT_EQ(missed[0]["event"]["kind"], "spectator_chat");
     EXPECT_EQ(missed[1]["version"], 4);
     EXPECT_EQ(missed[1]["event"]["kind"], "draw_offered");
 

@@ -23,8 +23,8 @@ test::RawAnswer request(std::uint16_t port, const std::string& target, const std
 
 bool has_header(const std::string& head, const std::string& line) {
     return head.find("\r\n" + line + "\r\n") != std::string::npos ||
-           head.size() >= line.size() &&
-               head.compare(head.size() - line.size(), line.size(), line) == 0;
+           (head.size() >= line.size() &&
+            head.compare(head.size() - line.size(), line.size(), line) == 0);
 }
 
 TEST(HttpHeaders, PagesCarryTheSecurityHeaders) {
