@@ -52,6 +52,9 @@ bool same_secret(std::string_view a, std::string_view b) {
 
 std::string random_hex(std::size_t bytes) {
     require_sodium();
+    if (bytes == 0) {
+        return {};  // (an empty buffer's data() may be null, which randombytes_buf must not get)
+    }
     std::vector<unsigned char> buffer(bytes);
     randombytes_buf(buffer.data(), buffer.size());
     return to_hex(buffer.data(), buffer.size());

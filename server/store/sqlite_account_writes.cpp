@@ -147,7 +147,9 @@ core::Status apply(Connection& db, const RateGame& w) {
     }
     for (std::size_t seat = 0; seat < rated.size(); ++seat) {
         const auto& player = w.players[seat];
-        const auto& [before, after] = rated[seat];
+        // Named, not a structured binding: the lambdas below capture them (clang 14 cannot).
+        const auto& before = rated[seat].before;
+        const auto& after = rated[seat].after;
         auto saved = run(
             db,
             "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games, last_played) "

@@ -22,15 +22,20 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/schema_keywords.h"
-// GCC 12 reports a false -Wrestrict inside valijson's string handling (std::string::replace).
+// GCC 12 reports a false -Wrestrict inside valijson's string handling (std::string::replace);
+// clang has no such warning.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wrestrict"
+#endif
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 namespace schema {
 

@@ -238,8 +238,11 @@ TEST(ServerDurability, AcknowledgedMovesSurviveSigkillAndPlayContinues) {
     EXPECT_EQ(records->front().result, "*");
 
     // Play continues in both games from the restored positions, seen by both players.
-    for (auto [game, now] :
+    for (const auto& entry :
          {std::pair{&chesica, chesica_now}, std::pair{&chessence, chessence_now}}) {
+        // Named, not a structured binding: the lambda below captures `game` (clang 14 cannot).
+        auto* game = entry.first;
+        const auto& now = entry.second;
         game->legal = now["legal"];
         game->to_move = now.value("to_move", "");
         game->last_acked_version = now.value("version", std::int64_t{0});
