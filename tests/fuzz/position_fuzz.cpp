@@ -7,17 +7,13 @@
 #include <string>
 
 #include "core/game.h"
+#include "tests/fuzz/fuzz_game.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 2 || size > 512) {
         return 0;
     }
-    core::GameOptions options;
-    const auto variant = static_cast<core::VariantId>(data[0] % 3);
-    options.rules = data[1] % 2 ? core::RuleSet::strict : core::RuleSet::house;
-    if (variant == core::VariantId::sniderman) {
-        options.object = data[1] % 11;
-    }
+    auto [variant, options] = fuzz::game_choice(data[0], data[1]);
     options.fen = std::string(reinterpret_cast<const char*>(data + 2), size - 2);
     auto game = core::make_game(variant, options);
     if (!game) {
