@@ -37,6 +37,15 @@ std::size_t channel_index(const std::string& channel) {
     return channel == "players" ? 0 : 1;
 }
 
+// Adds a line to its channel, which keeps only its newest chat_lines_kept.
+void keep_chat_line(std::array<std::deque<ChatLine>, 2>& chat, ChatLine line) {
+    auto& channel = chat[channel_index(line.channel)];
+    channel.push_back(std::move(line));
+    if (channel.size() > chat_lines_kept) {
+        channel.pop_front();
+    }
+}
+
 }  // namespace
 
 Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_names)
@@ -111,11 +120,7 @@ core::Status Room::restore(const std::vector<StoredEvent>& stored) {
 
 void Room::restore_chat(std::vector<ChatLine> lines) {
     for (auto& line : lines) {
-        auto& channel = chat_[channel_index(line.channel)];
-        channel.push_back(std::move(line));
-        if (channel.size() > chat_lines_kept) {
-            channel.pop_front();
-        }
+        keep_chat_line(chat_, std::move(line));
     }
 }
 
@@ -307,11 +312,7 @@ void Room::chat_committed(ChatLine line) {
             }
         }
     }
-    auto& channel = chat_[channel_index(line.channel)];
-    channel.push_back(std::move(line));
-    if (channel.size() > chat_lines_kept) {
-        channel.pop_front();
-    }
+    keep_chat_line(chat_, std::move(line));
 }
 
 Command Room::command_for(const Actor& actor, const protocol::Request& request) const {
