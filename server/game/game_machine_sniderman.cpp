@@ -193,7 +193,7 @@ core::Status apply_sniderman(GameState& state, RoomEvent& event, json* derived) 
                     return named;
                 }
                 if (derived) {
-                    *derived = {{"text", core::sniderman::object_text(e.object)}};
+                    *derived = json{{"text", core::sniderman::object_text(e.object)}};
                 }
             } else if constexpr (std::is_same_v<E, events::SideChosen>) {
                 const auto by = state.seat_from_name(e.by);
@@ -211,8 +211,8 @@ core::Status apply_sniderman(GameState& state, RoomEvent& event, json* derived) 
                 state.round_version = state.version + 1;
                 state.fens = {match.round().fen()};
                 if (derived) {
-                    *derived = {{"board", protocol::board_json(match.round().board())},
-                                {"available_objects", match.available_objects()}};
+                    *derived = json{{"board", protocol::board_json(match.round().board())},
+                                     {"available_objects", match.available_objects()}};
                 }
             } else if constexpr (std::is_same_v<E, events::RoundOver>) {
                 // The consequence of the move before it; the broadcast says why.

@@ -445,7 +445,7 @@ void Room::committed(core::Status status, InFlight batch) {
             fens_by_version_.resize(log_.size());
             const auto t = now();
             for (std::size_t i = 0; i < batch.events.size(); ++i) {
-                json derived = json::object();
+                json derived;  // null until the event adds something
                 if (auto applied = apply(game_, batch.events[i], t, &derived); !applied) {
                     throw std::logic_error("a committed event does not apply: " + applied.error());
                 }
