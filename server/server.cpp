@@ -31,9 +31,10 @@ struct Server::Impl {
     Impl(Store& store, const ServerOptions& options)
         : io(options.threads),
           state(io, store, options.limits, options.web_root, options.time),
-          acceptor(io),
-          signals(io),
-          poll(io) {}
+          control(io.get_executor()),
+          acceptor(control),
+          signals(control),
+          poll(control) {}
 
     asio::awaitable<void> accept_loop() {
         for (;;) {
@@ -57,7 +58,7 @@ struct Server::Impl {
     // Runs the accept loop; should it ever end by an exception, the exception is logged and the
     // loop starts again (unless the server is shutting down).
     void spawn_accept_loop() {
-        asio::co_spawn(io, accept_loop(), [this](std::exception_ptr error) {
+        asio::co_spawn(control, accept_loop(), [this](std::exception_ptr error) {
             if (error) {
                 log_exception("server", "accept loop", error);
                 if (!shutting.load() && acceptor.is_open()) {
@@ -80,6 +81,9 @@ struct Server::Impl {
 
     asio::io_context io;
     ServerState state;
+    // The acceptor, the signals and the shutdown run on this strand: an acceptor closed on one
+    // thread while the accept loop re-arms it on another is a data race (ThreadSanitizer).
+    asio::strand<asio::io_context::executor_type> control;
     tcp::acceptor acceptor;
     asio::signal_set signals;
     asio::steady_timer poll;
@@ -164,7 +168,7 @@ std::string Server::address() const {
 }
 
 void Server::shutdown() {
-    asio::post(impl_->io, [impl = impl_.get()] {
+    asio::post(impl_->control, [impl = impl_.get()] {
         if (impl->shutting.exchange(true)) {
             return;
         }

@@ -212,7 +212,7 @@ core::Status apply_sniderman(GameState& state, RoomEvent& event, json* derived) 
                 state.fens = {match.round().fen()};
                 if (derived) {
                     *derived = json{{"board", protocol::board_json(match.round().board())},
-                                     {"available_objects", match.available_objects()}};
+                                    {"available_objects", match.available_objects()}};
                 }
             } else if constexpr (std::is_same_v<E, events::RoundOver>) {
                 // The consequence of the move before it; the broadcast says why.
