@@ -122,16 +122,12 @@ std::optional<std::map<std::string, std::string, std::less<>>> parse_query(std::
     return fields;
 }
 
-HttpReply bad_request(const std::string& message) {
-    return json_reply(400, protocol::to_text(json{{"error", message}}));
-}
-
 // GET /api/legal?variant=…[&fen=…][&moves=m1,m2,…][&rules=house|strict]: the position reached
 // from `fen` (default: the variant's start) by `moves`, with its legal moves and check state.
 HttpReply legal_reply(std::string_view query) {
     const auto fields = parse_query(query);
     if (!fields) {
-        return bad_request("the query has a malformed %-escape");
+        return bad_request_reply("the query has a malformed %-escape");
     }
     const auto field = [&](std::string_view name) -> std::optional<std::string> {
         const auto it = fields->find(name);
@@ -140,25 +136,25 @@ HttpReply legal_reply(std::string_view query) {
     const auto variant_text = field("variant");
     const auto variant = variant_text ? core::parse_variant(*variant_text) : std::nullopt;
     if (!variant) {
-        return bad_request("variant must be chessence, chesica or sniderman");
+        return bad_request_reply("variant must be chessence, chesica or sniderman");
     }
     core::GameOptions options;
     if (const auto rules = field("rules")) {
         const auto parsed = core::parse_rule_set(*rules);
         if (!parsed) {
-            return bad_request("rules must be house or strict");
+            return bad_request_reply("rules must be house or strict");
         }
         options.rules = *parsed;
     }
     if (const auto fen = field("fen"); fen && !fen->empty()) {
         if (fen->size() > legal_api_max_fen) {
-            return bad_request("fen is too long");
+            return bad_request_reply("fen is too long");
         }
         options.fen = *fen;
     }
     auto game = core::make_game(*variant, options);
     if (!game) {
-        return bad_request("bad fen: " + game.error());
+        return bad_request_reply("bad fen: " + game.error());
     }
     const auto text = field("moves").value_or("");
     std::vector<std::string_view> moves;
@@ -170,12 +166,12 @@ HttpReply legal_reply(std::string_view query) {
         at = end + 1;
     }
     if (moves.size() > legal_api_max_moves) {
-        return bad_request("at most " + std::to_string(legal_api_max_moves) + " moves");
+        return bad_request_reply("at most " + std::to_string(legal_api_max_moves) + " moves");
     }
     for (std::size_t i = 0; i < moves.size(); ++i) {
         if (auto status = (*game)->play(moves[i]); !status) {
-            return bad_request("move " + std::to_string(i + 1) + " (" + std::string(moves[i]) +
-                               "): " + status.error());
+            return bad_request_reply("move " + std::to_string(i + 1) + " (" +
+                                     std::string(moves[i]) + "): " + status.error());
         }
     }
     json body = protocol::position_json(**game);

@@ -50,10 +50,6 @@ json rating_json(const RatingRecord& row) {
             {"last_played", row.last_played}};
 }
 
-HttpReply bad_request(const std::string& message) {
-    return json_reply(400, protocol::to_text(json{{"error", message}}));
-}
-
 // The player named by an id, or else by a username.
 core::Expected<std::optional<PlayerRecord>> find_player(Store& store, std::string_view key) {
     auto player = store.player(key);
@@ -137,24 +133,24 @@ std::optional<HttpReply> read_query(std::string_view query, GameQuery& q, int& p
     if (auto text = query_value(query, "page")) {
         const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), page);
         if (ec != std::errc() || end != text->data() + text->size() || page < 1 || page > 1000000) {
-            return bad_request("page must be a number from 1");
+            return bad_request_reply("page must be a number from 1");
         }
     }
     if (auto variant = query_value(query, "variant"); variant && !variant->empty()) {
         if (!core::parse_variant(*variant)) {
-            return bad_request("variant must be chessence, chesica or sniderman");
+            return bad_request_reply("variant must be chessence, chesica or sniderman");
         }
         q.variant = std::string(*variant);
     }
     if (auto result = query_value(query, "result"); result && !result->empty()) {
         if (*result != "win" && *result != "draw" && *result != "loss") {
-            return bad_request("result must be win, draw or loss");
+            return bad_request_reply("result must be win, draw or loss");
         }
         q.result = std::string(*result);
     }
     if (auto rated = query_value(query, "rated"); rated && !rated->empty()) {
         if (*rated != "true" && *rated != "false") {
-            return bad_request("rated must be true or false");
+            return bad_request_reply("rated must be true or false");
         }
         q.rated = *rated == "true";
     }

@@ -2,9 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/messages.h"
 #include "server/log.h"
 
 namespace server {
+
+HttpReply bad_request_reply(const std::string& message) {
+    return json_reply(400, protocol::to_text(nlohmann::json{{"error", message}}));
+}
 
 HttpReply read_failed_reply(std::string_view what, std::string_view error) {
     component_logger("http")->error("cannot read {}: {}", what, error);

@@ -16,7 +16,7 @@ std::variant<TimeControl, protocol::ProtocolError> read(const json& value) {
     return protocol::read_time_control(&value);
 }
 
-std::string error_of(const json& value) {
+std::string time_control_error(const json& value) {
     auto read_back = read(value);
     const auto* error = std::get_if<protocol::ProtocolError>(&read_back);
     if (!error) {
@@ -47,20 +47,24 @@ TEST(TimeControl, ReadsRealTimeCorrespondenceAndUnlimited) {
 }
 
 TEST(TimeControl, RefusesEverythingElseSayingTheRange) {
-    EXPECT_NE(error_of({{"initial", 14}, {"increment", 0}}).find("at least 15 seconds"),
+    EXPECT_NE(time_control_error({{"initial", 14}, {"increment", 0}}).find("at least 15 seconds"),
               std::string::npos);
-    EXPECT_NE(error_of({{"initial", 10801}, {"increment", 0}}).find("0 to 10800"),
+    EXPECT_NE(time_control_error({{"initial", 10801}, {"increment", 0}}).find("0 to 10800"),
               std::string::npos);
-    EXPECT_NE(error_of({{"initial", -1}, {"increment", 5}}).find("0 to 10800"), std::string::npos);
-    EXPECT_NE(error_of({{"initial", 60}, {"increment", 181}}).find("0 to 180"), std::string::npos);
-    EXPECT_NE(error_of({{"initial", 60.5}, {"increment", 0}}).find("whole number"),
+    EXPECT_NE(time_control_error({{"initial", -1}, {"increment", 5}}).find("0 to 10800"),
               std::string::npos);
-    EXPECT_NE(error_of({{"initial", 60}}).find("increment"), std::string::npos);
-    EXPECT_NE(error_of({{"days", 4}}).find("1, 2, 3, 5, 7, 10 or 14"), std::string::npos);
-    EXPECT_NE(error_of({{"days", "3"}}).find("1, 2, 3, 5, 7, 10 or 14"), std::string::npos);
-    EXPECT_NE(error_of({{"days", 3}, {"initial", 60}}).find("{\"days\": N}"), std::string::npos);
-    EXPECT_NE(error_of(json::object()).find("or null"), std::string::npos);
-    EXPECT_NE(error_of("5+3").find("or null"), std::string::npos);
+    EXPECT_NE(time_control_error({{"initial", 60}, {"increment", 181}}).find("0 to 180"),
+              std::string::npos);
+    EXPECT_NE(time_control_error({{"initial", 60.5}, {"increment", 0}}).find("whole number"),
+              std::string::npos);
+    EXPECT_NE(time_control_error({{"initial", 60}}).find("increment"), std::string::npos);
+    EXPECT_NE(time_control_error({{"days", 4}}).find("1, 2, 3, 5, 7, 10 or 14"), std::string::npos);
+    EXPECT_NE(time_control_error({{"days", "3"}}).find("1, 2, 3, 5, 7, 10 or 14"),
+              std::string::npos);
+    EXPECT_NE(time_control_error({{"days", 3}, {"initial", 60}}).find("{\"days\": N}"),
+              std::string::npos);
+    EXPECT_NE(time_control_error(json::object()).find("or null"), std::string::npos);
+    EXPECT_NE(time_control_error("5+3").find("or null"), std::string::npos);
 }
 
 TEST(TimeControl, TextRoundTrips) {

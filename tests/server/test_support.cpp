@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <thread>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -47,6 +48,23 @@ json parse(const std::string& text) {
 server::Limits fast_limits() {
     server::Limits limits;
     limits.rate_per_second = 100000;
+    return limits;
+}
+
+bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!condition()) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return true;
+}
+
+server::Limits fast_limits_without_lag() {
+    auto limits = fast_limits();
+    limits.lag_probe_interval = std::chrono::milliseconds(0);
     return limits;
 }
 

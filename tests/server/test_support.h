@@ -125,5 +125,13 @@ json parse(const std::string& text);
 
 // The default limits with the message rate raised, for tests that play whole games at full speed.
 server::Limits fast_limits();
+// fast_limits() without lag probes: snapshots taken seconds apart on a slow (sanitized, loaded)
+// machine stay equal, where a probe coming back would change the players' lag_ms in between.
+server::Limits fast_limits_without_lag();
+
+// True once `condition` holds, polled every 10 ms; false after `timeout` (for effects nobody
+// waits for, such as a seek's deletion from the store).
+bool eventually(const std::function<bool()>& condition,
+                std::chrono::milliseconds timeout = std::chrono::milliseconds(5000));
 
 }  // namespace test

@@ -12,7 +12,7 @@ namespace {
 using test::json;
 using test::WsClient;
 
-server::Limits account_limits() {
+server::Limits rated_lobby_limits() {
     auto limits = test::fast_limits();
     limits.password_ops = 1;
     limits.password_memory = 8192;
@@ -44,7 +44,7 @@ protected:
         ASSERT_TRUE(done.get_future().get());
     }
 
-    test::TestServer server_{account_limits()};
+    test::TestServer server_{rated_lobby_limits()};
 };
 
 TEST_F(LobbyRatings, QuickPairingTakesTheClosestRatingAndRangesKeepOthersOut) {

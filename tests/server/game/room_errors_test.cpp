@@ -27,7 +27,7 @@ protected:
         EXPECT_EQ(table_.snapshot(*table_.sam), before) << request.dump();
     }
 
-    test::TestServer server_{test::fast_limits()};
+    test::TestServer server_{test::fast_limits_without_lag()};
     test::Table table_{server_.port(), "chessence"};
     int count_ = 0;
 };

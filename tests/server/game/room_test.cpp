@@ -36,7 +36,7 @@ void expect_spectator_saw(const Table& table, const test::Played& played, std::i
 
 class Rooms : public ::testing::Test {
 protected:
-    test::TestServer server_{test::fast_limits()};
+    test::TestServer server_{test::fast_limits_without_lag()};
 };
 
 TEST_F(Rooms, ChesicaGameEndsByTheRules) {

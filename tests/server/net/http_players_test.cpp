@@ -16,7 +16,7 @@ namespace {
 using test::json;
 using test::WsClient;
 
-server::Limits account_limits() {
+server::Limits players_test_limits() {
     auto limits = test::fast_limits();
     limits.password_ops = 1;
     limits.password_memory = 8192;
@@ -29,7 +29,7 @@ std::unique_ptr<server::Store> open_db(const std::string& path) {
     return store ? std::move(*store) : nullptr;
 }
 
-std::string register_as(WsClient& c, const std::string& username) {
+std::string register_player(WsClient& c, const std::string& username) {
     c.hello();
     c.send({{"type", "register"}, {"username", username}, {"password", "long enough"}});
     return c.wait_type("signed_in")["player"]["id"];
@@ -69,11 +69,11 @@ TEST(HttpPlayers, ARatedGameChangesBothRatingsByGlicko2AndSurvivesARestart) {
     std::string bob_id;
     std::string game;
     {
-        test::TestServer server(account_limits(), open_db(db));
+        test::TestServer server(players_test_limits(), open_db(db));
         WsClient ann(server.port());
         WsClient bob(server.port());
-        ann_id = register_as(ann, "ann");
-        bob_id = register_as(bob, "bob");
+        ann_id = register_player(ann, "ann");
+        bob_id = register_player(bob, "bob");
         game = start_game(ann, bob, true);
         ann.send({{"type", "resign"}, {"game_id", game}, {"id", 1}});
         for (auto* client : {&ann, &bob}) {
@@ -99,7 +99,7 @@ TEST(HttpPlayers, ARatedGameChangesBothRatingsByGlicko2AndSurvivesARestart) {
         EXPECT_FALSE(
             get_json(server.port(), "/api/players/" + bob_id)["ratings"].contains("chesica"));
     }
-    test::TestServer again(account_limits(), open_db(db));
+    test::TestServer again(players_test_limits(), open_db(db));
     expect_rating(get_json(again.port(), "/api/players/" + ann_id)["ratings"]["chessence"],
                   expected.first);
     expect_rating(get_json(again.port(), "/api/players/" + bob_id)["ratings"]["chessence"],
@@ -116,10 +116,10 @@ TEST(HttpPlayers, ARatedGameChangesBothRatingsByGlicko2AndSurvivesARestart) {
 }
 
 TEST(HttpPlayers, CasualGamesChangeNoRatingAndRatedSeeksNeedAccounts) {
-    test::TestServer server(account_limits());
+    test::TestServer server(players_test_limits());
     WsClient ann(server.port());
     WsClient guest(server.port());
-    const auto ann_id = register_as(ann, "ann");
+    const auto ann_id = register_player(ann, "ann");
     guest.hello();
     ann.send({{"type", "seek_create"}, {"variant", "chessence"}, {"rated", true}, {"id", 1}});
     const std::string seek = ann.wait_type("seek_created")["seek"]["seek_id"];
@@ -141,11 +141,11 @@ TEST(HttpPlayers, CasualGamesChangeNoRatingAndRatedSeeksNeedAccounts) {
 }
 
 TEST(HttpPlayers, GameListsFilterPageAndHidePrivateGamesFromOthers) {
-    test::TestServer server(account_limits());
+    test::TestServer server(players_test_limits());
     WsClient ann(server.port());
     WsClient bob(server.port());
-    const auto ann_id = register_as(ann, "ann");
-    register_as(bob, "bob");
+    const auto ann_id = register_player(ann, "ann");
+    register_player(bob, "bob");
     const auto open_game = start_game(ann, bob, false);
     ann.send({{"type", "resign"}, {"game_id", open_game}});
     const auto secret = start_game(ann, bob, false, true);

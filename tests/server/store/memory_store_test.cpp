@@ -4,7 +4,7 @@
 
 namespace {
 
-server::GameRecord game(const std::string& id, std::vector<std::string> seats) {
+server::GameRecord stored_game(const std::string& id, std::vector<std::string> seats) {
     server::GameRecord record;
     record.id = id;
     record.variant = "chesica";
@@ -35,9 +35,9 @@ TEST(MemoryStore, PlayersByIdAndTokenHash) {
 TEST(MemoryStore, EventsAreGaplessAndFiltered) {
     server::MemoryStore store;
     add_players(store);
-    EXPECT_FALSE(store.create_game(game("g_0", {"p_1", "p_9"})).ok()) << "unknown player";
-    ASSERT_TRUE(store.create_game(game("g_1", {"p_1", "p_2"})).ok());
-    EXPECT_FALSE(store.create_game(game("g_1", {"p_1", "p_2"})).ok());
+    EXPECT_FALSE(store.create_game(stored_game("g_0", {"p_1", "p_9"})).ok()) << "unknown player";
+    ASSERT_TRUE(store.create_game(stored_game("g_1", {"p_1", "p_2"})).ok());
+    EXPECT_FALSE(store.create_game(stored_game("g_1", {"p_1", "p_2"})).ok());
     EXPECT_FALSE(store.append_event("g_1", 2, "{}").ok());
     EXPECT_TRUE(store.append_event("g_1", 1, R"({"a":1})").ok());
     EXPECT_FALSE(store.append_event("g_1", 1, "{}").ok());
@@ -55,7 +55,7 @@ TEST(MemoryStore, FinishedGamesNewestFirstAndPaged) {
     add_players(store);
     for (int i = 0; i < 5; ++i) {
         const auto id = "g_" + std::to_string(i);
-        ASSERT_TRUE(store.create_game(game(id, {"p_1", i % 2 ? "p_2" : "p_3"})).ok());
+        ASSERT_TRUE(store.create_game(stored_game(id, {"p_1", i % 2 ? "p_2" : "p_3"})).ok());
         if (i != 4) {
             ASSERT_TRUE(
                 store.finish_game(id, R"({"winner":null,"reason":"agreement"})", 100 + i).ok());
@@ -77,7 +77,7 @@ TEST(MemoryStore, ABatchIsAllOrNothing) {
     server::MemoryStore store;
     add_players(store);
     const server::WriteBatch failing = {
-        server::CreateGame{game("g_1", {"p_1", "p_2"})},
+        server::CreateGame{stored_game("g_1", {"p_1", "p_2"})},
         server::AppendEvents{"g_1", 1, {R"({"a":1})", R"({"a":2})"}},
         server::FinishGame{"g_1", R"({"winner":null,"reason":"agreement"})", 5},
         server::AppendEvents{"g_1", 7, {R"({"a":7})"}},  // a gap: the whole batch fails
