@@ -14,6 +14,9 @@ inline constexpr std::size_t max_name_length = 20;
 inline constexpr std::size_t max_chat_length = 300;  // `chat.text`, in code points
 inline constexpr int min_object = 1;                 // Sniderman objects
 inline constexpr int max_object = 10;
+// Issue 24: the games in progress come in pages, newest first (`lobby`, `lobby_games`).
+inline constexpr int lobby_games_page = 50;       // in `lobby`, and `lobby_games`'s default
+inline constexpr int max_lobby_games_page = 100;  // `lobby_games.limit`
 
 // Issue 16: accounts (register, login) and rated seeks (rating_min / rating_max).
 inline constexpr std::size_t min_username_length = 3;

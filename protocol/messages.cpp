@@ -60,8 +60,36 @@ std::string error_message(const ProtocolError& error, const json& id, std::strin
     return error_message(error.code, error.message, id, game_id);
 }
 
-std::string lobby_message(const json& seeks, const json& games, const json& id) {
-    return finish({{"type", "lobby"}, {"seeks", seeks}, {"games", games}}, id);
+std::string lobby_message(const json& seeks, const json& games, std::size_t games_total,
+                          const json& id) {
+    return finish(
+        {{"type", "lobby"}, {"seeks", seeks}, {"games", games}, {"games_total", games_total}}, id);
+}
+
+std::string lobby_games_message(std::size_t offset, std::size_t total, const json& games,
+                                const json& id) {
+    return finish({{"type", "lobby_games"}, {"offset", offset}, {"total", total}, {"games", games}},
+                  id);
+}
+
+std::string seek_added_message(const json& seek) {
+    return to_text(json{{"type", "seek_added"}, {"seek", seek}});
+}
+
+std::string seek_removed_message(std::string_view seek_id) {
+    return to_text(json{{"type", "seek_removed"}, {"seek_id", seek_id}});
+}
+
+std::string game_added_message(const json& game) {
+    return to_text(json{{"type", "game_added"}, {"game", game}});
+}
+
+std::string game_removed_message(std::string_view game_id) {
+    return to_text(json{{"type", "game_removed"}, {"game_id", game_id}});
+}
+
+std::string game_changed_message(const json& games) {
+    return to_text(json{{"type", "game_changed"}, {"games", games}});
 }
 
 std::string seek_created_message(const json& seek, const json& id) {

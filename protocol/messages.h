@@ -33,8 +33,19 @@ std::string error_message(ErrorCode code, std::string_view message, const nlohma
 std::string error_message(const ProtocolError& error, const nlohmann::json& id,
                           std::string_view game_id = {});
 // `seeks` and `games` are arrays of seek objects and game summaries.
+// The reply to lobby_subscribe: every public seek, the first page of games, how many in all.
 std::string lobby_message(const nlohmann::json& seeks, const nlohmann::json& games,
-                          const nlohmann::json& id);
+                          std::size_t games_total, const nlohmann::json& id);
+// The reply to lobby_games: a page of the games in progress, newest first.
+std::string lobby_games_message(std::size_t offset, std::size_t total, const nlohmann::json& games,
+                                const nlohmann::json& id);
+// The lobby's pushes after `lobby` (issue 24): one change each, in order; game_changed carries
+// the latest summary of every game whose counters changed in the last second.
+std::string seek_added_message(const nlohmann::json& seek);
+std::string seek_removed_message(std::string_view seek_id);
+std::string game_added_message(const nlohmann::json& game);
+std::string game_removed_message(std::string_view game_id);
+std::string game_changed_message(const nlohmann::json& games);
 std::string seek_created_message(const nlohmann::json& seek, const nlohmann::json& id);
 std::string seek_cancelled_message(std::string_view seek_id, const nlohmann::json& id);
 // `you` is the seat: "white"/"black", or "player0"/"player1" in Sniderman.

@@ -15,6 +15,7 @@ constexpr std::array<std::string_view, request_type_count> type_names = {
     "set_name",
     "lobby_subscribe",
     "lobby_unsubscribe",
+    "lobby_games",
     "seek_create",
     "seek_cancel",
     "seek_accept",
@@ -323,6 +324,11 @@ void read_fields(FieldReader& in, Request& r) {
             if (auto id = in.string("seek_id", max_ref_length, true)) {
                 r.seek_id = *id;
             }
+            break;
+        case T::lobby_games:
+            r.offset = static_cast<int>(in.integer("offset", 0, INT32_MAX, false).value_or(0));
+            r.limit = static_cast<int>(
+                in.integer("limit", 1, max_lobby_games_page, false).value_or(lobby_games_page));
             break;
         case T::watch:
             r.since = in.integer("since", 0, INT64_MAX, false);

@@ -12,6 +12,7 @@
 
 #include "core/variant.h"
 #include "protocol/errors.h"
+#include "protocol/limits.h"
 #include "protocol/time_control.h"
 
 namespace protocol {
@@ -21,6 +22,7 @@ enum class RequestType : std::uint8_t {
     set_name,
     lobby_subscribe,
     lobby_unsubscribe,
+    lobby_games,  // issue 24: a page of the games in progress
     seek_create,
     seek_cancel,
     seek_accept,
@@ -92,6 +94,8 @@ struct Request {
     int object = 0;                     // name_object
     std::string text;                   // chat
     bool open = true;                   // spectator_chat
+    int offset = 0;                     // lobby_games
+    int limit = lobby_games_page;       // lobby_games
 
     std::string username;      // register, login (valid: 3-20 letters, digits, '_', '-')
     std::string password;      // register, login, change_password (the current one)

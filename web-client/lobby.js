@@ -1,6 +1,7 @@
 // The lobby: creating and accepting seeks, quick pairing, the open seeks, the games in progress,
 // and the player's own seeks (with invitation links) and games.
-import { build, isReply, readLobby, readSeekCreated, SNIDERMAN_ROUNDS } from './protocol.js';
+import { build, isReply, readGameAdded, readGameChanged, readGameRemoved, readLobby, readLobbyGames,
+         readSeekAdded, readSeekCreated, readSeekRemoved, SNIDERMAN_ROUNDS } from './protocol.js';
 import { h, variantLabel, sideLabel, copyText, plural } from './ui.js';
 import { MyGames } from './my_games.js';
 import { setTitle } from './notify.js';
@@ -11,7 +12,10 @@ export class LobbyPage {
     constructor(app, root) {
         this.app_ = app;
         this.root_ = root;
-        this.lobby_ = { seeks: [], games: [] };
+        // The open public seeks (oldest first), the games in progress known (newest first: the
+        // lobby's first page, the pages asked for since, the games started since) and how many
+        // games are in progress in all.
+        this.lobby_ = { seeks: [], games: [], gamesTotal: 0 };
         this.mySeeks_ = app.mySeeks; // seek id → seek, including private ones (not listed)
         this.myGames_ = new MyGames(app, () => this.renderLists_());
     }
@@ -33,32 +37,101 @@ export class LobbyPage {
         this.renderLists_();
     }
 
+    // `lobby` (the reply to lobby_subscribe) replaces the lists; the deltas after it change them.
     handle(msg) {
-        if (msg.type === 'lobby') {
-            this.lobby_ = readLobby(msg);
-            this.myGames_.sawLobby(this.lobby_.games);
-            const listed = new Set(this.lobby_.seeks.map((s) => s.id));
-            for (const s of this.lobby_.seeks) {
-                if (s.creator.id === this.app_.me.id) {
-                    this.mySeeks_.set(s.id, s);
-                }
-            }
-            for (const [id, s] of this.mySeeks_) {
-                if (!s.isPrivate && !listed.has(id)) {
-                    this.mySeeks_.delete(id); // accepted or withdrawn
-                }
-            }
-            this.renderLists_();
-        } else if (msg.type === 'seek_created') {
+        switch (msg.type) {
+        case 'lobby': this.sawLobby_(readLobby(msg)); break;
+        case 'seek_added': this.seekAdded_(readSeekAdded(msg)); break;
+        case 'seek_removed': this.seekRemoved_(readSeekRemoved(msg)); break;
+        case 'game_added': this.gameAdded_(readGameAdded(msg)); break;
+        case 'game_removed': this.gameRemoved_(readGameRemoved(msg)); break;
+        case 'game_changed': this.gamesChanged_(readGameChanged(msg)); break;
+        case 'lobby_games': this.morePage_(readLobbyGames(msg)); break;
+        case 'seek_created': {
             const seek = readSeekCreated(msg);
-            this.renderLists_();
+            this.renderMine_();
             if (isReply(msg)) {
                 this.app_.toast(seek.isPrivate ? 'Private game created: send the invitation link.'
                                                : 'Seek created: waiting for an opponent.');
             }
-        } else if (msg.type === 'seek_cancelled') {
-            this.renderLists_();
+            break;
         }
+        case 'seek_cancelled': this.renderMine_(); break;
+        default: break;
+        }
+    }
+
+    sawLobby_(lobby) {
+        this.lobby_ = lobby;
+        const listed = new Set(lobby.seeks.map((s) => s.id));
+        for (const s of lobby.seeks) {
+            if (s.creator.id === this.app_.me.id) {
+                this.mySeeks_.set(s.id, s);
+            }
+        }
+        for (const [id, s] of this.mySeeks_) {
+            if (!s.isPrivate && !listed.has(id)) {
+                this.mySeeks_.delete(id); // accepted or withdrawn
+            }
+        }
+        this.renderLists_();
+    }
+
+    seekAdded_(seek) {
+        if (!this.lobby_.seeks.some((s) => s.id === seek.id)) {
+            this.lobby_.seeks.push(seek);
+        }
+        if (seek.creator.id === this.app_.me.id) {
+            this.mySeeks_.set(seek.id, seek);
+            this.renderMine_();
+        }
+        this.renderSeeks_();
+    }
+
+    seekRemoved_(id) {
+        this.lobby_.seeks = this.lobby_.seeks.filter((s) => s.id !== id);
+        const mine = this.mySeeks_.get(id);
+        if (mine && !mine.isPrivate) {
+            this.mySeeks_.delete(id); // accepted, cancelled, withdrawn or expired
+            this.renderMine_();
+        }
+        this.renderSeeks_();
+    }
+
+    gameAdded_(game) {
+        if (!this.lobby_.games.some((g) => g.id === game.id)) {
+            this.lobby_.games.unshift(game);
+            this.lobby_.gamesTotal++;
+        }
+        this.renderGames_();
+    }
+
+    gameRemoved_(id) {
+        this.lobby_.games = this.lobby_.games.filter((g) => g.id !== id);
+        // Every public game's end is told, shown or not: the total counts one fewer.
+        this.lobby_.gamesTotal = Math.max(this.lobby_.gamesTotal - 1, 0);
+        this.renderGames_();
+        this.myGames_.gameEnded(id);
+    }
+
+    // New counters or players for the rows shown; games not shown are ignored.
+    gamesChanged_(games) {
+        const latest = new Map(games.map((g) => [g.id, g]));
+        if (!this.lobby_.games.some((g) => latest.has(g.id))) {
+            return;
+        }
+        this.lobby_.games = this.lobby_.games.map((g) => latest.get(g.id) ?? g);
+        this.renderGames_();
+    }
+
+    // A page asked for with "Show more games": its games join the list (once each).
+    morePage_(page) {
+        const known = new Set(this.lobby_.games.map((g) => g.id));
+        this.lobby_.games.push(...page.games.filter((g) => !known.has(g.id)));
+        if (page.total !== null) {
+            this.lobby_.gamesTotal = page.total;
+        }
+        this.renderGames_();
     }
 
     // ---- Create form ---------------------------------------------------------------------------
@@ -137,12 +210,21 @@ export class LobbyPage {
     // ---- Lists ------------------------------------------------------------------------------------
 
     renderLists_() {
-        const me = this.app_.me.id;
+        this.renderMine_();
+        this.renderSeeks_();
+        this.renderGames_();
+    }
+
+    renderMine_() {
         const mine = [...this.mySeeks_.values()];
         const games = this.myGames_.rows();
         this.mineEl_.hidden = mine.length === 0 && games.length === 0;
         this.mineEl_.replaceChildren(h('h2', { id: 'mine-title' }, 'Yours'),
             ...mine.map((s) => this.mySeekRow_(s)), ...games);
+    }
+
+    renderSeeks_() {
+        const me = this.app_.me.id;
         const open = this.lobby_.seeks.filter((s) => !s.isPrivate);
         this.seeksEl_.replaceChildren(h('h2', { id: 'seeks-title' }, 'Open seeks ',
                                         h('span', { class: 'badge' }, String(open.length))),
@@ -168,9 +250,21 @@ export class LobbyPage {
                             h('td', {}, s.rules === 'strict' ? 'Strict' : 'House'),
                             h('td', {}, sideLabel(s.side)), h('td', {}, button));
                     }))));
+    }
+
+    // The games known; a button asks for the next page while the server has more.
+    renderGames_() {
         const live = this.lobby_.games;
+        const total = Math.max(this.lobby_.gamesTotal, live.length);
+        let more = '';
+        if (total > live.length) {
+            more = h('button', { class: 'btn', type: 'button', 'data-more-games': '' }, 'Show more games');
+            more.addEventListener('click', () => this.sendOrWarn_(build.lobbyGames(this.lobby_.games.length, 50)));
+        }
+        const refocus = this.gamesEl_.contains(document.activeElement)
+            && document.activeElement.matches('[data-more-games]');
         this.gamesEl_.replaceChildren(h('h2', { id: 'games-title' }, 'Games in progress ',
-                                        h('span', { class: 'badge' }, String(live.length))),
+                                        h('span', { class: 'badge' }, String(total))),
             live.length === 0 ? h('p', { class: 'empty' }, 'No games are being played right now.')
                 : h('ul', { class: 'game-list', 'data-list': 'games' }, ...live.map((g) => h('li', { 'data-game': g.id },
                     h('a', { href: `/game/${encodeURIComponent(g.id)}`, class: 'game-link',
@@ -178,7 +272,11 @@ export class LobbyPage {
                       h('span', { class: 'variant-tag' }, variantLabel(g.variant)),
                       h('span', { class: 'vs' }, g.players.map((p) => p.name).join(' – ')),
                       h('span', { class: 'meta' }, `${clockLabel(g.clock)} · ${plural(g.moves, 'move')} · ${g.spectators} watching`),
-                      h('span', { class: 'btn' }, 'Watch'))))));
+                      h('span', { class: 'btn' }, 'Watch'))))),
+            more);
+        if (refocus && more) {
+            more.focus(); // a redraw (a page arriving, a counter changing) keeps the keyboard's place
+        }
     }
 
     mySeekRow_(s) {

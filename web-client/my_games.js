@@ -1,6 +1,7 @@
 // The lobby's "your games in progress": each unfinished game the player sits in (welcome's list and
 // games started since), named by variant and opponent from GET /api/games/<id>. A game that has
-// finished leaves the list — nothing stale stays until a reload.
+// finished leaves the list (the lobby's `game_removed`, or the look-up) — nothing stale stays until a
+// reload.
 import { fetchGame } from './api.js';
 import { h, plural, variantLabel } from './ui.js';
 
@@ -21,6 +22,9 @@ export class MyGames {
             }
             this.info_.set(id, null);
             fetchGame(id).then((r) => {
+                if (!this.info_.has(id)) {
+                    return; // ended (gameEnded) while it was being looked up
+                }
                 if (r.ok && r.value.status === 'active') {
                     this.info_.set(id, r.value);
                 } else {
@@ -31,15 +35,14 @@ export class MyGames {
         }
     }
 
-    // A public game in progress leaves the lobby's list when it ends: if it is ours, look again.
-    sawLobby(games) {
-        const live = new Set(games.map((g) => g.id));
-        for (const [id, info] of this.info_) {
-            if (info && !info.isPrivate && !live.has(id)) {
-                this.info_.delete(id);
-            }
+    // The lobby says a public game ended (`game_removed`): if it is ours, it leaves the list. Only
+    // that says so — a page of the lobby does not list every game in progress.
+    gameEnded(id) {
+        if (!this.app_.myGames.includes(id) && !this.info_.has(id)) {
+            return;
         }
-        this.refresh();
+        this.forget_(id, true);
+        this.onChange_();
     }
 
     forget_(id, known) {

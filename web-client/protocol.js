@@ -12,6 +12,8 @@ export const build = {
     setName: (name) => ({ type: 'set_name', name }),
     lobbySubscribe: () => ({ type: 'lobby_subscribe' }),
     lobbyUnsubscribe: () => ({ type: 'lobby_unsubscribe' }),
+    // A page of the public games in progress, newest first (the reply is a `lobby_games`).
+    lobbyGames: (offset, limit) => clean({ type: 'lobby_games', offset, limit }),
     seekCreate: ({ variant, rules, side, rounds, isPrivate, clock, rated }) =>
         clean({ type: 'seek_create', variant, rules, side, private: !!isPrivate, rated: rated || undefined,
                 rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined, id: 'seek' }),
@@ -105,14 +107,37 @@ export function readSeek(s) {
     };
 }
 
+// The reply to lobby_subscribe: every open public seek (oldest first), the first page of the public
+// games in progress (newest first) and how many of those there are in all.
 export function readLobby(msg) {
-    const games = (msg.games ?? []).map((g) => ({
+    const games = readSummaries(msg.games);
+    return { seeks: (msg.seeks ?? []).map(readSeek), games,
+             gamesTotal: typeof msg.games_total === 'number' ? msg.games_total : games.length };
+}
+
+// What changes the lobby after its `lobby` (pushed to its subscribers, in the order things happen).
+export const readSeekAdded = (msg) => readSeek(msg.seek ?? {});
+export const readSeekRemoved = (msg) => msg.seek_id;
+export const readGameAdded = (msg) => readGameSummary(msg.game ?? {});
+export const readGameRemoved = (msg) => msg.game_id;
+// The latest summaries of games whose counters or players changed (any public game, shown or not).
+export const readGameChanged = (msg) => readSummaries(msg.games);
+
+// The reply to lobby_games: a page of the games in progress from `offset`, and how many there are.
+export function readLobbyGames(msg) {
+    const games = readSummaries(msg.games);
+    return { offset: msg.offset ?? 0, total: typeof msg.total === 'number' ? msg.total : null, games };
+}
+
+export function readGameSummary(g) {
+    return {
         id: g.game_id, variant: g.variant, rules: g.rules ?? 'house',
         players: readSummaryPlayers(g.players), moves: g.moves ?? 0, spectators: g.spectators ?? 0,
-        clock: g.clock ?? null,
-    }));
-    return { seeks: (msg.seeks ?? []).map(readSeek), games };
+        clock: g.clock ?? null, rated: !!g.rated,
+    };
 }
+
+const readSummaries = (games) => (Array.isArray(games) ? games : []).map(readGameSummary);
 
 // A game summary's players come as {seat: {id, name}} or {seat: "name"}: keep seat → name.
 function readSummaryPlayers(players) {

@@ -35,7 +35,10 @@ std::optional<std::string> too_many_games(ServerState& state, const Actor& actor
 }  // namespace
 
 Lobby::Lobby(ServerState& state, boost::asio::io_context& io)
-    : state_(state), strand_(boost::asio::make_strand(io)), expiry_timer_(strand_) {}
+    : state_(state),
+      strand_(boost::asio::make_strand(io)),
+      expiry_timer_(strand_),
+      changes_timer_(strand_) {}
 
 // Each handler on the lobby strand runs guarded: an exception is logged with who asked and the
 // lobby goes on serving; the asker gets internal_error.
@@ -63,18 +66,60 @@ void Lobby::post_game_summary(std::string game_id, json summary) {
 }
 
 void Lobby::game_summary(const std::string& game_id, json summary) {
+    auto it = games_.find(game_id);
     if (summary.is_null()) {
-        if (games_.erase(game_id) == 0) {
+        if (it == games_.end()) {
             return;
         }
-    } else {
-        auto& slot = games_[game_id];
-        if (slot == summary) {
-            return;
-        }
-        slot = std::move(summary);
+        newest_.erase(it->second.order);
+        games_.erase(it);
+        changed_.erase(game_id);
+        send_to_subscribers(make_frame(protocol::game_removed_message(game_id)));
+        return;
     }
-    push();
+    if (it == games_.end()) {
+        const auto order = next_order_++;
+        newest_[order] = game_id;
+        send_to_subscribers(make_frame(protocol::game_added_message(summary)));
+        games_.emplace(game_id, ListedGame{std::move(summary), order});
+        return;
+    }
+    if (it->second.summary == summary) {
+        return;
+    }
+    it->second.summary = std::move(summary);
+    changed_.insert(game_id);
+    arm_changes();
+}
+
+void Lobby::arm_changes() {
+    if (changes_armed_) {
+        return;
+    }
+    changes_armed_ = true;
+    changes_timer_.expires_after(changes_interval);
+    changes_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+        auto self = weak.lock();
+        if (ec || !self) {
+            return;  // shutting down
+        }
+        guarded(
+            "lobby", [] { return std::string("game changes"); }, [&] { self->flush_changes(); });
+    });
+}
+
+void Lobby::flush_changes() {
+    changes_armed_ = false;
+    json games = json::array();
+    for (const auto& game_id : changed_) {
+        if (auto it = games_.find(game_id); it != games_.end()) {
+            games.push_back(it->second.summary);
+        }
+    }
+    changed_.clear();
+    if (!games.empty()) {
+        send_to_subscribers(make_frame(protocol::game_changed_message(games)));
+    }
 }
 
 void Lobby::handle(const Actor& actor, const protocol::Request& request) {
@@ -85,6 +130,13 @@ void Lobby::handle(const Actor& actor, const protocol::Request& request) {
             break;
         case RequestType::lobby_unsubscribe:
             subscribers_.erase(actor.client_id);
+            break;
+        case RequestType::lobby_games:
+            actor.send(make_frame(protocol::lobby_games_message(
+                static_cast<std::size_t>(request.offset), games_.size(),
+                games_page(static_cast<std::size_t>(request.offset),
+                           static_cast<std::size_t>(request.limit)),
+                request.id)));
             break;
         case RequestType::seek_create:
             create_seek(actor, request);
@@ -182,7 +234,6 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
             component_logger("lobby")->error("seek {} not stored: {}", seek_id, stored.error());
             boost::asio::post(self->strand_, [self, actor, seek_id, id] {
                 self->remove_seek(seek_id);
-                self->push();
                 actor.send(make_frame(protocol::error_message(
                     ErrorCode::internal_error, "the seek could not be saved; try again", id)));
             });
@@ -190,12 +241,11 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     component_logger("lobby")->info(
         "client {} player {}: seek {} {}{}", actor.client_id, actor.player_id, seek.id,
         protocol::to_text(seek.json["variant"]), seek.is_private ? " (private)" : "");
-    const bool listed = !seek.is_private;
+    if (!seek.is_private) {
+        send_to_subscribers(make_frame(protocol::seek_added_message(seek.json)));
+    }
     seeks_.push_back(std::move(seek));
     arm_expiry();
-    if (listed) {
-        push();
-    }
 }
 
 void Lobby::cancel_seek(const Actor& actor, const protocol::Request& request) {
@@ -206,12 +256,8 @@ void Lobby::cancel_seek(const Actor& actor, const protocol::Request& request) {
             ErrorCode::no_such_seek, "you have no open seek with this id", request.id)));
         return;
     }
-    const bool listed = !it->is_private;
     remove_seek(request.seek_id);
     actor.send(make_frame(protocol::seek_cancelled_message(request.seek_id, request.id)));
-    if (listed) {
-        push();
-    }
 }
 
 void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const json& id) {
@@ -294,7 +340,7 @@ void Lobby::game_stored(const core::Status& stored, const std::shared_ptr<Room>&
                                     actor.player_id, room->id());
     room->post_seated(players, actor.client_id, id);
     if (!seek.is_private) {
-        push();
+        send_to_subscribers(make_frame(protocol::seek_removed_message(seek.id)));
     }
 }
 
@@ -322,9 +368,15 @@ void Lobby::quick_pair(const Actor& actor, const protocol::Request& request) {
 }
 
 void Lobby::remove_seek(const std::string& seek_id) {
-    seeks_.erase(std::remove_if(seeks_.begin(), seeks_.end(),
-                                [&](const Seek& s) { return s.id == seek_id; }),
-                 seeks_.end());
+    auto it =
+        std::find_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) { return s.id == seek_id; });
+    if (it != seeks_.end()) {
+        const bool listed = !it->is_private;
+        seeks_.erase(it);
+        if (listed) {
+            send_to_subscribers(make_frame(protocol::seek_removed_message(seek_id)));
+        }
+    }
     store_async(DeleteSeek{seek_id});
 }
 
@@ -344,18 +396,25 @@ Frame Lobby::lobby_frame(const json& id) const {
             seeks.push_back(seek.json);
         }
     }
-    json games = json::array();
-    for (const auto& [game_id, summary] : games_) {
-        games.push_back(summary);
-    }
-    return make_frame(protocol::lobby_message(seeks, games, id));
+    return make_frame(protocol::lobby_message(
+        seeks, games_page(0, static_cast<std::size_t>(protocol::lobby_games_page)), games_.size(),
+        id));
 }
 
-void Lobby::push() {
-    if (subscribers_.empty()) {
-        return;
+json Lobby::games_page(std::size_t offset, std::size_t limit) const {
+    json games = json::array();
+    if (offset >= newest_.size()) {
+        return games;
     }
-    const auto frame = lobby_frame(nullptr);
+    auto it = newest_.begin();
+    std::advance(it, static_cast<std::ptrdiff_t>(offset));
+    for (; it != newest_.end() && games.size() < limit; ++it) {
+        games.push_back(games_.at(it->second).summary);
+    }
+    return games;
+}
+
+void Lobby::send_to_subscribers(const Frame& frame) {
     for (auto it = subscribers_.begin(); it != subscribers_.end();) {
         if (auto client = it->second.lock()) {
             client->send(frame);

@@ -1,6 +1,8 @@
 #pragma once
 // The lobby, on its own strand: open seeks, the games in progress, and the clients subscribed to
-// them. Every change is pushed to every subscriber as one whole `lobby` message, serialised once.
+// them. A subscriber gets the whole lobby once (`lobby`: the seeks, the first page of games), then
+// each change as it happens (seek_added, seek_removed, game_added, game_removed), serialised once
+// for all; changed counters (moves, spectators) are gathered into one game_changed a second.
 // A seek belongs to its player, not to the connection that created it: it follows the player to
 // a new connection (a reload), and is withdrawn only when the player cancels it, when a public
 // seek's player has had no connection for Limits::seek_grace, or when a private invitation is
@@ -8,8 +10,10 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include <boost/asio/io_context.hpp>
@@ -30,7 +34,8 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
 public:
     Lobby(ServerState& state, boost::asio::io_context& io);
 
-    // Runs a lobby request (lobby_subscribe/unsubscribe, seek_*, quick_pair) on the lobby strand.
+    // Runs a lobby request (lobby_subscribe/unsubscribe, lobby_games, seek_*, quick_pair) on the
+    // lobby strand.
     void post_request(Actor actor, protocol::Request request);
     // A session said hello as `actor`: the player's open seeks now follow this connection, which
     // gets a `seek_created` for each of them.
@@ -101,9 +106,22 @@ private:
     // Logs a failed store read and answers `id` with internal_error.
     void read_failed(const Actor& actor, const std::string& error, const nlohmann::json& id) const;
     void store_async(WriteOp write);
+    // Withdraws a seek (and tells the subscribers when it was listed).
     void remove_seek(const std::string& seek_id);
-    void push();
+    void send_to_subscribers(const Frame& frame);
+    // The game_changed timer: armed by the first changed counter, fires changes_interval later.
+    void arm_changes();
+    void flush_changes();
     Frame lobby_frame(const nlohmann::json& id) const;
+    // Up to `limit` game summaries from the `offset`-th newest on.
+    nlohmann::json games_page(std::size_t offset, std::size_t limit) const;
+
+    static constexpr std::chrono::seconds changes_interval{1};
+
+    struct ListedGame {
+        nlohmann::json summary;
+        std::uint64_t order = 0;  // the higher, the newer
+    };
 
     ServerState& state_;
     boost::asio::strand<boost::asio::io_context::executor_type> strand_;
@@ -111,7 +129,12 @@ private:
     std::map<std::uint64_t, Actor> connected_;  // every session that said hello, by client id
     boost::asio::steady_timer expiry_timer_;
     std::deque<Seek> seeks_;  // oldest first
-    std::map<std::string, nlohmann::json> games_;
+    std::map<std::string, ListedGame> games_;
+    std::map<std::uint64_t, std::string, std::greater<>> newest_;  // order -> game id
+    std::uint64_t next_order_ = 0;
+    std::set<std::string> changed_;  // games whose summary changed since the last game_changed
+    boost::asio::steady_timer changes_timer_;
+    bool changes_armed_ = false;
 };
 
 }  // namespace server

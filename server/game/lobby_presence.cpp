@@ -118,18 +118,13 @@ void Lobby::expire_seeks() {
             expired.push_back(seek);
         }
     }
-    bool listed = false;
     for (const auto& seek : expired) {
         component_logger("lobby")->info("seek {} of player {} expired", seek.id,
                                         seek.creator.player_id);
         remove_seek(seek.id);
         seek.creator.send(make_frame(protocol::seek_cancelled_message(seek.id, nullptr)));
-        listed = listed || !seek.is_private;
     }
     arm_expiry();
-    if (listed) {
-        push();
-    }
 }
 
 }  // namespace server

@@ -53,7 +53,8 @@ Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_
       strand_(boost::asio::make_strand(state.io())),
       record_(std::move(record)),
       seat_names_(std::move(seat_names)),
-      clock_timer_(strand_) {}
+      clock_timer_(strand_),
+      spectators_timer_(strand_) {}
 
 ServerTime Room::now() const {
     return state_.time().now();
@@ -160,6 +161,18 @@ void Room::post_client_gone(std::uint64_t client_id) {
                 self->watchers_.erase(client_id);
                 self->watchers_changed();
                 self->release_if_idle();
+            });
+    });
+}
+
+void Room::post_looked_away(std::uint64_t client_id) {
+    boost::asio::post(strand_, [self = shared_from_this(), client_id] {
+        guarded(
+            "room", [&] { return "room " + self->id() + ": looked away"; },
+            [&] {
+                if (self->finished()) {
+                    self->unwatch(client_id);
+                }
             });
     });
 }

@@ -59,6 +59,8 @@ public:
     void post_seated(std::vector<Actor> players, std::uint64_t answer_client = 0,
                      nlohmann::json request_id = nullptr);
     void post_client_gone(std::uint64_t client_id);
+    // The client watches another game now: if this one is over, the client stops watching it.
+    void post_looked_away(std::uint64_t client_id);
     // Tells the lobby about the room (a restored game in progress appears in the list).
     void post_summary();
     // Looks at the clocks now: a flag that fell or a first move that did not come ends the game.
@@ -135,6 +137,8 @@ private:
     void unwatch(std::uint64_t client_id);
     void release_if_idle();
     void add_watcher(const Actor& actor);
+    // Pushes `spectators` when the count changed: the first change at once, then at most one
+    // push a second (spectators_timer_), so N spectators joining cost O(N) frames, not O(N^2).
     void push_spectators();
     // Pushes `presence` when a seated player's connection state changed since the last push.
     void push_presence();
@@ -184,6 +188,8 @@ private:
     std::array<std::optional<ServerTime>, 2>
         gone_since_;  // each seat's, while it has no connection
     int last_spectators_ = 0;
+    boost::asio::steady_timer spectators_timer_;
+    bool spectators_held_ = false;  // a count was pushed less than a second ago
     std::array<bool, 2> last_online_{false, false};
     std::array<std::optional<int>, 2> last_lag_;
 };

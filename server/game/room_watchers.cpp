@@ -9,6 +9,8 @@
 #include "server/game/room.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
+#include "server/guard.h"
+#include "server/limits.h"
 
 namespace server {
 
@@ -147,6 +149,9 @@ void Room::push_presence() {
 }
 
 void Room::push_spectators() {
+    if (spectators_held_) {
+        return;  // the timer pushes the latest count
+    }
     const int count = spectator_count();
     if (count == last_spectators_) {
         return;
@@ -154,6 +159,20 @@ void Room::push_spectators() {
     last_spectators_ = count;
     broadcast(make_frame(protocol::spectators_message(id(), count)));
     publish_summary();
+    spectators_held_ = true;
+    spectators_timer_.expires_after(spectators_interval);
+    spectators_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+        auto self = weak.lock();
+        if (ec || !self) {
+            return;
+        }
+        guarded(
+            "room", [&] { return "room " + self->id() + ": spectators"; },
+            [&] {
+                self->spectators_held_ = false;
+                self->push_spectators();
+            });
+    });
 }
 
 void Room::publish_summary() {

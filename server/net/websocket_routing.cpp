@@ -17,8 +17,9 @@ namespace {
 
 bool is_lobby_request(RequestType type) {
     return type == RequestType::lobby_subscribe || type == RequestType::lobby_unsubscribe ||
-           type == RequestType::seek_create || type == RequestType::seek_cancel ||
-           type == RequestType::seek_accept || type == RequestType::quick_pair;
+           type == RequestType::lobby_games || type == RequestType::seek_create ||
+           type == RequestType::seek_cancel || type == RequestType::seek_accept ||
+           type == RequestType::quick_pair;
 }
 
 }  // namespace

@@ -222,6 +222,13 @@ void WebSocketSession::watching(const std::shared_ptr<Room>& room, bool on) {
             // The room added us after we had said goodbye to every room: say it again.
             room->post_client_gone(self->id_);
         } else if (on) {
+            // Looking at this game now: the finished games this connection still watched let it
+            // go (no more presence frames from games long over).
+            for (const auto& [game_id, watched] : self->watching_) {
+                if (auto other = watched.lock(); other && other != room) {
+                    other->post_looked_away(self->id_);
+                }
+            }
             self->watching_[room->id()] = room;
         } else if (auto it = self->watching_.find(room->id());
                    it != self->watching_.end() && it->second.lock() == room) {

@@ -54,8 +54,18 @@ TEST_F(Messages, LobbyAndSeeks) {
                           {"moves", 3},       {"spectators", 1},
                           {"clock", nullptr}};
     const auto lobby =
-        valid(protocol::lobby_message(json::array({seek_}), json::array({summary}), nullptr));
+        valid(protocol::lobby_message(json::array({seek_}), json::array({summary}), 7, nullptr));
     EXPECT_EQ(lobby["seeks"][0]["seek_id"], "s_1");
+    EXPECT_EQ(lobby["games_total"], 7);
+    const auto page = valid(protocol::lobby_games_message(50, 51, json::array({summary}), "p"));
+    EXPECT_EQ(page["offset"], 50);
+    EXPECT_EQ(page["total"], 51);
+    EXPECT_EQ(page["id"], "p");
+    EXPECT_EQ(valid(protocol::seek_added_message(seek_))["seek"], seek_);
+    EXPECT_EQ(valid(protocol::seek_removed_message("s_1"))["seek_id"], "s_1");
+    EXPECT_EQ(valid(protocol::game_added_message(summary))["game"], summary);
+    EXPECT_EQ(valid(protocol::game_removed_message("g_1"))["game_id"], "g_1");
+    EXPECT_EQ(valid(protocol::game_changed_message(json::array({summary})))["games"][0], summary);
     EXPECT_EQ(valid(protocol::seek_created_message(seek_, 4))["seek"], seek_);
     EXPECT_EQ(valid(protocol::seek_cancelled_message("s_1", nullptr))["seek_id"], "s_1");
 }

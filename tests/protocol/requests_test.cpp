@@ -20,6 +20,7 @@ const std::vector<std::string>& client_examples() {
         R"({"type":"set_name","name":"  Bob the 2nd ","id":"n1"})",
         R"({"type":"lobby_subscribe"})",
         R"({"type":"lobby_unsubscribe"})",
+        R"({"type":"lobby_games","offset":50,"limit":50,"id":"more"})",
         R"({"type":"seek_create","variant":"chessence","rules":"strict","side":"black","private":true})",
         R"({"type":"seek_create","variant":"sniderman","rounds":5})",
         R"({"type":"seek_cancel","seek_id":"s_0123456789ab"})",
@@ -123,6 +124,12 @@ TEST(ParseRequest, FieldsAreTyped) {
     const auto random = request_of(R"({"type":"seek_create","variant":"chesica","side":"random"})");
     EXPECT_FALSE(random.side.has_value());
     EXPECT_EQ(request_of(R"({"type":"seek_create","variant":"sniderman","rounds":7})").rounds, 7);
+    const auto page = request_of(R"({"type":"lobby_games","offset":100,"limit":20})");
+    EXPECT_EQ(page.offset, 100);
+    EXPECT_EQ(page.limit, 20);
+    const auto first = request_of(R"({"type":"lobby_games"})");
+    EXPECT_EQ(first.offset, 0);
+    EXPECT_EQ(first.limit, protocol::lobby_games_page);
 }
 
 TEST(ParseRequest, MalformedJsonIsBadJson) {
@@ -207,6 +214,9 @@ TEST(ParseRequest, WrongFieldsAreBadField) {
         R"({"type":"choose_side","game_id":"g","side":"white"})",
         R"({"type":"chat","game_id":"g","text":""})",
         R"({"type":"hello","protocol":"1"})",
+        R"({"type":"lobby_games","offset":-1})",
+        R"({"type":"lobby_games","limit":0})",
+        R"({"type":"lobby_games","limit":101})",
     };
     for (const auto& frame : frames) {
         EXPECT_EQ(error_of(frame).error.code, ErrorCode::bad_field) << frame;

@@ -63,7 +63,28 @@ export async function startFakeServer() {
         games: [...games.values()].filter((g) => !g.result).map((g) => ({ game_id: g.id, variant: g.variant, rules: 'house',
             players: Object.fromEntries(g.seats.map((s) => [s.seat, { id: s.p.id, name: s.p.name }])),
             moves: g.moves.length, spectators: spectators(g) })) });
-    const pushLobby = () => conns.forEach((c) => c.lobby && send(c, lobbyMsg()));
+    // Like the real server: the whole lobby once on subscribe (c.seen), then only deltas.
+    const pushLobby = () => {
+        const now = lobbyMsg();
+        for (const c of conns) {
+            if (!c.lobby) {
+                continue;
+            }
+            const before = c.seen;
+            const seekIds = new Set(now.seeks.map((x) => x.seek_id));
+            const gameIds = new Set(now.games.map((x) => x.game_id));
+            const had = new Map(before.games.map((x) => [x.game_id, x]));
+            before.seeks.filter((x) => !seekIds.has(x.seek_id)).forEach((x) => send(c, { type: 'seek_removed', seek_id: x.seek_id }));
+            now.seeks.filter((x) => !before.seeks.some((y) => y.seek_id === x.seek_id)).forEach((x) => send(c, { type: 'seek_added', seek: x }));
+            before.games.filter((x) => !gameIds.has(x.game_id)).forEach((x) => send(c, { type: 'game_removed', game_id: x.game_id }));
+            now.games.filter((x) => !had.has(x.game_id)).forEach((x) => send(c, { type: 'game_added', game: x }));
+            const changed = now.games.filter((x) => had.has(x.game_id) && JSON.stringify(had.get(x.game_id)) !== JSON.stringify(x));
+            if (changed.length > 0) {
+                send(c, { type: 'game_changed', games: changed });
+            }
+            c.seen = now;
+        }
+    };
     const spectators = (g) => [...g.watchers].filter((c) => !g.seats.some((s) => s.p === c.player)).length;
     const snapshot = (g) => ({ type: 'snapshot', game_id: g.id, version: g.events.length, variant: g.variant, rules: 'house',
         players: g.seats.map((s) => ({ seat: s.seat, id: s.p.id, name: s.p.name, online: [...conns].some((c) => c.player === s.p) })),
@@ -129,7 +150,7 @@ export async function startFakeServer() {
             return;
         }
         case 'set_name': c.player.name = m.name; send(c, { type: 'player', player: { id: c.player.id, name: m.name } }); return;
-        case 'lobby_subscribe': c.lobby = true; send(c, lobbyMsg()); return;
+        case 'lobby_subscribe': c.lobby = true; c.seen = lobbyMsg(); send(c, { ...c.seen, games_total: c.seen.games.length }); return;
         case 'lobby_unsubscribe': c.lobby = false; return;
         case 'seek_create': {
             const s = { seek_id: `s_${++n}`, variant: m.variant, rules: 'house', side: m.side ?? 'random', rounds: m.rounds,

@@ -1,4 +1,5 @@
-// The lobby on a real server: live pushes, seeks public and private, quick pairing.
+// The lobby on a real server: live deltas, seeks public and private, quick pairing (paging, the
+// coalesced counters and join storms: lobby_deltas_test.cpp).
 #include "server/game/lobby.h"
 
 #include <gtest/gtest.h>
@@ -6,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "server/lobby_view.h"
 #include "server/test_support.h"
 
 namespace {
@@ -15,11 +17,6 @@ using test::WsClient;
 
 class LobbyTest : public ::testing::Test {
 public:
-    // The next lobby push whose seeks satisfy `pred`.
-    static json lobby_where(WsClient& client, const std::function<bool(const json&)>& pred) {
-        return client.wait_for(
-            [&](const json& m) { return m.value("type", "") == "lobby" && pred(m["seeks"]); });
-    }
     static bool lists(const json& seeks, const std::string& seek_id) {
         for (const auto& seek : seeks) {
             if (seek["seek_id"] == seek_id) {
@@ -47,12 +44,15 @@ TEST_F(LobbyTest, SubscribersSeeSeeksComeAndGo) {
     const std::string seek_id = created["seek"]["seek_id"];
     EXPECT_EQ(created["seek"]["side"], "black");
     EXPECT_EQ(created["seek"]["creator"]["name"], "Ann");
-    const auto pushed = lobby_where(watcher, [&](const json& s) { return lists(s, seek_id); });
-    EXPECT_EQ(pushed["seeks"][0], created["seek"]);
+    // The subscriber hears of the seek as one delta: the seek itself.
+    EXPECT_EQ(watcher.wait_type("seek_added")["seek"], created["seek"]);
     ann.send({{"type", "seek_cancel"}, {"seek_id", seek_id}, {"id", 2}});
     EXPECT_EQ(ann.wait_type("seek_cancelled")["seek_id"], seek_id);
-    lobby_where(watcher, [&](const json& s) { return !lists(s, seek_id); });
-    EXPECT_EQ(server_.store().seeks().value().size(), 0u);
+    EXPECT_EQ(watcher.wait_type("seek_removed")["seek_id"], seek_id);
+    const auto view = test::lobby_view(watcher);
+    EXPECT_FALSE(view.has_seek(seek_id));
+    EXPECT_EQ(view.full_lists, 1);  // the whole lobby only once, on subscribe
+    EXPECT_TRUE(test::eventually([&] { return server_.store().seeks().value().empty(); }));
 }
 
 TEST_F(LobbyTest, SeekErrors) {
@@ -122,12 +122,12 @@ TEST_F(LobbyTest, QuickPairJoinsTheOldestCompatibleSeek) {
     bob.send({{"type", "quick_pair"}, {"variant", "chessence"}, {"id", "b"}});
     const auto started = bob.wait_type("game_started");
     EXPECT_EQ(ann.wait_type("game_started")["game_id"], started["game_id"]);
-    const auto lobby = watcher.wait_for([&](const json& m) {
-        return m.value("type", "") == "lobby" && !lists(m["seeks"], seek_id) && !m["games"].empty();
+    const std::string game_id = started["game_id"];
+    const auto view = test::wait_lobby(watcher, [&](const test::LobbyView& v) {
+        return !v.has_seek(seek_id) && v.has_game(game_id);
     });
-    EXPECT_EQ(lobby["games"][0]["game_id"], started["game_id"]);
-    EXPECT_EQ(lobby["games"][0]["variant"], "chessence");
-    EXPECT_TRUE(lists(lobby["seeks"], bob_seek));
+    EXPECT_EQ(view.game(game_id)["variant"], "chessence");
+    EXPECT_TRUE(view.has_seek(bob_seek));
 }
 
 // Limits whose seek grace and invitation life are one second.
@@ -154,14 +154,14 @@ TEST(LobbyExpiry, APublicSeekLeavesWhenItsPlayerStaysAway) {
         EXPECT_EQ(seek["rounds"], 5);
         EXPECT_EQ(seek["side"], "random");
         EXPECT_FALSE(seek.contains("expires_at"));  // a public seek lives while its player is here
-        LobbyTest::lobby_where(watcher,
-                               [&](const json& s) { return LobbyTest::lists(s, seek_id); });
+        test::wait_lobby(watcher, [&](const test::LobbyView& v) { return v.has_seek(seek_id); });
     }
     // Ann is gone: the seek stays for the grace, then leaves.
     const auto gone = std::chrono::steady_clock::now();
-    LobbyTest::lobby_where(watcher, [&](const json& s) { return !LobbyTest::lists(s, seek_id); });
+    test::wait_lobby(watcher, [&](const test::LobbyView& v) { return !v.has_seek(seek_id); });
     EXPECT_GE(std::chrono::steady_clock::now() - gone, std::chrono::milliseconds(900));
-    EXPECT_TRUE(server.store().seeks().value().empty());
+    // The store forgets it too (its write is not awaited: it may land just after the delta).
+    EXPECT_TRUE(test::eventually([&] { return server.store().seeks().value().empty(); }));
 }
 
 TEST(LobbyExpiry, ASeekFollowsItsPlayerThroughAReload) {

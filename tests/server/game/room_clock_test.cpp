@@ -8,6 +8,7 @@
 
 #include "server/game/timed_room_test.h"
 #include "server/game_table.h"
+#include "server/lobby_view.h"
 #include "server/manual_time.h"
 
 namespace {
@@ -244,12 +245,12 @@ TEST_F(RoomClocks, SeeksAndSummariesCarryTheClockAndQuickPairingMatchesIt) {
     cat.wait_type("lobby");
     cat.send({{"type", "quick_pair"}, {"variant", "chesica"}, {"clock", blitz}, {"id", "c"}});
     const auto started = cat.wait_type("game_started");
-    const auto lobby = cat.wait_for(
-        [&](const json& m) { return m.value("type", "") == "lobby" && !m["games"].empty(); });
-    EXPECT_EQ(lobby["games"][0]["game_id"], started["game_id"]);
-    EXPECT_EQ(lobby["games"][0]["clock"], blitz);
-    ASSERT_EQ(lobby["seeks"].size(), 1u);
-    EXPECT_TRUE(lobby["seeks"][0]["clock"].is_null());
+    const std::string game_id = started["game_id"];
+    const auto lobby =
+        test::wait_lobby(cat, [&](const test::LobbyView& v) { return v.has_game(game_id); });
+    EXPECT_EQ(lobby.game(game_id)["clock"], blitz);
+    ASSERT_EQ(lobby.seeks.size(), 1u);
+    EXPECT_TRUE(lobby.seeks[0]["clock"].is_null());
     EXPECT_EQ(server_.store().game(started["game_id"].get<std::string>()).value()->time_control,
               "180+2");
 }

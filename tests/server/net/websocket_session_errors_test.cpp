@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "server/lobby_view.h"
 #include "server/log_capture.h"
 #include "server/test_support.h"
 #include "server/throwing_store.h"
@@ -25,15 +26,6 @@ protected:
     }
     ~WsErrors() override { server_.reset(); }  // before the capture lets go of the loggers
 
-    static bool lists(const json& lobby, const std::string& seek_id) {
-        for (const auto& seek : lobby["seeks"]) {
-            if (seek["seek_id"] == seek_id) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     test::LogCapture log_{{"ws", "lobby", "server"}};
     test::ThrowingStore* store_ = nullptr;
     std::unique_ptr<test::TestServer> server_;
@@ -48,7 +40,7 @@ TEST_F(WsErrors, ASessionThatThrowsLeavesTheLobbyAndOthersGoOn) {
     doomed.hello(std::nullopt, std::string("Doomed"));
     doomed.send({{"type", "seek_create"}, {"variant", "chessence"}, {"id", 1}});
     const std::string seek_id = doomed.wait_type("seek_created")["seek"]["seek_id"];
-    watcher.wait_for([&](const json& m) { return m["type"] == "lobby" && lists(m, seek_id); });
+    test::wait_lobby(watcher, [&](const test::LobbyView& v) { return v.has_seek(seek_id); });
 
     // set_name writes through the store, which now throws inside the session's handler.
     store_->fail_commits = 1;
@@ -58,8 +50,8 @@ TEST_F(WsErrors, ASessionThatThrowsLeavesTheLobbyAndOthersGoOn) {
     EXPECT_EQ(store_->fail_commits.load(), 0);
 
     // Its seek is withdrawn: the watcher sees a lobby without it, and the store forgot it.
-    watcher.wait_for([&](const json& m) { return m["type"] == "lobby" && !lists(m, seek_id); });
-    EXPECT_TRUE(store_->seeks().value().empty());
+    test::wait_lobby(watcher, [&](const test::LobbyView& v) { return !v.has_seek(seek_id); });
+    EXPECT_TRUE(test::eventually([&] { return store_->seeks().value().empty(); }));
     EXPECT_TRUE(log_.has_line_with({"client", "exception", "commit refused by throwing"}))
         << log_.text();
 
@@ -69,7 +61,7 @@ TEST_F(WsErrors, ASessionThatThrowsLeavesTheLobbyAndOthersGoOn) {
     next.hello();
     next.send({{"type", "seek_create"}, {"variant", "chesica"}, {"id", 3}});
     const std::string next_seek = next.wait_type("seek_created")["seek"]["seek_id"];
-    watcher.wait_for([&](const json& m) { return m["type"] == "lobby" && lists(m, next_seek); });
+    test::wait_lobby(watcher, [&](const test::LobbyView& v) { return v.has_seek(next_seek); });
     EXPECT_EQ(watcher.schema_violations(), 0u);
 }
 
