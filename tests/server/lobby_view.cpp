@@ -52,11 +52,9 @@ LobbyView lobby_view(const WsClient& client) {
             view.seeks = m["seeks"].get<std::vector<json>>();
             view.games = m["games"].get<std::vector<json>>();
             ++view.full_lists;
-            view.deltas = 0;
             view.game_changed = 0;
             continue;
         }
-        ++view.deltas;
         if (type == "seek_added") {
             view.seeks.push_back(m["seek"]);
         } else if (type == "seek_removed") {

@@ -14,8 +14,7 @@ struct LobbyView {
     std::vector<json> seeks;  // oldest first
     std::vector<json> games;  // as listed: the first page, then the games added since
     int full_lists = 0;       // `lobby` frames received
-    int deltas = 0;           // delta frames after the last `lobby`
-    int game_changed = 0;     // of which game_changed
+    int game_changed = 0;     // game_changed frames after the last `lobby`
 
     bool has_seek(const std::string& seek_id) const;
     bool has_game(const std::string& game_id) const;
