@@ -31,6 +31,7 @@ constexpr std::array<std::string_view, error_code_count> code_names = {
     "no_such_player",  "outside_rating_range",
     // Issue 23.
     "chat_closed",
+    "server_restarting",
     "internal_error",
 };
 // clang-format on

@@ -47,6 +47,9 @@ enum class ErrorCode : std::uint8_t {
     outside_rating_range,
     // Issue 23: the players closed the spectators' chat.
     chat_closed,
+    // Issue 24: the server is shutting down (after server_restart); send it again after
+    // reconnecting.
+    server_restarting,
     internal_error,
 };
 

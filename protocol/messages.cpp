@@ -178,6 +178,10 @@ std::string pong_message(const json& id) {
     return finish({{"type", "pong"}}, id);
 }
 
+std::string server_restart_message(int reconnect_ms) {
+    return to_text(json{{"type", "server_restart"}, {"reconnect_ms", reconnect_ms}});
+}
+
 std::string ack_message(const json& id, std::string_view game_id, std::int64_t version) {
     json message = {{"type", "ack"}};
     if (!game_id.empty()) {

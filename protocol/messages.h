@@ -80,6 +80,8 @@ std::string presence_message(std::string_view game_id, const nlohmann::json& onl
                              const nlohmann::json& lag = nlohmann::json::object(),
                              const nlohmann::json& claim_in = nlohmann::json::object());
 std::string pong_message(const nlohmann::json& id);
+// The server starts to shut down: reconnect after a random delay of up to `reconnect_ms`.
+std::string server_restart_message(int reconnect_ms);
 // The reply to a request with an `id` that has no other: the request was carried out (its events,
 // if any, are stored and were sent before this), and the version of the game or nothing.
 std::string ack_message(const nlohmann::json& id, std::string_view game_id = {},

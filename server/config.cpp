@@ -56,6 +56,17 @@ const CLI::Validator origin_list(
     },
     "ORIGINS");
 
+// A bearer token: 16 to 256 visible ASCII characters.
+const CLI::Validator bearer_token(
+    [](std::string& text) {
+        const bool visible = std::all_of(text.begin(), text.end(),
+                                         [](unsigned char c) { return c > 0x20 && c < 0x7f; });
+        return text.size() >= 16 && text.size() <= 256 && visible
+                   ? std::string()
+                   : std::string("must be 16 to 256 visible ASCII characters");
+    },
+    "TOKEN");
+
 const CLI::Validator log_level_name(
     [](std::string& text) {
         return is_log_level(text)
@@ -185,6 +196,10 @@ const std::vector<Flag>& flags() {
             "comma-separated origins (https://host[:port]) whose pages may connect besides the "
             "server's own",
             [](Config & c) -> auto& { return c.server.limits.allowed_origins; }, origin_list),
+        flag(
+            "--metrics-token", "CHESSENCE_METRICS_TOKEN",
+            "GET /metrics only with \"Authorization: Bearer <token>\" (default: open to all)",
+            [](Config & c) -> auto& { return c.server.limits.metrics_token; }, bearer_token),
         flag(
             "--seek-grace", "CHESSENCE_SEEK_GRACE",
             "seconds a public seek waits for its player to reconnect",

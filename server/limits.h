@@ -53,6 +53,11 @@ inline constexpr std::size_t legal_api_max_fen = 200;
 inline constexpr std::size_t legal_api_max_moves = 1000;
 // Time the server waits for clients to close during shutdown before it stops anyway.
 inline constexpr std::chrono::milliseconds shutdown_grace{1500};
+// The drain (server.h): at most this long for the writes already accepted to be stored and sent
+// before the connections close anyway; clients reconnect after a random delay of up to
+// restart_reconnect_ms (server_restart).
+inline constexpr std::chrono::milliseconds drain_grace{5000};
+inline constexpr int restart_reconnect_ms = 3000;
 
 // Accounts (issue 16). Password attempts (login, register, change_password): every attempt counts
 // against the IP address, every failure against the account (LoginLimiter).
@@ -120,6 +125,9 @@ struct Limits {
     // Origins (scheme://host[:port], comma-separated) whose pages may open a WebSocket besides the
     // server's own (net/origin.h); a foreign Origin gets 403 on the upgrade.
     std::string allowed_origins;
+    // When set, GET /metrics answers only requests with "Authorization: Bearer <this>"; empty:
+    // anyone may read it (it holds counts, no player's data).
+    std::string metrics_token;
 };
 
 }  // namespace server

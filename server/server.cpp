@@ -68,6 +68,47 @@ struct Server::Impl {
         });
     }
 
+    // The drain's middle: waits until every batch already handed to the store is stored and what
+    // it set off has run — no commit in flight, then two rounds over the lobby's and the rooms'
+    // strands in which no commit started (a stored move posts to its room, which may post on to
+    // the lobby) — or until `deadline`; then closes every session with 1012 after its queued
+    // frames. Runs on the control strand.
+    void settle(std::chrono::steady_clock::time_point deadline, int quiet_rounds) {
+        auto& store = state.store();
+        if (std::chrono::steady_clock::now() >= deadline) {
+            component_logger("server")->warn("drain: {} write(s) still in flight after {} ms",
+                                             store.commits_in_flight(), drain_grace.count());
+            close_sessions();
+            return;
+        }
+        if (store.commits_in_flight() > 0) {
+            poll.expires_after(std::chrono::milliseconds(5));
+            poll.async_wait(
+                [this, deadline](const boost::system::error_code&) { settle(deadline, 0); });
+            return;
+        }
+        const auto started = store.commits_started();
+        state.after_posted_work([this, deadline, quiet_rounds, started] {
+            asio::post(control, [this, deadline, quiet_rounds, started] {
+                auto& store = state.store();
+                const bool quiet =
+                    store.commits_in_flight() == 0 && store.commits_started() == started;
+                if (quiet && quiet_rounds >= 1) {
+                    close_sessions();
+                } else {
+                    settle(deadline, quiet ? quiet_rounds + 1 : 0);
+                }
+            });
+        });
+    }
+
+    void close_sessions() {
+        boost::system::error_code ignored;
+        acceptor.close(ignored);
+        state.close_all(static_cast<std::uint16_t>(1012));  // service restart
+        wait_for_sessions(std::chrono::steady_clock::now() + shutdown_grace);
+    }
+
     // Stops the io_context once every session has gone, or when the grace period is over.
     void wait_for_sessions(std::chrono::steady_clock::time_point deadline) {
         if (state.session_count() == 0 || std::chrono::steady_clock::now() >= deadline) {
@@ -172,13 +213,14 @@ void Server::shutdown() {
         if (impl->shutting.exchange(true)) {
             return;
         }
-        component_logger("server")->info("shutting down: closing {} client(s)",
+        component_logger("server")->info("draining: telling {} client(s) to reconnect",
                                          impl->state.session_count());
+        // The listener stays open while draining: /readyz says 503 to load balancers and a new
+        // WebSocket gets 503 with Retry-After; it closes with the sessions.
         boost::system::error_code ignored;
-        impl->acceptor.close(ignored);
         impl->signals.cancel(ignored);
-        impl->state.close_all();
-        impl->wait_for_sessions(std::chrono::steady_clock::now() + shutdown_grace);
+        impl->state.begin_drain();
+        impl->settle(std::chrono::steady_clock::now() + drain_grace, 0);
     });
 }
 

@@ -1,7 +1,11 @@
 #pragma once
 // The whole server: an io_context run by a few threads, the shared state, and the listener.
-// start() restores unfinished games from the store and listens; shutdown() stops accepting,
-// closes every client with 1001 (going away) and lets the threads finish.
+// start() restores unfinished games from the store and listens; shutdown() drains: it takes no new
+// WebSocket (503 with Retry-After; /readyz says 503), tells every client `server_restart` (later
+// requests get server_restarting), waits until the writes already accepted are stored and their
+// events and acks queued (at most drain_grace), closes the listener and every client with 1012
+// (service restart) after its queued frames, and lets the threads finish; the store then writes
+// whatever is still queued as it closes.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,7 +41,7 @@ public:
 
     std::uint16_t port() const;
     std::string address() const;
-    // Starts a clean shutdown; callable from any thread, including a signal handler's strand.
+    // Starts the drain (above); callable from any thread, including a signal handler's strand.
     void shutdown();
     // Blocks until every thread has finished.
     void wait();

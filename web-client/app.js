@@ -108,6 +108,7 @@ applyToDocument();
 
 const connEl = document.getElementById('conn');
 const CONN_TEXT = { online: 'Online', connecting: 'Connecting…', reconnecting: 'Reconnecting…',
+                    restarting: 'Server restarting — reconnecting…',
                     offline: 'Offline — waiting for the network' };
 let connTicker = null;
 function showConnection(state) {

@@ -1,7 +1,9 @@
 // The connection to the server: connects, says hello with the stored token, dispatches frames to
 // handlers by type, reconnects with backoff, and on reconnect resumes every watched room from the
 // last version it saw (watch + since), so a page never needs a reload. The token is forgotten only
-// on a definite bad_token; a hello the server fails to answer (internal_error) is retried.
+// on a definite bad_token; a hello the server fails to answer (internal_error) is retried. When the
+// server says `server_restart` the page shows it and, once the socket closes, comes back after a
+// random part of the delay the server named (so that every page does not return at once).
 import { build, eventVersion, gameIdOf, welcomeToken } from './protocol.js';
 
 export const TOKEN_KEY = 'chessence.token';
@@ -29,6 +31,7 @@ export class Connection {
         this.pingTimer_ = null;
         this.pongTimer_ = null;
         this.retryAt_ = 0;
+        this.restartDelayMs_ = null; // set by server_restart until the next welcome
         window.addEventListener('offline', () => this.drop_('offline'));
         window.addEventListener('online', () => this.reconnectNow());
     }
@@ -166,6 +169,7 @@ export class Connection {
             this.welcomed_ = true;
             this.everWelcomed_ = true;
             this.attempt_ = 0;
+            this.restartDelayMs_ = null;
             this.setState_('online');
             this.startPing_();
             this.dispatch_(msg);
@@ -173,6 +177,11 @@ export class Connection {
                 this.send(build.watch(gameId, resumed && version > 0 ? version : undefined, this.keyOf(gameId)));
             }
             return;
+        }
+        if (msg.type === 'server_restart') {
+            const most = Number.isInteger(msg.reconnect_ms) ? Math.max(250, msg.reconnect_ms) : 3000;
+            this.restartDelayMs_ = 250 + Math.floor(Math.random() * (most - 250));
+            this.setState_('restarting');
         }
         if (msg.type === 'error' && msg.code === 'bad_token') {
             // Only a definite "unknown token" forgets it (a welcome for a new guest follows).
@@ -216,7 +225,10 @@ export class Connection {
     scheduleRetry_() {
         clearTimeout(this.retryTimer_);
         const base = BACKOFF_MS[Math.min(this.attempt_, BACKOFF_MS.length - 1)];
-        const delay = base + Math.floor(Math.random() * base * 0.3);
+        // After server_restart the first attempt waits the random delay it chose; later ones back
+        // off as usual (the server may take a while to come back).
+        const delay = this.restartDelayMs_ !== null && this.attempt_ === 0
+            ? this.restartDelayMs_ : base + Math.floor(Math.random() * base * 0.3);
         this.attempt_++;
         this.retryAt_ = Date.now() + delay;
         this.setState_('reconnecting');

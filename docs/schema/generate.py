@@ -245,6 +245,8 @@ errors = ['hello_required', 'unsupported_protocol', 'bad_json', 'unknown_type', 
           'forbidden', 'account_closed', 'muted', 'no_such_player', 'outside_rating_range',
           # issue 23
           'chat_closed',
+          # issue 24
+          'server_restarting',
           'internal_error']
 snapshot_props = {
     **gid, 'version': {'type': 'integer', 'minimum': 0}, 'variant': ref('../defs/variant.json'),
@@ -311,6 +313,8 @@ server = {
                   'claim_in': {'type': 'object', 'additionalProperties': {'type': 'integer', 'minimum': 0}}},
                  ['game_id', 'online']),
     'pong': ({}, []),
+    # issue 24: the server is shutting down; reconnect within reconnect_ms
+    'server_restart': ({'reconnect_ms': {'type': 'integer', 'minimum': 0}}, ['reconnect_ms']),
     # issue 22: a game request with an id is acknowledged once carried out.
     'ack': ({**gid, 'version': {'type': 'integer', 'minimum': 0}}, []),
     # issue 16: accounts, moderation and ratings

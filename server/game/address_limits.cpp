@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 constexpr std::chrono::seconds guest_window{3600};
-constexpr std::size_t sweep_every = 1024;
+constexpr std::size_t address_sweep_every = 1024;
 
 }  // namespace
 
@@ -109,7 +109,7 @@ bool AddressLimits::take(std::map<std::string, Times, std::less<>>& times, std::
 }
 
 void AddressLimits::sweep(Clock::time_point now) {
-    if (++calls_ % sweep_every != 0) {
+    if (++calls_ % address_sweep_every != 0) {
         return;
     }
     const auto forget = [&](std::map<std::string, Times, std::less<>>& times,

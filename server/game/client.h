@@ -1,9 +1,15 @@
 #pragma once
 // A connected client as the lobby and the rooms see it: something to send frames to. Frames are
 // serialised once and shared immutably between every recipient (see STYLE.md).
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "protocol/errors.h"
 
 namespace server {
 
@@ -14,6 +20,12 @@ using Frame = std::shared_ptr<const std::string>;
 inline Frame make_frame(std::string text) {
     return std::make_shared<const std::string>(std::move(text));
 }
+
+// An error frame for a client (protocol::error_message), counted for GET /metrics by its code.
+Frame error_frame(protocol::ErrorCode code, std::string_view message, const nlohmann::json& id,
+                  std::string_view game_id = {});
+Frame error_frame(const protocol::ProtocolError& error, const nlohmann::json& id,
+                  std::string_view game_id = {});
 
 class Client {
 public:
@@ -26,8 +38,9 @@ public:
     // session can hand the game's requests straight to the room and say goodbye to it when it
     // closes. Callable from any thread.
     virtual void watching(const std::shared_ptr<Room>& room, bool on) = 0;
-    // Closes the connection with 1001 (going away); callable from any thread.
-    virtual void close_going_away() = 0;
+    // Closes the connection with the WebSocket close `code` once the frames queued before this
+    // call are sent; callable from any thread.
+    virtual void close_after_queued(std::uint16_t code) = 0;
     // If the client speaks for `player_id`, it speaks for nobody any more (its account logged out
     // everywhere, changed its password, or was closed): it says so with `reason`. Any thread.
     virtual void signed_out(const std::string& player_id, const std::string& reason) {
@@ -45,6 +58,9 @@ struct Actor {
     bool account = false;  // a registered player (rated games need two)
     int lag_ms = 0;  // the connection's measured round trip when it asked (0: not measured yet)
     std::string ip;  // the address the connection comes from (per-address limits)
+    // When the request's frame was read (none for what the server decides itself): the move
+    // latency of GET /metrics.
+    std::chrono::steady_clock::time_point received{};
 
     void send(Frame frame) const {
         if (auto c = client.lock()) {

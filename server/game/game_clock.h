@@ -37,6 +37,10 @@ std::chrono::milliseconds gone_grace(const protocol::TimeControl& control);
 // lag_quota_keep × gain is kept); the credit is the smallest of the measured round trip, the
 // quota and the time the action took.
 std::int64_t lag_quota_gain_ms(const protocol::TimeControl& control);
+// Milliseconds from `from` to `to` (negative when `to` is earlier).
+inline std::int64_t ms_until(ServerTime from, ServerTime to) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
+}
 inline constexpr int lag_quota_keep = 3;
 
 class GameClock {

@@ -12,10 +12,6 @@ using events::RoomEvent;
 
 namespace {
 
-std::int64_t ms_until(ServerTime from, ServerTime to) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
-}
-
 // Which seat acted in an action event.
 template <class E>
 std::optional<std::string> actor_name(const E& e, bool sniderman) {

@@ -27,10 +27,6 @@ const char* phase_name(MatchPhase phase) {
     return "finished";
 }
 
-std::int64_t ms_until(ServerTime from, ServerTime to) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(to - from).count();
-}
-
 }  // namespace
 
 json round_why_json(const core::sniderman::RoundRecord& record) {

@@ -50,8 +50,8 @@ void Lobby::post_request(Actor actor, protocol::Request request) {
                    ": " + std::string(protocol::request_type_name(request.type));
         };
         if (!guarded("lobby", context, [&] { self->handle(actor, request); })) {
-            actor.send(make_frame(protocol::error_message(
-                ErrorCode::internal_error, "the lobby could not do that; try again", request.id)));
+            actor.send(error_frame(ErrorCode::internal_error,
+                                   "the lobby could not do that; try again", request.id));
         }
     });
 }
@@ -151,8 +151,7 @@ void Lobby::handle(const Actor& actor, const protocol::Request& request) {
             quick_pair(actor, request);
             break;
         default:
-            actor.send(make_frame(protocol::error_message(ErrorCode::internal_error,
-                                                          "not a lobby request", request.id)));
+            actor.send(error_frame(ErrorCode::internal_error, "not a lobby request", request.id));
             break;
     }
 }
@@ -162,10 +161,10 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
         return s.creator.player_id == actor.player_id;
     });
     if (mine >= max_seeks_per_player) {
-        actor.send(make_frame(protocol::error_message(
+        actor.send(error_frame(
             ErrorCode::rate_limited,
             "at most " + std::to_string(max_seeks_per_player) + " open seeks per player",
-            request.id)));
+            request.id));
         return;
     }
     const auto from_address =
@@ -181,11 +180,11 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
         return;
     }
     if (auto busy = too_many_games(state_, actor)) {
-        actor.send(make_frame(protocol::error_message(ErrorCode::rate_limited, *busy, request.id)));
+        actor.send(error_frame(ErrorCode::rate_limited, *busy, request.id));
         return;
     }
     if (auto refused = seek_refusal(actor, request)) {
-        actor.send(make_frame(protocol::error_message(*refused, request.id)));
+        actor.send(error_frame(*refused, request.id));
         return;
     }
     Seek seek;
@@ -234,8 +233,8 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
             component_logger("lobby")->error("seek {} not stored: {}", seek_id, stored.error());
             boost::asio::post(self->strand_, [self, actor, seek_id, id] {
                 self->remove_seek(seek_id);
-                actor.send(make_frame(protocol::error_message(
-                    ErrorCode::internal_error, "the seek could not be saved; try again", id)));
+                actor.send(error_frame(ErrorCode::internal_error,
+                                       "the seek could not be saved; try again", id));
             });
         });
     component_logger("lobby")->info(
@@ -252,8 +251,8 @@ void Lobby::cancel_seek(const Actor& actor, const protocol::Request& request) {
     auto it = std::find_if(seeks_.begin(), seeks_.end(),
                            [&](const Seek& s) { return s.id == request.seek_id; });
     if (it == seeks_.end() || it->creator.player_id != actor.player_id) {
-        actor.send(make_frame(protocol::error_message(
-            ErrorCode::no_such_seek, "you have no open seek with this id", request.id)));
+        actor.send(
+            error_frame(ErrorCode::no_such_seek, "you have no open seek with this id", request.id));
         return;
     }
     remove_seek(request.seek_id);
@@ -274,11 +273,11 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
         return;
     }
     if (auto busy = too_many_games(state_, actor)) {
-        actor.send(make_frame(protocol::error_message(ErrorCode::rate_limited, *busy, id)));
+        actor.send(error_frame(ErrorCode::rate_limited, *busy, id));
         return;
     }
     if (auto refused = accept_refusal(actor, *it)) {
-        actor.send(make_frame(protocol::error_message(*refused, id)));
+        actor.send(error_frame(*refused, id));
         return;
     }
     Seek seek = *it;
@@ -305,8 +304,8 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     auto prepared = state_.prepare_game(spec);
     if (!prepared) {
         component_logger("lobby")->error("seek {}: {}", seek.id, prepared.error());
-        actor.send(make_frame(protocol::error_message(
-            ErrorCode::internal_error, "the game could not be created; try again", id)));
+        actor.send(
+            error_frame(ErrorCode::internal_error, "the game could not be created; try again", id));
         return;
     }
     // The seek leaves the list now, so nobody else accepts it while the game is being stored.
@@ -331,8 +330,8 @@ void Lobby::game_stored(const core::Status& stored, const std::shared_ptr<Room>&
                                          stored.error());
         seeks_.push_back(seek);  // still open
         arm_expiry();
-        actor.send(make_frame(protocol::error_message(
-            ErrorCode::internal_error, "the game could not be stored; try again", id)));
+        actor.send(
+            error_frame(ErrorCode::internal_error, "the game could not be stored; try again", id));
         return;
     }
     state_.add_room(room);
@@ -346,7 +345,7 @@ void Lobby::game_stored(const core::Status& stored, const std::shared_ptr<Room>&
 
 void Lobby::quick_pair(const Actor& actor, const protocol::Request& request) {
     if (auto refused = seek_refusal(actor, request)) {
-        actor.send(make_frame(protocol::error_message(*refused, request.id)));
+        actor.send(error_frame(*refused, request.id));
         return;
     }
     const auto mine = shown_rating_of(actor.player_id, request.variant);

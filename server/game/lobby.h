@@ -43,6 +43,8 @@ public:
     // A session closed: it stops receiving pushes; its player's seeks move to another of the
     // player's connections, or wait for the player's return (see the class comment).
     void post_client_gone(std::uint64_t client_id);
+    // Runs `then` on the lobby strand after everything posted to it before.
+    void post_barrier(std::function<void()> then);
     // A room reports its public summary (null summary: the game left the lobby).
     void post_game_summary(std::string game_id, nlohmann::json summary);
 

@@ -25,6 +25,12 @@ void Lobby::post_player_connected(Actor actor) {
     });
 }
 
+void Lobby::post_barrier(std::function<void()> then) {
+    boost::asio::post(strand_, [self = shared_from_this(), then = std::move(then)] {
+        guarded("lobby", "barrier", then);
+    });
+}
+
 void Lobby::post_client_gone(std::uint64_t client_id) {
     boost::asio::post(strand_, [self = shared_from_this(), client_id] {
         guarded(

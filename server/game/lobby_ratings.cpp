@@ -27,8 +27,8 @@ core::Expected<int> Lobby::shown_rating_of(const std::string& player_id,
 void Lobby::read_failed(const Actor& actor, const std::string& error, const json& id) const {
     component_logger("lobby")->error("client {} player {}: {}", actor.client_id, actor.player_id,
                                      error);
-    actor.send(make_frame(protocol::error_message(
-        ErrorCode::internal_error, "the server could not read the ratings; try again", id)));
+    actor.send(error_frame(ErrorCode::internal_error,
+                           "the server could not read the ratings; try again", id));
 }
 
 std::optional<ProtocolError> Lobby::seek_refusal(const Actor& actor,

@@ -5,7 +5,7 @@ namespace server {
 namespace {
 
 // Calls between two sweeps of expired keys.
-constexpr std::size_t sweep_every = 1024;
+constexpr std::size_t login_sweep_every = 1024;
 
 }  // namespace
 
@@ -55,7 +55,7 @@ void LoginLimiter::succeeded(std::string_view account_key) {
 }
 
 void LoginLimiter::sweep(Clock::time_point now) {
-    if (++calls_ % sweep_every != 0) {
+    if (++calls_ % login_sweep_every != 0) {
         return;
     }
     for (auto* map : {&ips_, &accounts_}) {

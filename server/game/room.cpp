@@ -2,6 +2,7 @@
 // strand (decide → commit → apply → broadcast), and the timer that lets time decide.
 #include "server/game/room.h"
 
+#include <algorithm>
 #include <ctime>
 #include <stdexcept>
 
@@ -13,6 +14,7 @@
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
+#include "server/metrics/metrics.h"
 
 namespace server {
 
@@ -186,6 +188,12 @@ void Room::post_clock_check() {
         guarded(
             "room", [&] { return "room " + self->id() + ": clock check"; },
             [&] { self->check_clock(); });
+    });
+}
+
+void Room::post_barrier(std::function<void()> then) {
+    boost::asio::post(strand_, [self = shared_from_this(), then = std::move(then)] {
+        guarded("room", "barrier", then);
     });
 }
 
@@ -437,9 +445,9 @@ void Room::committed(core::Status status, InFlight batch) {
                            batch.chat ? std::string("a chat line")
                                       : std::to_string(batch.stored.size()) + " event(s)",
                            status.error());
-                batch.requester.send(make_frame(protocol::error_message(
-                    ErrorCode::internal_error, "the server could not store this; try again",
-                    batch.request_id, id())));
+                batch.requester.send(error_frame(ErrorCode::internal_error,
+                                                 "the server could not store this; try again",
+                                                 batch.request_id, id()));
                 return;
             }
             if (batch.chat) {
@@ -473,6 +481,7 @@ void Room::committed(core::Status status, InFlight batch) {
                 batch.requester.send(
                     make_frame(protocol::ack_message(batch.request_id, id(), game_.version)));
             }
+            count_moves(batch);
             if (batch.finish) {
                 finished_flag_ = true;
                 log->info("game {}: over, {}", id(),
@@ -515,7 +524,20 @@ bool Room::rebuild() {
 
 void Room::fail(const Actor& actor, const protocol::Request& request, ErrorCode code,
                 std::string message) {
-    actor.send(make_frame(protocol::error_message(code, message, request.id, id())));
+    actor.send(error_frame(code, message, request.id, id()));
+}
+
+void Room::count_moves(const InFlight& batch) {
+    const auto moves = std::count_if(batch.events.begin(), batch.events.end(), [](const auto& e) {
+        return std::holds_alternative<events::Move>(e);
+    });
+    if (moves == 0) {
+        return;
+    }
+    metrics().moves.add(static_cast<std::uint64_t>(moves));
+    if (batch.requester.received != std::chrono::steady_clock::time_point{}) {
+        metrics().move_seconds.observe(std::chrono::steady_clock::now() - batch.requester.received);
+    }
 }
 
 void Room::broadcast(const Frame& frame) {

@@ -67,6 +67,8 @@ public:
     void post_clock_check();
     // The measured round trip of a watcher's connection, in milliseconds.
     void post_lag(std::uint64_t client_id, int lag_ms);
+    // Runs `then` on the room strand after everything posted to it before.
+    void post_barrier(std::function<void()> then);
 
     const std::string& id() const { return record_.id; }
     // Player ids by seat; fixed for the room's life, so readable from any thread.
@@ -117,6 +119,8 @@ private:
     // busy until then.
     void store(WriteBatch writes, InFlight batch);
     void committed(core::Status status, InFlight batch);
+    // The batch's moves join GET /metrics: the count, and the requester's frame read -> now.
+    void count_moves(const InFlight& batch);
     // Rebuilds the room's state from the events in the store (after a handler threw). When they
     // cannot be read the room is broken: each request tries again first and gets internal_error
     // while that fails. False while broken.

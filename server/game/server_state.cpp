@@ -1,6 +1,10 @@
 #include "server/game/server_state.h"
 
+#include <algorithm>
+#include <atomic>
+
 #include "core/game.h"
+#include "protocol/messages.h"
 #include "server/game/lobby.h"
 #include "server/game/room.h"
 #include "server/game/secrets.h"
@@ -259,19 +263,49 @@ void ServerState::leave(std::uint64_t client_id) {
     sessions_.erase(client_id);
 }
 
-void ServerState::close_all() {
-    stopping_ = true;
+std::vector<std::shared_ptr<Client>> ServerState::open_sessions() {
     std::vector<std::shared_ptr<Client>> open;
-    {
-        std::lock_guard lock(sessions_mutex_);
-        for (auto& [id, weak] : sessions_) {
-            if (auto client = weak.lock()) {
-                open.push_back(std::move(client));
-            }
+    std::lock_guard lock(sessions_mutex_);
+    for (auto& [id, weak] : sessions_) {
+        if (auto client = weak.lock()) {
+            open.push_back(std::move(client));
         }
     }
-    for (auto& client : open) {
-        client->close_going_away();
+    return open;
+}
+
+void ServerState::begin_drain() {
+    stopping_ = true;
+    const auto frame = make_frame(protocol::server_restart_message(restart_reconnect_ms));
+    for (auto& client : open_sessions()) {
+        client->send(frame);
+    }
+}
+
+void ServerState::after_posted_work(std::function<void()> then) {
+    auto rooms = rooms_.held();
+    auto left = std::make_shared<std::atomic<std::size_t>>(rooms.size() + 1);
+    auto done = [left, then = std::move(then)] {
+        if (left->fetch_sub(1) == 1) {
+            then();
+        }
+    };
+    lobby_->post_barrier(done);
+    for (const auto& room : rooms) {
+        room->post_barrier(done);
+    }
+}
+
+std::size_t ServerState::games_active() {
+    const auto rooms = rooms_.held();
+    return static_cast<std::size_t>(std::count_if(
+        rooms.begin(), rooms.end(), [](const auto& room) { return !room->finished(); }));
+}
+
+void ServerState::close_all(std::uint16_t code) {
+    stopping_ = true;
+    for (auto& client : open_sessions()) {
+        client->close_after_queued(code);
     }
 }
 

@@ -106,11 +106,21 @@ public:
     // Every room looks at its clocks again (after the time source jumped).
     void check_clocks();
 
+    // Unfinished games among the rooms in memory (GET /metrics).
+    std::size_t games_active();
+
     // Sessions register so shutdown can close them.
     void join(const std::shared_ptr<Client>& client);
     void leave(std::uint64_t client_id);
-    // Stops taking new sessions and closes every open one with 1001.
-    void close_all();
+    // The drain (server.h): from now on no new session is taken and every request but ping is
+    // refused with server_restarting; each open session is told `server_restart`.
+    void begin_drain();
+    // Runs `then` on some thread once every handler already posted to the lobby's strand and to
+    // each room's strand has run (each strand's queue is first in, first out).
+    void after_posted_work(std::function<void()> then);
+    // Stops taking new sessions and closes every open one with `code` (1001 going away by
+    // default; 1012 service restart at the end of a drain), each after the frames it has queued.
+    void close_all(std::uint16_t code = 1001);
     bool stopping() const { return stopping_.load(); }
     std::size_t session_count();
     std::uint64_t next_client_id() { return ++last_client_id_; }
@@ -134,6 +144,7 @@ private:
     std::mutex muted_mutex_;
     std::set<std::string, std::less<>> muted_;
 
+    std::vector<std::shared_ptr<Client>> open_sessions();
     // A finished game's room, read from the store and replayed (the registry's loader).
     core::Expected<std::shared_ptr<Room>> load_room(std::string_view game_id);
 

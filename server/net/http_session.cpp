@@ -18,10 +18,13 @@
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
+#include "server/metrics/metrics.h"
 #include "server/net/client_address.h"
 #include "server/net/http_api.h"
+#include "server/net/http_operations.h"
 #include "server/net/origin.h"
 #include "server/net/static_files.h"
+#include "server/net/use_tuple.h"
 #include "server/net/websocket_session.h"
 
 namespace server {
@@ -31,8 +34,6 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 
 namespace {
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 http::response<http::string_body> make_response(const HttpReply& reply, unsigned version,
                                                 bool keep_alive, bool head) {
@@ -104,6 +105,10 @@ HttpReply route(ServerState& state, const http::request<http::string_body>& req)
         return json_reply(426, R"({"error":"use a WebSocket"})");
     }
     const auto authorization = req[http::field::authorization];
+    if (auto operations = serve_operations(
+            state, target, std::string_view(authorization.data(), authorization.size()))) {
+        return *operations;
+    }
     if (auto api = serve_api(state.store(), target,
                              std::string_view(authorization.data(), authorization.size()))) {
         return *api;
@@ -142,6 +147,9 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
             const bool request_line_read =
                 partial.method() != http::verb::unknown || !partial.method_string().empty();
             if (auto reply = unreadable_reply(ec, request_line_read, partial.target().size())) {
+                if (reply->status != 400) {
+                    metrics().refused(Refusal::oversized_request);
+                }
                 stream.expires_after(http_body_timeout);
                 auto res = make_response(*reply, 11, false, false);
                 co_await http::async_write(stream, res, use_tuple);
@@ -171,6 +179,8 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
                 json_reply(429, R"({"error":"too many requests from your address; slow down"})");
         }
         if (refusal) {
+            metrics().refused(refusal->status == 429 ? Refusal::http_rate
+                                                     : Refusal::oversized_request);
             auto res = make_response(*refusal, req.version(), false, false);
             if (refusal->status == 429) {
                 res.set(http::field::retry_after, "1");
@@ -194,6 +204,7 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
                                 std::string_view(host.data(), host.size()),
                                 allowed ? *allowed : std::vector<std::string>{})) {
                 log->debug("{}: WebSocket from origin '{}' refused", ip, std::string(origin));
+                metrics().refused(Refusal::origin);
                 auto res = make_response(
                     json_reply(403, R"({"error":"pages from this origin may not connect; the )"
                                     R"(operator can allow it with --allowed-origin"})"),
@@ -201,10 +212,22 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
                 co_await http::async_write(stream, res, use_tuple);
                 break;
             }
+            if (state.stopping()) {
+                metrics().refused(Refusal::draining);
+                auto res = make_response(
+                    json_reply(503, R"({"error":"the server is restarting; connect again in a )"
+                                    R"(moment"})"),
+                    req.version(), false, false);
+                res.set(http::field::retry_after, "1");
+                co_await http::async_write(stream, res, use_tuple);
+                break;
+            }
             if (target == "/ws" || target.substr(0, 4) == "/ws?") {
                 auto slot = state.address_limits().open_connection(ip);
                 if (auto* refused = std::get_if<AddressLimits::Refusal>(&slot)) {
                     log->debug("{}: WebSocket refused: {}", ip, refused->message);
+                    metrics().refused(refused->status == 503 ? Refusal::server_connections
+                                                             : Refusal::address_connections);
                     const nlohmann::json body = {{"error", refused->message}};
                     auto res = make_response(json_reply(refused->status, body.dump()),
                                              req.version(), false, false);

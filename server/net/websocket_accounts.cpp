@@ -22,7 +22,7 @@ using protocol::RequestType;
 
 void WebSocketSession::reply_error(ErrorCode code, const std::string& message,
                                    const nlohmann::json& id) {
-    reply(protocol::error_message(code, message, id));
+    enqueue(error_frame(code, message, id));
 }
 
 void WebSocketSession::account_request(const protocol::Request& request) {

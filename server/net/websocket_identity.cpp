@@ -20,13 +20,13 @@ namespace websocket = boost::beast::websocket;
 
 void WebSocketSession::hello(const protocol::Request& request) {
     if (request.protocol != protocol::protocol_version) {
-        reply(protocol::error_message(ErrorCode::unsupported_protocol,
-                                      "this server speaks protocol 1", request.id));
+        enqueue(error_frame(ErrorCode::unsupported_protocol, "this server speaks protocol 1",
+                            request.id));
         request_close(websocket::close_code::policy_error);
         return;
     }
     if (player_ || hello_pending_) {
-        reply(protocol::error_message(ErrorCode::bad_field, "hello was sent already", request.id));
+        enqueue(error_frame(ErrorCode::bad_field, "hello was sent already", request.id));
         return;
     }
     // A token whose player cannot be read is not unknown: the client keeps it and tries again.
@@ -40,8 +40,8 @@ void WebSocketSession::hello(const protocol::Request& request) {
         }
         known = std::move(*found);
         if (!known) {
-            reply(protocol::error_message(ErrorCode::bad_token,
-                                          "unknown token; you are a new guest", request.id));
+            enqueue(error_frame(ErrorCode::bad_token, "unknown token; you are a new guest",
+                                request.id));
         }
     }
     std::optional<AccountRecord> account;
@@ -55,7 +55,7 @@ void WebSocketSession::hello(const protocol::Request& request) {
         token_hash_ = sha256_hex(*request.token);
     }
     if (!known && !state_.address_limits().try_new_guest(ip_)) {
-        reply(protocol::error_message(
+        enqueue(error_frame(
             ErrorCode::rate_limited,
             "too many new guests from your address in the last hour; try again later", request.id));
         return;
@@ -95,7 +95,7 @@ void WebSocketSession::welcome(const core::Status& stored, const protocol::Playe
     if (!stored) {
         component_logger("ws")->error("client {}: cannot store player {}: {}", id_, player.id,
                                       stored.error());
-        reply(protocol::error_message(ErrorCode::internal_error, "cannot create a player", id));
+        enqueue(error_frame(ErrorCode::internal_error, "cannot create a player", id));
         return;
     }
     player_ = player;
@@ -108,19 +108,18 @@ void WebSocketSession::welcome(const core::Status& stored, const protocol::Playe
 
 void WebSocketSession::set_name(const protocol::Request& request) {
     if (account_) {
-        reply(protocol::error_message(ErrorCode::forbidden, "an account's name is its username",
-                                      request.id));
+        enqueue(error_frame(ErrorCode::forbidden, "an account's name is its username", request.id));
         return;
     }
-    store_then({RenamePlayer{player_->id, *request.name}}, [this, name = *request.name,
-                                                            id = request.id](core::Status renamed) {
-        if (!renamed) {
-            reply(protocol::error_message(ErrorCode::internal_error, renamed.error(), id));
-            return;
-        }
-        player_->name = name;
-        reply(protocol::player_message(*player_, id));
-    });
+    store_then({RenamePlayer{player_->id, *request.name}},
+               [this, name = *request.name, id = request.id](core::Status renamed) {
+                   if (!renamed) {
+                       enqueue(error_frame(ErrorCode::internal_error, renamed.error(), id));
+                       return;
+                   }
+                   player_->name = name;
+                   reply(protocol::player_message(*player_, id));
+               });
 }
 
 // Commits `batch` and runs `then` with the outcome on this session's strand (the I/O thread never

@@ -26,16 +26,14 @@ bool is_lobby_request(RequestType type) {
 
 void WebSocketSession::on_text(const std::string& text) {
     if (!take_token()) {
-        reply(protocol::error_message(ErrorCode::rate_limited, "too many messages; slow down",
-                                      nullptr));
+        enqueue(error_frame(ErrorCode::rate_limited, "too many messages; slow down", nullptr));
         return;
     }
     if (hello_pending_ || account_pending_) {
         // Who the client is is changing: what follows waits, so requests are handled in order.
         if (held_.size() >= max_held_frames) {
-            reply(protocol::error_message(ErrorCode::rate_limited,
-                                          "too many messages before the welcome; slow down",
-                                          nullptr));
+            enqueue(error_frame(ErrorCode::rate_limited,
+                                "too many messages before the welcome; slow down", nullptr));
             return;
         }
         held_.push_back(text);
@@ -58,13 +56,20 @@ void WebSocketSession::handle_text(const std::string& text) {
         component_logger("ws")->debug("client {}: {} ({})", id_,
                                       protocol::error_code_name(error->error.code),
                                       error->error.message);
-        reply(protocol::error_message(error->error, error->id));
+        enqueue(error_frame(error->error, error->id));
         return;
     }
     on_request(std::get<protocol::Request>(std::move(parsed)));
 }
 
 void WebSocketSession::on_request(protocol::Request request) {
+    if (state_.stopping() && request.type != RequestType::ping) {
+        // After server_restart nothing new starts: the client sends it again once reconnected.
+        enqueue(error_frame(ErrorCode::server_restarting,
+                            "the server is restarting: reconnect in a moment and send this again",
+                            request.id, request.game_id));
+        return;
+    }
     if (request.type == RequestType::hello) {
         hello(request);
         return;
@@ -74,7 +79,7 @@ void WebSocketSession::on_request(protocol::Request request) {
         return;
     }
     if (!player_) {
-        reply(protocol::error_message(ErrorCode::hello_required, "send hello first", request.id));
+        enqueue(error_frame(ErrorCode::hello_required, "send hello first", request.id));
         return;
     }
     if (request.type == RequestType::ping) {
@@ -103,19 +108,19 @@ void WebSocketSession::room_request(protocol::Request request) {
     } else if (*room) {
         (*room)->post_request(actor(), std::move(request));
     } else {
-        reply(protocol::error_message(ErrorCode::no_such_game, "there is no such game", request.id,
-                                      request.game_id));
+        enqueue(error_frame(ErrorCode::no_such_game, "there is no such game", request.id,
+                            request.game_id));
     }
 }
 
 void WebSocketSession::read_failed(const std::string& error, const std::string& message,
                                    const nlohmann::json& id, std::string_view game_id) {
     component_logger("ws")->error("client {}: {}", id_, error);
-    reply(protocol::error_message(ErrorCode::internal_error, message, id, game_id));
+    enqueue(error_frame(ErrorCode::internal_error, message, id, game_id));
 }
 
 Actor WebSocketSession::actor() {
     return Actor{weak_from_this(),     id_,     player_->id, player_->name,
-                 account_.has_value(), lag_ms_, ip_};
+                 account_.has_value(), lag_ms_, ip_,         received_};
 }
 }  // namespace server

@@ -20,6 +20,8 @@
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
+#include "server/metrics/metrics.h"
+#include "server/net/use_tuple.h"
 
 namespace server {
 
@@ -30,8 +32,6 @@ using protocol::ErrorCode;
 using protocol::RequestType;
 
 namespace {
-
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // Whether an error is just the other side (or we) closing.
 bool is_normal_close(const beast::error_code& ec) {
@@ -103,10 +103,12 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
         co_return;
     }
     if (self->state_.stopping()) {
-        co_await self->ws_.async_close(websocket::close_code::going_away, use_tuple);
+        metrics().refused(Refusal::draining);
+        co_await self->ws_.async_close(websocket::close_code::service_restart, use_tuple);
         co_return;
     }
     self->state_.join(self);
+    metrics().connections_accepted.add();
     log->info("client {}: connected from {}", self->id_, self->ip_);
     asio::co_spawn(self->ws_.get_executor(), write_loop(self),
                    asio::bind_executor(self->ws_.get_executor(), [self](std::exception_ptr error) {
@@ -127,7 +129,7 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
             break;
         }
         if (size > limits.max_frame_bytes) {
-            self->reply(protocol::error_message(
+            self->enqueue(error_frame(
                 ErrorCode::frame_too_large,
                 "frames may have at most " + std::to_string(limits.max_frame_bytes) + " bytes",
                 nullptr));
@@ -135,9 +137,10 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
             break;
         }
         if (!self->ws_.got_text()) {
-            self->reply(protocol::error_message(ErrorCode::bad_json, "send text frames", nullptr));
+            self->enqueue(error_frame(ErrorCode::bad_json, "send text frames", nullptr));
             continue;
         }
+        self->received_ = std::chrono::steady_clock::now();
         self->on_text(beast::buffers_to_string(buffer.data()));
         if (buffer.capacity() > released_buffer_bytes) {
             buffer.clear();
@@ -209,6 +212,7 @@ void WebSocketSession::enqueue(Frame frame) {
     if (queue_.size() >= state_.limits().max_queue) {
         component_logger("ws")->warn("client {}: {} frames behind, disconnecting", id_,
                                      queue_.size());
+        metrics().queue_drops.add();
         abort();
         return;
     }
@@ -237,9 +241,9 @@ void WebSocketSession::watching(const std::shared_ptr<Room>& room, bool on) {
     });
 }
 
-void WebSocketSession::close_going_away() {
-    asio::post(ws_.get_executor(), [self = shared_from_this()] {
-        self->request_close(websocket::close_code::going_away);
+void WebSocketSession::close_after_queued(std::uint16_t code) {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), code] {
+        self->request_close(static_cast<websocket::close_code>(code));
     });
 }
 

@@ -44,7 +44,7 @@ public:
     std::uint64_t client_id() const override { return id_; }
     void send(Frame frame) override;
     void watching(const std::shared_ptr<Room>& room, bool on) override;
-    void close_going_away() override;
+    void close_after_queued(std::uint16_t code) override;
     void signed_out(const std::string& player_id, const std::string& reason) override;
 
 private:
@@ -134,6 +134,8 @@ private:
     std::chrono::steady_clock::time_point probe_sent_;
     std::uint32_t probe_seq_ = 0;
     int lag_ms_ = 0;  // smoothed round trip; 0 until measured
+    // When the frame being handled was read (Actor::received).
+    std::chrono::steady_clock::time_point received_{};
 };
 
 }  // namespace server

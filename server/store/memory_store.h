@@ -14,7 +14,8 @@ namespace server {
 class MemoryStore : public Store {
 public:
     // Applies the batch at once on the calling thread, all or nothing, then calls `done`.
-    void commit(WriteBatch batch, CommitHandler done) override;
+    void commit_batch(WriteBatch batch, CommitHandler done) override;
+    core::Status check() override { return core::ok_status(); }
     core::Expected<std::optional<PlayerRecord>> player(std::string_view id) override;
     core::Expected<std::optional<PlayerRecord>> player_by_token_hash(
         std::string_view token_hash) override;

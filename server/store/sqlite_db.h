@@ -16,6 +16,9 @@
 
 namespace server::sqlite {
 
+// How long a connection waits for another's lock before SQLITE_BUSY.
+inline constexpr int busy_timeout_ms = 5000;
+
 // A cached prepared statement in use: binds parameters, steps through rows, and resets itself (and
 // clears its bindings) when it goes out of scope so the cache can hand it out again.
 class Statement {

@@ -4,15 +4,13 @@ namespace server {
 
 namespace {
 
-constexpr int busy_timeout_ms = 5000;
-
 core::Expected<std::unique_ptr<sqlite::Connection>> open_reader(const std::string& path) {
     auto db = sqlite::Connection::open(path, sqlite::OpenMode::read_only_use);
     if (!db) {
         return core::make_error(db.error());
     }
     // A reader waits only while another process recovers or checkpoints the WAL file.
-    sqlite3_busy_timeout((*db)->handle(), busy_timeout_ms);
+    sqlite3_busy_timeout((*db)->handle(), sqlite::busy_timeout_ms);
     return std::move(*db);
 }
 

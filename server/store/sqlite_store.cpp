@@ -13,12 +13,10 @@ using sqlite::Connection;
 
 namespace {
 
-constexpr int busy_timeout_ms = 5000;
-
 // Sets the connection up for durability and checks that the file is a sound database.
 core::Status configure(Connection& db, const std::string& path) {
     const auto where = "database '" + path + "': ";
-    sqlite3_busy_timeout(db.handle(), busy_timeout_ms);
+    sqlite3_busy_timeout(db.handle(), sqlite::busy_timeout_ms);
     // Reading the schema is the first access to the file: a file that is not a database fails here.
     if (auto schema = db.query_text("SELECT count(*) FROM sqlite_schema"); !schema) {
         const int code = sqlite3_errcode(db.handle());
@@ -90,6 +88,17 @@ core::Expected<std::vector<GameRecord>> SqliteStore::finished_games_of(std::stri
 
 core::Expected<std::vector<SeekRecord>> SqliteStore::seeks() {
     return read([&](Connection& db) { return sqlite_reads::seeks(db); });
+}
+
+core::Status SqliteStore::check() {
+    return read([](Connection& db) -> core::Status {
+        auto stmt = db.prepare("SELECT id FROM games LIMIT 1");
+        if (!stmt) {
+            return core::make_error(stmt.error());
+        }
+        (*stmt)->step();
+        return (*stmt)->status();
+    });
 }
 
 core::Expected<std::vector<ServerRun>> SqliteStore::server_runs() {

@@ -32,7 +32,9 @@ public:
     // Writes what is queued before the read connections and then the write connection close.
     ~SqliteStore() override { writer_.stop(); }
 
-    void commit(WriteBatch batch, CommitHandler done) override;
+    void commit_batch(WriteBatch batch, CommitHandler done) override;
+    // A read of one row on a read connection.
+    core::Status check() override;
 
     core::Expected<std::optional<PlayerRecord>> player(std::string_view id) override;
     core::Expected<std::optional<PlayerRecord>> player_by_token_hash(

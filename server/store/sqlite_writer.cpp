@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "server/log.h"
+#include "server/metrics/metrics.h"
 #include "server/store/sqlite_account_writes.h"
 #include "server/store/sqlite_runs.h"
 #include "server/store/sqlite_store.h"
@@ -267,7 +268,7 @@ void call_handler(const CommitHandler& done, core::Status outcome) {
 }  // namespace
 
 // Where the road of a move reaches the disk: the room's batch joins the writer's queue.
-void SqliteStore::commit(WriteBatch batch, CommitHandler done) {
+void SqliteStore::commit_batch(WriteBatch batch, CommitHandler done) {
     writer_.submit(std::move(batch), std::move(done));
 }
 
@@ -310,6 +311,7 @@ void SqliteWriter::run() {
             return;
         }
         auto outcomes = write_group(group);
+        metrics().commit_group_batches.observe(static_cast<double>(group.size()));
         for (std::size_t i = 0; i < group.size(); ++i) {
             call_handler(group[i].done, std::move(outcomes[i]));
         }

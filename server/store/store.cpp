@@ -1,8 +1,38 @@
 #include "server/store/store.h"
 
+#include <chrono>
 #include <future>
+#include <memory>
+
+#include "server/metrics/metrics.h"
 
 namespace server {
+
+void Store::commit(WriteBatch batch, CommitHandler done) {
+    using Clock = std::chrono::steady_clock;
+    in_flight_.fetch_add(1);
+    started_.fetch_add(1);
+    // Counted out when the handler returns (or throws), or when commit_batch throws instead.
+    struct Leave {
+        std::atomic<std::size_t>* count;
+        ~Leave() { count->fetch_sub(1); }
+    };
+    auto counted = std::make_shared<bool>(false);
+    try {
+        commit_batch(std::move(batch), [this, counted, started = Clock::now(),
+                                        done = std::move(done)](core::Status status) {
+            *counted = true;
+            const Leave leave{&in_flight_};
+            metrics().commit_seconds.observe(Clock::now() - started);
+            done(std::move(status));
+        });
+    } catch (...) {
+        if (!*counted) {
+            in_flight_.fetch_sub(1);
+        }
+        throw;
+    }
+}
 
 core::Status Store::commit_sync(WriteBatch batch) {
     std::promise<core::Status> outcome;

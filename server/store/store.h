@@ -9,6 +9,8 @@
 // in the handler that commit() calls once the batch is on disk. Reads never wait for a write's
 // fsync, and a read that fails says so (an error value), never "not found". Implementations are
 // thread-safe.
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -142,8 +144,15 @@ class Store {
 public:
     virtual ~Store() = default;
 
-    // Queues `batch`; `done` is called once it is durable or has been rolled back.
-    virtual void commit(WriteBatch batch, CommitHandler done) = 0;
+    // Queues `batch`; `done` is called once it is durable or has been rolled back. Counted while
+    // in flight (a draining server waits for them) and timed (GET /metrics); the store's own
+    // commit_batch does the work.
+    void commit(WriteBatch batch, CommitHandler done);
+    // Batches handed to commit() whose handler has not returned yet, and ever handed to it.
+    std::size_t commits_in_flight() const { return in_flight_.load(); }
+    std::uint64_t commits_started() const { return started_.load(); }
+    // Whether the store answers a read now (GET /readyz): ok, or why not.
+    virtual core::Status check() = 0;
     // commit() and wait for the outcome. For start-up, tools and tests; never on an I/O thread.
     core::Status commit_sync(WriteBatch batch);
 
@@ -201,6 +210,14 @@ public:
     virtual core::Expected<std::vector<GameRecord>> find_games(const GameQuery& query) = 0;
     virtual core::Expected<GameTally> tally(std::string_view player_id,
                                             std::string_view viewer_id) = 0;
+
+protected:
+    // The store's commit, with commit()'s promise.
+    virtual void commit_batch(WriteBatch batch, CommitHandler done) = 0;
+
+private:
+    std::atomic<std::size_t> in_flight_{0};
+    std::atomic<std::uint64_t> started_{0};
 };
 
 }  // namespace server

@@ -1,5 +1,6 @@
 // The chessence-server program: port 0 with the "listening on" line, clean and fast shutdown on
-// SIGTERM (clients get 1001), exit codes for bad configuration and an unusable database.
+// SIGTERM (clients hear server_restart, then 1012), exit codes for bad configuration and an
+// unusable database.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -84,8 +85,9 @@ TEST(ServerProgram, ListensOnAFreePortAndStopsCleanlyOnSigterm) {
     client.hello();
     const auto started = std::chrono::steady_clock::now();
     kill(child.pid, SIGTERM);
+    EXPECT_EQ(client.wait_type("server_restart")["reconnect_ms"], 3000);
     EXPECT_TRUE(client.wait_closed());
-    EXPECT_EQ(client.close_code(), 1001);
+    EXPECT_EQ(client.close_code(), 1012);
     EXPECT_EQ(wait_exit(child.pid, std::chrono::seconds(5)), 0);
     EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
     std::fclose(child.out);

@@ -19,7 +19,7 @@ namespace test {
 
 class ControlledStore final : public server::MemoryStore {
 public:
-    void commit(server::WriteBatch batch, server::CommitHandler done) override {
+    void commit_batch(server::WriteBatch batch, server::CommitHandler done) override {
         const bool appends = has<server::AppendEvents>(batch);
         if (appends && throw_appends) {
             throw std::runtime_error("the disk caught fire");
@@ -29,11 +29,11 @@ public:
             return;
         }
         if ((has<server::SaveSeek>(batch) && slow_seeks) ||
-            (has<server::InsertPlayer>(batch) && slow_players)) {
+            (has<server::InsertPlayer>(batch) && slow_players) || (appends && slow_appends)) {
             // A slow disk: the seek (the player) is written 300 ms later, on another thread.
             std::thread([this, batch = std::move(batch), done = std::move(done)]() mutable {
                 std::this_thread::sleep_for(std::chrono::milliseconds(300));
-                MemoryStore::commit(std::move(batch), std::move(done));
+                MemoryStore::commit_batch(std::move(batch), std::move(done));
             }).detach();
             return;
         }
@@ -41,7 +41,7 @@ public:
             std::lock_guard lock(batches_mutex_);
             batches_.push_back(batch);
         }
-        MemoryStore::commit(std::move(batch), std::move(done));
+        MemoryStore::commit_batch(std::move(batch), std::move(done));
     }
 
     // The last committed batch that appended events to `game_id` (empty if none).
@@ -63,6 +63,7 @@ public:
     std::atomic<bool> fail_players{false};
     std::atomic<bool> slow_seeks{false};
     std::atomic<bool> slow_players{false};
+    std::atomic<bool> slow_appends{false};  // events are stored 300 ms late (a slow disk)
 
 private:
     template <class Op>
@@ -92,12 +93,18 @@ public:
     // The next `throw_commits` commits throw (to drive a room into rebuilding itself).
     std::atomic<int> throw_commits{0};
 
-    void commit(server::WriteBatch batch, server::CommitHandler done) override {
+    void commit_batch(server::WriteBatch batch, server::CommitHandler done) override {
         if (int n = throw_commits.load();
             n > 0 && throw_commits.compare_exchange_strong(n, n - 1)) {
             throw std::runtime_error("test store: commit refused by throwing");
         }
         inner_->commit(std::move(batch), std::move(done));
+    }
+    core::Status check() override {
+        if (fail_reads.load()) {
+            return core::make_error("test store: cannot read (check)");
+        }
+        return inner_->check();
     }
     core::Expected<std::optional<server::PlayerRecord>> player(std::string_view id) override {
         return read("player", [&] { return inner_->player(id); });

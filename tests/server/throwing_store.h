@@ -13,11 +13,11 @@ public:
     std::atomic<int> fail_reads{0};
     std::atomic<int> fail_commits{0};
 
-    void commit(server::WriteBatch batch, server::CommitHandler done) override {
+    void commit_batch(server::WriteBatch batch, server::CommitHandler done) override {
         if (take(fail_commits)) {
             throw std::runtime_error("test store: commit refused by throwing");
         }
-        MemoryStore::commit(std::move(batch), std::move(done));
+        MemoryStore::commit_batch(std::move(batch), std::move(done));
     }
     core::Expected<std::optional<server::PlayerRecord>> player(std::string_view id) override {
         check_read();

@@ -9,17 +9,19 @@ export function serverBinary() {
     return process.env.CHESSENCE_SERVER || path.join(REPO_DIR, 'build', 'release', 'bin', 'chessence-server');
 }
 
-export async function startServer() {
+// `port` (0: any free one) and `db` (a fresh file by default) let a test restart a server in place;
+// stop() then keeps `db` (it removes only the folder it made itself).
+export async function startServer({ port = 0, db = null } = {}) {
     const bin = serverBinary();
     if (!fs.existsSync(bin)) {
         throw new Error(`server binary not found: ${bin} (build it, or set CHESSENCE_SERVER)`);
     }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chessence-e2e-'));
-    const db = process.env.CHESSENCE_E2E_DB || path.join(dir, 'e2e.db'); // ':memory:' works too
+    db ??= process.env.CHESSENCE_E2E_DB || path.join(dir, 'e2e.db'); // ':memory:' works too
     // Every browser context is a new guest from 127.0.0.1, and a test file makes many within
     // minutes: the per-address guest limit is raised here (it is tested in
     // tests/server/net/address_limits_server_test.cpp); every other limit keeps its default.
-    const child = spawn(bin, ['--port', '0', '--db', db, '--web-root', WEB_ROOT, '--guests-per-hour', '100000'],
+    const child = spawn(bin, ['--port', String(port), '--db', db, '--web-root', WEB_ROOT, '--guests-per-hour', '100000'],
                         { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     const url = await new Promise((resolve, reject) => {
@@ -40,12 +42,18 @@ export async function startServer() {
     return {
         url,
         log: () => log,
+        // Resolves with the exit code (null when it had to be killed after 10 s).
         stop: async () => {
-            if (child.exitCode === null) {
+            let code = child.exitCode;
+            if (code === null) {
                 child.kill('SIGTERM');
-                await new Promise((r) => { child.once('exit', r); setTimeout(r, 5000); });
+                code = await new Promise((r) => {
+                    child.once('exit', (c) => r(c));
+                    setTimeout(() => { child.kill('SIGKILL'); r(null); }, 10000);
+                });
             }
             fs.rmSync(dir, { recursive: true, force: true });
+            return code;
         },
     };
 }

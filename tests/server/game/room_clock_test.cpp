@@ -14,12 +14,9 @@
 namespace {
 
 using namespace std::chrono_literals;
+using test::clocks;
 using test::json;
 using test::Table;
-
-json clocks(std::int64_t white, std::int64_t black, const json& running) {
-    return {{"white", white}, {"black", black}, {"running", running}};
-}
 
 class RoomClocks : public ::testing::Test {
 protected:

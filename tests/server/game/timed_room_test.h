@@ -11,6 +11,11 @@
 
 namespace test {
 
+// A clock reading as the tests write it: each seat's milliseconds left and whose clock runs.
+inline json clocks(std::int64_t white, std::int64_t black, const json& running) {
+    return {{"white", white}, {"black", black}, {"running", running}};
+}
+
 // The side to move plays its first legal move; returns the move event.
 inline json play_first_legal(Table& table) {
     const auto now = table.snapshot(*table.sam);

@@ -25,7 +25,14 @@ namespace {
 
 using test::json;
 
-enum Opcode : int { continuation = 0, text = 1, binary = 2, close = 8, ping = 9, pong = 10 };
+enum Opcode : int {
+    op_continuation = 0,
+    op_text = 1,
+    op_binary = 2,
+    op_close = 8,
+    op_ping = 9,
+    op_pong = 10
+};
 
 struct Frame {
     bool fin = true;
@@ -101,13 +108,13 @@ public:
         }
         send_bytes(frame);
     }
-    void send_text(std::string_view payload) { send_frame(text, payload); }
+    void send_text(std::string_view payload) { send_frame(op_text, payload); }
     void send_close(int code, std::string_view reason = {}) {
         std::string payload;
         payload += static_cast<char>(code >> 8);
         payload += static_cast<char>(code & 0xff);
         payload += reason;
-        send_frame(close, payload);
+        send_frame(op_close, payload);
     }
 
     // The server's next frame (unmasked; its own pings, which measure lag, skipped), or nothing
@@ -136,7 +143,7 @@ public:
                     Frame frame{(b0 & 0x80) != 0, b0 & 0x0f, in_.substr(header, length)};
                     EXPECT_EQ(b1 & 0x80, 0) << "a server's frames are never masked";
                     in_.erase(0, header + length);
-                    if (frame.opcode == ping) {
+                    if (frame.opcode == op_ping) {
                         continue;  // the server measuring lag: not what the cases look at
                     }
                     return frame;
@@ -152,12 +159,12 @@ public:
     std::string read_text(int ms = 5000) {
         std::string message;
         while (auto frame = read_frame(ms)) {
-            if (frame->opcode == text || frame->opcode == continuation) {
+            if (frame->opcode == op_text || frame->opcode == op_continuation) {
                 message += frame->payload;
                 if (frame->fin) {
                     return message;
                 }
-            } else if (frame->opcode == close) {
+            } else if (frame->opcode == op_close) {
                 return message;
             }
         }
@@ -168,7 +175,7 @@ public:
     // connection ended without a close frame).
     int read_close_code(int ms = 5000) {
         while (auto frame = read_frame(ms)) {
-            if (frame->opcode == close) {
+            if (frame->opcode == op_close) {
                 if (frame->payload.size() < 2) {
                     return 1005;
                 }
@@ -269,7 +276,7 @@ TEST_F(WebSocketConformance, FramingOfEveryLengthEncoding) {
         const auto answer = test::parse(ws->read_text());
         EXPECT_EQ(answer["type"], "pong") << "a " << request.size() << "-byte frame";
     }
-    ws->send_frame(binary, std::string("\x00\x01\x02", 3));
+    ws->send_frame(op_binary, std::string("\x00\x01\x02", 3));
     EXPECT_EQ(test::parse(ws->read_text())["code"], "bad_json") << "binary is refused, not fatal";
     EXPECT_TRUE(ws->serves());
     // A 64-bit length past the frame limit: an error, then close 1009.
@@ -281,20 +288,20 @@ TEST_F(WebSocketConformance, FramingOfEveryLengthEncoding) {
 // Section 2: pings and pongs.
 TEST_F(WebSocketConformance, PingsAreAnsweredAndPongsIgnored) {
     auto ws = client();
-    ws->send_frame(ping, "");
+    ws->send_frame(op_ping, "");
     auto pong_frame = ws->read_frame();
     ASSERT_TRUE(pong_frame);
-    EXPECT_EQ(pong_frame->opcode, pong);
+    EXPECT_EQ(pong_frame->opcode, op_pong);
     EXPECT_EQ(pong_frame->payload, "");
     const std::string largest(125, '*');
-    ws->send_frame(ping, largest);
+    ws->send_frame(op_ping, largest);
     pong_frame = ws->read_frame();
     ASSERT_TRUE(pong_frame);
-    EXPECT_EQ(pong_frame->opcode, pong);
+    EXPECT_EQ(pong_frame->opcode, op_pong);
     EXPECT_EQ(pong_frame->payload, largest) << "a pong echoes its ping";
-    ws->send_frame(pong, "unsolicited");
+    ws->send_frame(op_pong, "unsolicited");
     for (int i = 0; i < 10; ++i) {
-        ws->send_frame(ping, std::to_string(i));
+        ws->send_frame(op_ping, std::to_string(i));
     }
     for (int i = 0; i < 10; ++i) {
         pong_frame = ws->read_frame();
@@ -306,10 +313,10 @@ TEST_F(WebSocketConformance, PingsAreAnsweredAndPongsIgnored) {
 
 TEST_F(WebSocketConformance, OversizedOrFragmentedControlFramesFailTheConnection) {
     auto oversized = client();
-    oversized->send_frame(ping, std::string(126, '*'));
+    oversized->send_frame(op_ping, std::string(126, '*'));
     EXPECT_EQ(oversized->read_close_code(), 1002);
     auto fragmented = client();
-    fragmented->send_frame(ping, "half", false);
+    fragmented->send_frame(op_ping, "half", false);
     EXPECT_EQ(fragmented->read_close_code(), 1002);
 }
 
@@ -317,7 +324,7 @@ TEST_F(WebSocketConformance, OversizedOrFragmentedControlFramesFailTheConnection
 TEST_F(WebSocketConformance, ReservedBitsAndOpcodesFailTheConnection) {
     for (const int rsv : {4, 2, 1}) {
         auto ws = client();
-        ws->send_frame(text, R"({"type":"ping"})", true, rsv);
+        ws->send_frame(op_text, R"({"type":"ping"})", true, rsv);
         EXPECT_EQ(ws->read_close_code(), 1002) << "RSV " << rsv;
     }
     for (const int opcode : {3, 7, 0xB, 0xF}) {
@@ -331,13 +338,13 @@ TEST_F(WebSocketConformance, ReservedBitsAndOpcodesFailTheConnection) {
 TEST_F(WebSocketConformance, AFragmentedMessageCountsWholeWithPingsBetween) {
     RawWebSocket ws(server_.port());
     ASSERT_TRUE(ws.upgraded());
-    ws.send_frame(text, R"({"type":"hel)", false);
-    ws.send_frame(ping, "between");
-    ws.send_frame(continuation, R"(lo","proto)", false);
-    ws.send_frame(continuation, R"(col":1})", true);
+    ws.send_frame(op_text, R"({"type":"hel)", false);
+    ws.send_frame(op_ping, "between");
+    ws.send_frame(op_continuation, R"(lo","proto)", false);
+    ws.send_frame(op_continuation, R"(col":1})", true);
     const auto pong_frame = ws.read_frame();
     ASSERT_TRUE(pong_frame);
-    EXPECT_EQ(pong_frame->opcode, pong);
+    EXPECT_EQ(pong_frame->opcode, op_pong);
     EXPECT_EQ(pong_frame->payload, "between") << "answered before the message is whole";
     EXPECT_EQ(test::parse(ws.read_text())["type"], "welcome");
     EXPECT_TRUE(ws.serves());
@@ -345,11 +352,11 @@ TEST_F(WebSocketConformance, AFragmentedMessageCountsWholeWithPingsBetween) {
 
 TEST_F(WebSocketConformance, FragmentsOutOfOrderFailTheConnection) {
     auto orphan = client();
-    orphan->send_frame(continuation, "no start");
+    orphan->send_frame(op_continuation, "no start");
     EXPECT_EQ(orphan->read_close_code(), 1002);
     auto interleaved = client();
-    interleaved->send_frame(text, R"({"type":)", false);
-    interleaved->send_frame(text, R"({"type":"ping"})");
+    interleaved->send_frame(op_text, R"({"type":)", false);
+    interleaved->send_frame(op_text, R"({"type":"ping"})");
     EXPECT_EQ(interleaved->read_close_code(), 1002);
 }
 
@@ -359,8 +366,8 @@ TEST_F(WebSocketConformance, TextMustBeUtf8EvenAcrossFragments) {
     // "é♞" as an id, its knight split between two fragments: valid once whole.
     const std::string request = json{{"type", "ping"}, {"id", "\xc3\xa9\xe2\x99\x9e"}}.dump();
     const auto cut = request.find("\xe2\x99") + 1;
-    ws->send_frame(text, request.substr(0, cut), false);
-    ws->send_frame(continuation, request.substr(cut), true);
+    ws->send_frame(op_text, request.substr(0, cut), false);
+    ws->send_frame(op_continuation, request.substr(cut), true);
     const auto answer = test::parse(ws->read_text());
     EXPECT_EQ(answer["type"], "pong");
     EXPECT_EQ(answer["id"], "\xc3\xa9\xe2\x99\x9e");
@@ -371,7 +378,7 @@ TEST_F(WebSocketConformance, TextMustBeUtf8EvenAcrossFragments) {
 // Section 7: the closing handshake.
 TEST_F(WebSocketConformance, ACloseIsAnsweredAndEndsTheConnection) {
     auto plain = client();
-    plain->send_frame(close, "");
+    plain->send_frame(op_close, "");
     const int echoed = plain->read_close_code();
     EXPECT_TRUE(echoed == 1005 || echoed == 1000) << echoed;
     EXPECT_TRUE(plain->ends_within(5000));
@@ -386,7 +393,7 @@ TEST_F(WebSocketConformance, ACloseIsAnsweredAndEndsTheConnection) {
 
 TEST_F(WebSocketConformance, BadClosePayloadsFailTheConnection) {
     auto short_payload = client();
-    short_payload->send_frame(close, "\x03");
+    short_payload->send_frame(op_close, "\x03");
     EXPECT_EQ(short_payload->read_close_code(), 1002) << "a one-byte close payload";
     // Autobahn's invalid codes (section 7.9): below 1000, the reserved 1004-1006, 1016-2999.
     for (const int code : {0, 999, 1004, 1005, 1006, 1016, 1100, 2000, 2999}) {

@@ -1,0 +1,134 @@
+#include "server/metrics/exposition.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string_view>
+
+#include "protocol/version.h"
+
+namespace server {
+
+namespace {
+
+// A sample value as Prometheus reads it (integers without a fraction, +Inf spelt so).
+std::string number(double value) {
+    if (std::isinf(value)) {
+        return value > 0 ? "+Inf" : "-Inf";
+    }
+    char text[64];
+    if (value == std::floor(value) && std::fabs(value) < 1e15) {
+        std::snprintf(text, sizeof text, "%.0f", value);
+    } else {
+        std::snprintf(text, sizeof text, "%.9g", value);
+    }
+    return text;
+}
+
+class Writer {
+public:
+    // The # HELP and # TYPE lines of a family.
+    void family(std::string_view name, std::string_view type, std::string_view help) {
+        out_.append("# HELP ").append(name).append(" ").append(help).append("\n");
+        out_.append("# TYPE ").append(name).append(" ").append(type).append("\n");
+    }
+    void sample(std::string_view name, double value, std::string_view labels = {}) {
+        out_.append(name);
+        if (!labels.empty()) {
+            out_.append("{").append(labels).append("}");
+        }
+        out_.append(" ").append(number(value)).append("\n");
+    }
+    void single(std::string_view name, std::string_view type, std::string_view help, double value) {
+        family(name, type, help);
+        sample(name, value);
+    }
+    void histogram(std::string_view name, std::string_view help, const Histogram& histogram) {
+        const auto shot = histogram.snapshot();
+        family(name, "histogram", help);
+        const std::string bucket = std::string(name) + "_bucket";
+        for (std::size_t i = 0; i < shot.bounds.size(); ++i) {
+            sample(bucket, static_cast<double>(shot.cumulative[i]),
+                   "le=\"" + number(shot.bounds[i]) + "\"");
+        }
+        sample(bucket, static_cast<double>(shot.count), "le=\"+Inf\"");
+        sample(std::string(name) + "_sum", shot.sum);
+        sample(std::string(name) + "_count", static_cast<double>(shot.count));
+    }
+    std::string take() { return std::move(out_); }
+
+private:
+    std::string out_;
+};
+
+}  // namespace
+
+std::string prometheus_text(const Metrics& registry, const LiveFigures& live,
+                            const ProcessStats& process) {
+    Writer out;
+    out.family("chessence_build_info", "gauge", "The server's version (always 1).");
+    const std::string software = protocol::server_software();  // "chessence-server/0.1.0"
+    out.sample("chessence_build_info", 1,
+               "version=\"" + software.substr(software.find('/') + 1) + "\"");
+    out.single("chessence_connections", "gauge", "Open WebSocket connections.",
+               static_cast<double>(live.connections));
+    out.single("chessence_connections_accepted_total", "counter",
+               "WebSocket connections accepted since the start.",
+               static_cast<double>(registry.connections_accepted.value()));
+    out.family("chessence_refusals_total", "counter",
+               "Connections and HTTP requests turned away, by reason.");
+    for (std::size_t i = 0; i < refusal_count; ++i) {
+        out.sample("chessence_refusals_total", static_cast<double>(registry.refusals[i].value()),
+                   "reason=\"" + std::string(refusal_name(static_cast<Refusal>(i))) + "\"");
+    }
+    out.family("chessence_errors_total", "counter", "Error frames sent to clients, by code.");
+    for (int i = 0; i < protocol::error_code_count; ++i) {
+        const auto code = static_cast<protocol::ErrorCode>(i);
+        out.sample("chessence_errors_total",
+                   static_cast<double>(registry.errors[static_cast<std::size_t>(i)].value()),
+                   "code=\"" + std::string(protocol::error_code_name(code)) + "\"");
+    }
+    out.single("chessence_rooms_in_memory", "gauge", "Game rooms held in memory.",
+               static_cast<double>(live.rooms_in_memory));
+    out.single("chessence_games_active", "gauge", "Unfinished games in memory.",
+               static_cast<double>(live.games_active));
+    out.single("chessence_moves_total", "counter",
+               "Moves committed since the start (rate() gives moves per second).",
+               static_cast<double>(registry.moves.value()));
+    out.histogram("chessence_move_seconds",
+                  "From a move's frame read to its event handed to every watcher (the commit "
+                  "included).",
+                  registry.move_seconds);
+    out.histogram("chessence_store_commit_seconds",
+                  "From a batch handed to the store to its outcome (durable or refused).",
+                  registry.commit_seconds);
+    out.histogram("chessence_store_group_batches",
+                  "Batches written in one transaction by the group commit.",
+                  registry.commit_group_batches);
+    out.single("chessence_queue_drops_total", "counter",
+               "Clients disconnected because they fell too many frames behind.",
+               static_cast<double>(registry.queue_drops.value()));
+    out.single("chessence_draining", "gauge",
+               "1 while the server is shutting down (GET /readyz answers 503).",
+               live.draining ? 1 : 0);
+    const auto optional = [&](const char* name, const char* type, const char* help,
+                              const std::optional<double>& value) {
+        if (value) {
+            out.single(name, type, help, *value);
+        }
+    };
+    optional("process_cpu_seconds_total", "counter", "Total user and system CPU time in seconds.",
+             process.cpu_seconds);
+    optional("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+             process.resident_bytes);
+    optional("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.",
+             process.virtual_bytes);
+    optional("process_start_time_seconds", "gauge",
+             "Start time of the process since the Unix epoch in seconds.",
+             process.start_time_seconds);
+    optional("process_open_fds", "gauge", "Number of open file descriptors.", process.open_fds);
+    optional("process_max_fds", "gauge", "Maximum number of open file descriptors.",
+             process.max_fds);
+    return out.take();
+}
+
+}  // namespace server

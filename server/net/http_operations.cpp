@@ -1,0 +1,57 @@
+#include "server/net/http_operations.h"
+
+#include <nlohmann/json.hpp>
+
+#include "server/game/secrets.h"
+#include "server/game/server_state.h"
+#include "server/log.h"
+#include "server/metrics/exposition.h"
+
+namespace server {
+
+namespace {
+
+HttpReply metrics_reply(ServerState& state, std::string_view authorization) {
+    const auto& token = state.limits().metrics_token;
+    constexpr std::string_view bearer = "Bearer ";
+    if (!token.empty() && (authorization.substr(0, bearer.size()) != bearer ||
+                           !same_secret(authorization.substr(bearer.size()), token))) {
+        return json_reply(401,
+                          R"({"error":"send the metrics token: Authorization: Bearer <token>"})");
+    }
+    LiveFigures live;
+    live.connections = state.session_count();
+    live.rooms_in_memory = state.room_count();
+    live.games_active = state.games_active();
+    live.draining = state.stopping();
+    return HttpReply{200, prometheus_content_type,
+                     prometheus_text(metrics(), live, read_process_stats())};
+}
+
+HttpReply ready_reply(ServerState& state) {
+    if (state.stopping()) {
+        return json_reply(503, R"({"status":"draining"})");
+    }
+    if (auto reachable = state.store().check(); !reachable) {
+        component_logger("http")->warn("readyz: the store does not answer: {}", reachable.error());
+        const nlohmann::json body = {{"status", "store_unreachable"}, {"error", reachable.error()}};
+        return json_reply(503, body.dump());
+    }
+    return json_reply(200, R"({"status":"ready"})");
+}
+
+}  // namespace
+
+std::optional<HttpReply> serve_operations(ServerState& state, std::string_view target,
+                                          std::string_view authorization) {
+    const std::string_view path = target.substr(0, target.find('?'));
+    if (path == "/metrics") {
+        return metrics_reply(state, authorization);
+    }
+    if (path == "/readyz") {
+        return ready_reply(state);
+    }
+    return std::nullopt;
+}
+
+}  // namespace server
