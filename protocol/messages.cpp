@@ -1,12 +1,13 @@
 #include "protocol/messages.h"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "protocol/version.h"
 
 namespace protocol {
 
 using nlohmann::json;
-
-namespace {}  // namespace
 
 std::string to_text(const json& value) {
     return value.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -115,15 +116,25 @@ std::string snapshot_message(json room, const json& id) {
 }
 
 std::string event_message(std::string_view game_id, std::int64_t version,
-                          std::string_view event_json, const json& derived) {
+                          std::string_view event_json, const json& derived,
+                          std::string_view fields_text) {
     std::string out = to_text(json{{"type", "event"}, {"game_id", game_id}, {"version", version}});
     out.pop_back();  // the closing brace; the event object goes in verbatim
     out += ",\"event\":";
-    if (derived.is_object() && !derived.empty() && event_json.size() > 2) {
+    const bool adds_json = derived.is_object() && !derived.empty();
+    if ((adds_json || !fields_text.empty()) && event_json.size() > 2) {
+        out.reserve(out.size() + event_json.size() + fields_text.size() + 2);
         out += event_json.substr(0, event_json.size() - 1);  // without its closing brace
-        out += ',';
-        const std::string extra = to_text(derived);
-        out.append(extra, 1, std::string::npos);  // without its opening brace
+        if (adds_json) {
+            out += ',';
+            const std::string extra = to_text(derived);
+            out.append(extra, 1, extra.size() - 2);  // without its braces
+        }
+        if (!fields_text.empty()) {
+            out += ',';
+            out += fields_text;
+        }
+        out += '}';
     } else {
         out += event_json;
     }
@@ -182,15 +193,86 @@ std::string server_restart_message(int reconnect_ms) {
     return to_text(json{{"type", "server_restart"}, {"reconnect_ms", reconnect_ms}});
 }
 
+namespace {
+
+// `text` as a JSON string, escaped as to_text escapes it (ASCII; anything else goes through the
+// library so that the bytes stay the same).
+void append_json_string(std::string& out, std::string_view text) {
+    if (std::any_of(text.begin(), text.end(),
+                    [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+        out += to_text(json(text));
+        return;
+    }
+    out += '"';
+    for (const char c : text) {
+        switch (c) {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\b':
+                out += "\\b";
+                break;
+            case '\f':
+                out += "\\f";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char escaped[8];
+                    std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+                    out += escaped;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    out += '"';
+}
+
+void append_string_array(std::string& out, const std::vector<std::string>& items) {
+    out += '[';
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) {
+            out += ',';
+        }
+        append_json_string(out, items[i]);
+    }
+    out += ']';
+}
+
+}  // namespace
+
 std::string ack_message(const json& id, std::string_view game_id, std::int64_t version) {
-    json message = {{"type", "ack"}};
+    // Written directly, keys in to_text's order (game_id, id, type, version): every move has one.
+    std::string out = "{";
     if (!game_id.empty()) {
-        message["game_id"] = game_id;
+        out += "\"game_id\":";
+        append_json_string(out, game_id);
+        out += ',';
     }
+    if (!id.is_null()) {
+        out += "\"id\":";
+        out += to_text(id);
+        out += ',';
+    }
+    out += "\"type\":\"ack\"";
     if (version >= 0) {
-        message["version"] = version;
+        out += ",\"version\":";
+        out += std::to_string(version);
     }
-    return finish(std::move(message), id);
+    out += '}';
+    return out;
 }
 
 json board_json(const core::BoardView& board) {
@@ -226,6 +308,62 @@ json position_json(const core::Game& game) {
         position["powers"] = powers_json(board);
     }
     return position;
+}
+
+std::string position_fields_text(const core::Game& game, std::string_view fen) {
+    // The keys in the order to_text writes an object's keys (sorted): board {files, ranks,
+    // reserves, squares}, fen, in_check, legal, powers (Chessence), to_move.
+    const bool over = game.outcome().has_value();
+    const auto board = game.board();
+    const auto legal = game.legal_moves();
+    std::string out;
+    out.reserve(256 + 8 * board.squares.size() + 8 * legal.size() + fen.size());
+    out += "\"board\":{\"files\":";
+    out += std::to_string(board.files);
+    out += ",\"ranks\":";
+    out += std::to_string(board.ranks);
+    out += ",\"reserves\":[";
+    out += std::to_string(board.reserves[0]);
+    out += ',';
+    out += std::to_string(board.reserves[1]);
+    out += "],\"squares\":";
+    append_string_array(out, board.squares);
+    out += "},\"fen\":";
+    append_json_string(out, fen);
+    out += ",\"in_check\":";
+    out += game.in_check() ? "true" : "false";
+    out += ",\"legal\":";
+    append_string_array(out, legal);
+    if (!board.powers.empty()) {
+        out += ",\"powers\":{";
+        // Sorted by square name, as the JSON object would hold them.
+        std::vector<std::pair<std::string, std::string_view>> powers;
+        const auto files = static_cast<std::size_t>(board.files);
+        for (std::size_t i = 0; i < board.powers.size() && i < board.squares.size(); ++i) {
+            if (board.squares[i] == "M" || board.squares[i] == "m") {
+                std::string square{static_cast<char>('a' + i % files)};
+                square += std::to_string(i / files + 1);
+                powers.emplace_back(std::move(square), board.powers[i]);
+            }
+        }
+        std::sort(powers.begin(), powers.end());
+        for (std::size_t i = 0; i < powers.size(); ++i) {
+            if (i > 0) {
+                out += ',';
+            }
+            append_json_string(out, powers[i].first);
+            out += ':';
+            append_json_string(out, powers[i].second);
+        }
+        out += '}';
+    }
+    out += ",\"to_move\":";
+    if (over) {
+        out += "null";
+    } else {
+        append_json_string(out, core::side_name(game.variant(), game.to_move()));
+    }
+    return out;
 }
 
 json outcome_json(core::VariantId variant, const core::Outcome& outcome) {

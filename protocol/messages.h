@@ -54,10 +54,12 @@ std::string game_started_message(std::string_view game_id, core::VariantId varia
 // `room` holds every snapshot field but `type` and `id`.
 std::string snapshot_message(nlohmann::json room, const nlohmann::json& id);
 // A live room event: the stored event object (`event_json`, embedded as is) with the fields its
-// broadcast adds (`derived`, an object; empty adds nothing) merged in.
+// broadcast adds merged in: `derived` (an object; empty adds nothing) and `fields_text` (fields
+// already written as text without braces, position_fields_text; empty adds nothing).
 std::string event_message(std::string_view game_id, std::int64_t version,
                           std::string_view event_json,
-                          const nlohmann::json& derived = nlohmann::json::object());
+                          const nlohmann::json& derived = nlohmann::json::object(),
+                          std::string_view fields_text = {});
 
 struct VersionedEvent {
     std::int64_t version = 0;
@@ -96,6 +98,10 @@ nlohmann::json powers_json(const core::BoardView& board);
 // {fen, board, to_move, legal, in_check} and, in Chessence, `powers`; `to_move` is null once the
 // game is over.
 nlohmann::json position_json(const core::Game& game);
+// position_json(game) written straight to text, without its braces: the same bytes as
+// to_text(position_json(game)) between them, made without a JSON tree (a move's broadcast, where
+// the tree cost most of the move). `fen` is game.fen(), which the caller has already.
+std::string position_fields_text(const core::Game& game, std::string_view fen);
 // {winner, reason} with the winner named by side ("white", "odd", …) or null.
 nlohmann::json outcome_json(core::VariantId variant, const core::Outcome& outcome);
 

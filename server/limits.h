@@ -30,6 +30,9 @@ inline constexpr std::chrono::seconds chat_window{10};
 inline constexpr std::size_t catch_up_max_events = 200;
 // A room pushes its spectator count at most once in this time (the first change at once).
 inline constexpr std::chrono::milliseconds spectators_interval{1000};
+// A room tells the lobby its moves at most once in this time (the first change at once; a game's
+// start and end at once always).
+inline constexpr std::chrono::milliseconds summary_interval{1000};
 // Frames a connection may send while its hello (or an account request) is being stored; they are
 // handled in order once it is done. One more is refused with rate_limited.
 inline constexpr std::size_t max_held_frames = 16;

@@ -214,8 +214,9 @@ std::optional<protocol::ProtocolError> append_action(GameState& scratch, Decisio
     return std::nullopt;
 }
 
-core::Status apply(GameState& state, RoomEvent& event, ServerTime now, json* derived) {
-    if (auto status = apply_game(state, event, derived); !status) {
+core::Status apply(GameState& state, RoomEvent& event, ServerTime now, json* derived,
+                   std::string* position) {
+    if (auto status = apply_game(state, event, derived, position); !status) {
         return status;
     }
     apply_clock(state, event, now);
@@ -223,7 +224,7 @@ core::Status apply(GameState& state, RoomEvent& event, ServerTime now, json* der
     return core::ok_status();
 }
 
-core::Status apply_game(GameState& state, RoomEvent& event, json* derived) {
+core::Status apply_game(GameState& state, RoomEvent& event, json* derived, std::string* position) {
     const bool round_event = std::holds_alternative<events::Move>(event) ||
                              std::holds_alternative<events::ObjectNamed>(event) ||
                              std::holds_alternative<events::SideChosen>(event) ||
@@ -244,7 +245,9 @@ core::Status apply_game(GameState& state, RoomEvent& event, json* derived) {
         state.fens.push_back(state.game->fen());
         state.draw_offer.reset();
         state.takeback_offer.reset();
-        if (derived) {
+        if (position) {
+            *position = protocol::position_fields_text(*state.game, state.fens.back());
+        } else if (derived) {
             *derived = protocol::position_json(*state.game);
         }
         return core::ok_status();

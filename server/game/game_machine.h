@@ -62,10 +62,12 @@ std::optional<ServerTime> next_deadline(const GameState& state);
 
 // Applies one event: its game part, then its clock part. A move's notation becomes canonical.
 // With `derived`, also fills in what the event's live broadcast adds (the position after a move,
-// an object's text). An error leaves `state` as it was only for the game part's validation; the
-// caller treats a failed apply of a committed event as a bug.
+// an object's text). With `position` too, a Chessence or Chesica move's position goes there as
+// text instead (protocol::position_fields_text: no JSON tree on the move's road). An error leaves
+// `state` as it was only for the game part's validation; the caller treats a failed apply of a
+// committed event as a bug.
 core::Status apply(GameState& state, protocol::events::RoomEvent& event, ServerTime now,
-                   nlohmann::json* derived = nullptr);
+                   nlohmann::json* derived = nullptr, std::string* position = nullptr);
 // Called by replay after each event is applied, with the state it left.
 using AfterEvent = std::function<void(const GameState&, const protocol::events::RoomEvent&)>;
 // The state of a stored game: `record` with `events` applied in order (versions 1, 2, …).
@@ -92,7 +94,7 @@ core::Status apply_sniderman(GameState& state, protocol::events::RoomEvent& even
                              nlohmann::json* derived);
 // The two halves of apply: the rules, then the clocks.
 core::Status apply_game(GameState& state, protocol::events::RoomEvent& event,
-                        nlohmann::json* derived);
+                        nlohmann::json* derived, std::string* position = nullptr);
 void apply_clock(GameState& state, const protocol::events::RoomEvent& event, ServerTime now);
 // Applies an action event (move, object_named, side_chosen) of `seat` to `scratch` and appends it
 // to `decision`: between the game part and the clock part, writes into it the clocks the action

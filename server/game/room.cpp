@@ -56,7 +56,8 @@ Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_
       record_(std::move(record)),
       seat_names_(std::move(seat_names)),
       clock_timer_(strand_),
-      spectators_timer_(strand_) {}
+      spectators_timer_(strand_),
+      summary_timer_(strand_) {}
 
 ServerTime Room::now() const {
     return state_.time().now();
@@ -466,16 +467,22 @@ void Room::committed(core::Status status, InFlight batch) {
             fens_by_version_.resize(log_.size());
             const auto t = now();
             for (std::size_t i = 0; i < batch.events.size(); ++i) {
-                json derived;  // null until the event adds something
-                if (auto applied = apply(game_, batch.events[i], t, &derived); !applied) {
+                json derived;          // null until the event adds something
+                std::string position;  // a Chessence or Chesica move's position, as text
+                if (auto applied = apply(game_, batch.events[i], t, &derived, &position);
+                    !applied) {
                     throw std::logic_error("a committed event does not apply: " + applied.error());
                 }
-                if (std::holds_alternative<events::Move>(batch.events[i]) &&
-                    derived.contains("fen")) {
-                    fens_by_version_[first + i] = derived["fen"];
+                if (std::holds_alternative<events::Move>(batch.events[i])) {
+                    if (!position.empty()) {
+                        fens_by_version_[first + i] = game_.fens.back();
+                    } else if (derived.contains("fen")) {
+                        fens_by_version_[first + i] = derived["fen"];
+                    }
                 }
-                broadcast(make_frame(protocol::event_message(
-                    id(), static_cast<std::int64_t>(first + i) + 1, log_[first + i], derived)));
+                broadcast(make_frame(
+                    protocol::event_message(id(), static_cast<std::int64_t>(first + i) + 1,
+                                            log_[first + i], derived, position)));
             }
             if (!batch.request_id.is_null()) {
                 batch.requester.send(
@@ -491,7 +498,11 @@ void Room::committed(core::Status status, InFlight batch) {
             if (batch.after) {
                 batch.after();
             }
-            publish_summary();
+            if (batch.finish || batch.after) {
+                publish_summary();
+            } else {
+                publish_summary_soon();  // a move, an offer: only counters changed
+            }
         });
     if (!ok) {
         rebuild();

@@ -149,6 +149,10 @@ private:
     // After any change of watchers: the spectator count and the players' presence.
     void watchers_changed();
     void publish_summary();
+    // publish_summary at once if the lobby has not heard from the room for summary_interval, else
+    // at the end of it: the moves of a game cost the lobby one summary a second, not one a move
+    // (the lobby pushes its changes once a second anyway).
+    void publish_summary_soon();
     int spectator_count() const;
     bool online(const std::string& player_id) const;
     std::optional<int> seat_lag(int seat) const;
@@ -194,6 +198,9 @@ private:
     int last_spectators_ = 0;
     boost::asio::steady_timer spectators_timer_;
     bool spectators_held_ = false;  // a count was pushed less than a second ago
+    boost::asio::steady_timer summary_timer_;
+    bool summary_held_ = false;  // a summary went to the lobby less than a second ago
+    bool summary_due_ = false;   // and another is due at the end of that second
     std::array<bool, 2> last_online_{false, false};
     std::array<std::optional<int>, 2> last_lag_;
 };

@@ -175,6 +175,31 @@ void Room::push_spectators() {
     });
 }
 
+void Room::publish_summary_soon() {
+    if (summary_held_) {
+        summary_due_ = true;
+        return;
+    }
+    publish_summary();
+    summary_held_ = true;
+    summary_timer_.expires_after(summary_interval);
+    summary_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+        auto self = weak.lock();
+        if (ec || !self) {
+            return;
+        }
+        guarded(
+            "room", [&] { return "room " + self->id() + ": summary"; },
+            [&] {
+                self->summary_held_ = false;
+                if (self->summary_due_) {
+                    self->summary_due_ = false;
+                    self->publish_summary_soon();
+                }
+            });
+    });
+}
+
 void Room::publish_summary() {
     if (record_.is_private) {
         return;
