@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <boost/asio/connect.hpp>
@@ -49,6 +50,16 @@ server::Limits fast_limits() {
     server::Limits limits;
     limits.rate_per_second = 100000;
     return limits;
+}
+
+double metric_value(const std::string& scrape, const std::string& series) {
+    std::istringstream lines(scrape);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind(series + " ", 0) == 0) {
+            return std::stod(line.substr(series.size() + 1));
+        }
+    }
+    return -1;
 }
 
 bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {

@@ -129,6 +129,10 @@ server::Limits fast_limits();
 // machine stay equal, where a probe coming back would change the players' lag_ms in between.
 server::Limits fast_limits_without_lag();
 
+// The value of the series `series` (its name and labels exactly as written, e.g.
+// `chessence_errors_total{code="illegal_move"}`) in a GET /metrics answer, or -1 when absent.
+double metric_value(const std::string& scrape, const std::string& series);
+
 // True once `condition` holds, polled every 10 ms; false after `timeout` (for effects nobody
 // waits for, such as a seek's deletion from the store).
 bool eventually(const std::function<bool()>& condition,

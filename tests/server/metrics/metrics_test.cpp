@@ -11,6 +11,7 @@
 #include "server/metrics/exposition.h"
 #include "server/metrics/metrics.h"
 #include "server/metrics/process_stats.h"
+#include "server/test_support.h"
 
 namespace {
 
@@ -41,17 +42,6 @@ TEST(MetricsHistogram, DurationsAreObservedInSeconds) {
     EXPECT_DOUBLE_EQ(shot.sum, 0.0025);
 }
 
-// The value of the sample whose name and labels are exactly `series`, or -1.
-double series_value(const std::string& text, const std::string& series) {
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.rfind(series + " ", 0) == 0) {
-            return std::stod(line.substr(series.size() + 1));
-        }
-    }
-    return -1;
-}
-
 TEST(MetricsText, EveryFamilyHasHelpAndTypeAndEverySampleIsWellFormed) {
     server::Metrics registry;
     registry.moves.add(3);
@@ -67,19 +57,19 @@ TEST(MetricsText, EveryFamilyHasHelpAndTypeAndEverySampleIsWellFormed) {
     process.resident_bytes = 1048576;
     const auto text = server::prometheus_text(registry, live, process);
 
-    EXPECT_EQ(series_value(text, "chessence_moves_total"), 3);
-    EXPECT_EQ(series_value(text, "chessence_connections"), 7);
-    EXPECT_EQ(series_value(text, "chessence_games_active"), 2);
-    EXPECT_EQ(series_value(text, "chessence_rooms_in_memory"), 5);
-    EXPECT_EQ(series_value(text, "chessence_refusals_total{reason=\"origin\"}"), 1);
-    EXPECT_EQ(series_value(text, "chessence_refusals_total{reason=\"http_rate\"}"), 0);
-    EXPECT_EQ(series_value(text, "chessence_errors_total{code=\"illegal_move\"}"), 2);
-    EXPECT_EQ(series_value(text, "chessence_errors_total{code=\"server_restarting\"}"), 0);
-    EXPECT_EQ(series_value(text, "chessence_move_seconds_bucket{le=\"0.001\"}"), 0);
-    EXPECT_EQ(series_value(text, "chessence_move_seconds_bucket{le=\"0.0025\"}"), 1);
-    EXPECT_EQ(series_value(text, "chessence_move_seconds_bucket{le=\"+Inf\"}"), 1);
-    EXPECT_EQ(series_value(text, "chessence_move_seconds_count"), 1);
-    EXPECT_EQ(series_value(text, "process_resident_memory_bytes"), 1048576);
+    EXPECT_EQ(test::metric_value(text, "chessence_moves_total"), 3);
+    EXPECT_EQ(test::metric_value(text, "chessence_connections"), 7);
+    EXPECT_EQ(test::metric_value(text, "chessence_games_active"), 2);
+    EXPECT_EQ(test::metric_value(text, "chessence_rooms_in_memory"), 5);
+    EXPECT_EQ(test::metric_value(text, "chessence_refusals_total{reason=\"origin\"}"), 1);
+    EXPECT_EQ(test::metric_value(text, "chessence_refusals_total{reason=\"http_rate\"}"), 0);
+    EXPECT_EQ(test::metric_value(text, "chessence_errors_total{code=\"illegal_move\"}"), 2);
+    EXPECT_EQ(test::metric_value(text, "chessence_errors_total{code=\"server_restarting\"}"), 0);
+    EXPECT_EQ(test::metric_value(text, "chessence_move_seconds_bucket{le=\"0.001\"}"), 0);
+    EXPECT_EQ(test::metric_value(text, "chessence_move_seconds_bucket{le=\"0.0025\"}"), 1);
+    EXPECT_EQ(test::metric_value(text, "chessence_move_seconds_bucket{le=\"+Inf\"}"), 1);
+    EXPECT_EQ(test::metric_value(text, "chessence_move_seconds_count"), 1);
+    EXPECT_EQ(test::metric_value(text, "process_resident_memory_bytes"), 1048576);
     EXPECT_EQ(text.find("process_cpu_seconds_total"), std::string::npos)
         << "a figure that could not be read is left out, not shown as 0";
 

@@ -3,7 +3,6 @@
 // 503 when the store cannot be read, and 200 again once it can.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 
 #include "server/game_table.h"
@@ -12,17 +11,6 @@
 namespace {
 
 using test::json;
-
-// The value of `series` (name and labels, exactly as written) in the scrape, or -1.
-double scraped(const std::string& text, const std::string& series) {
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.rfind(series + " ", 0) == 0) {
-            return std::stod(line.substr(series.size() + 1));
-        }
-    }
-    return -1;
-}
 
 std::string scrape(std::uint16_t port) {
     const auto answer = test::http_get(port, "/metrics");
@@ -44,25 +32,25 @@ TEST(HttpOperations, MetricsCountMovesErrorsAndConnectionsAsTheyHappen) {
     const auto after = scrape(server.port());
 
     const auto grew = [&](const std::string& series) {
-        return scraped(after, series) - scraped(before, series);
+        return test::metric_value(after, series) - test::metric_value(before, series);
     };
     EXPECT_EQ(grew("chessence_moves_total"), 4);
     EXPECT_EQ(grew("chessence_move_seconds_count"), 4) << "each move's frame read -> broadcast";
     EXPECT_GT(grew("chessence_move_seconds_sum"), 0);
     EXPECT_EQ(grew("chessence_errors_total{code=\"illegal_move\"}"), 1);
     EXPECT_EQ(grew("chessence_connections_accepted_total"), 3) << "Ann, Bob and Sam";
-    EXPECT_EQ(scraped(after, "chessence_connections"), 3);
-    EXPECT_EQ(scraped(after, "chessence_games_active"), 1);
-    EXPECT_GE(scraped(after, "chessence_rooms_in_memory"), 1);
+    EXPECT_EQ(test::metric_value(after, "chessence_connections"), 3);
+    EXPECT_EQ(test::metric_value(after, "chessence_games_active"), 1);
+    EXPECT_GE(test::metric_value(after, "chessence_rooms_in_memory"), 1);
     EXPECT_GE(grew("chessence_store_commit_seconds_count"), 5) << "the game and four moves";
     EXPECT_GE(grew("chessence_store_group_batches_count"), 5);
-    EXPECT_EQ(scraped(after, "chessence_draining"), 0);
-    EXPECT_GT(scraped(after, "process_resident_memory_bytes"), 0);
+    EXPECT_EQ(test::metric_value(after, "chessence_draining"), 0);
+    EXPECT_GT(test::metric_value(after, "process_resident_memory_bytes"), 0);
 
     table.bob->send({{"type", "resign"}, {"game_id", table.game_id}});
     EXPECT_EQ(table.event(5)["kind"], "game_over");
     EXPECT_TRUE(test::eventually(
-        [&] { return scraped(scrape(server.port()), "chessence_games_active") == 0; }));
+        [&] { return test::metric_value(scrape(server.port()), "chessence_games_active") == 0; }));
 }
 
 TEST(HttpOperations, RefusalsAreCountedByReason) {
@@ -87,7 +75,7 @@ TEST(HttpOperations, RefusalsAreCountedByReason) {
     const auto after = scrape(server.port());
     const auto grew = [&](const std::string& reason) {
         const auto series = "chessence_refusals_total{reason=\"" + reason + "\"}";
-        return scraped(after, series) - scraped(before, series);
+        return test::metric_value(after, series) - test::metric_value(before, series);
     };
     EXPECT_EQ(grew("address_connections"), 1);
     EXPECT_EQ(grew("origin"), 1);
