@@ -34,7 +34,9 @@ TEST(ServerDrain, AMoveInFlightIsStoredSentAndAcknowledgedBeforeTheConnectionsCl
     auto& black = table.seat_named("black");
     const auto move = table.start["legal"][0].get<std::string>();
 
-    store->slow_appends = true;  // the move's commit takes 300 ms: the drain starts meanwhile
+    // The move's commit takes 1.5 s: the drain surely starts meanwhile, even on a slow machine.
+    store->slow_ms = 1500;
+    store->slow_appends = true;
     white.send({{"type", "move"}, {"game_id", table.game_id}, {"move", move}, {"id", "m1"}});
     ASSERT_TRUE(test::eventually([&] { return store->commits_in_flight() > 0; }));
     std::thread stopping([&] { server.stop(); });
@@ -78,6 +80,7 @@ TEST(ServerDrain, WhileDrainingReadyzSays503AndNewWebSocketsAreTurnedAway) {
     test::TestServer server(test::fast_limits(), std::move(owned));
     test::Table table(server.port(), "chesica");
     ASSERT_FALSE(table.game_id.empty());
+    store->slow_ms = 1500;
     store->slow_appends = true;  // the drain lasts while this move is stored
     table.seat_named("white").send(
         {{"type", "move"}, {"game_id", table.game_id}, {"move", table.start["legal"][0]}});

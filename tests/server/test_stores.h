@@ -30,9 +30,11 @@ public:
         }
         if ((has<server::SaveSeek>(batch) && slow_seeks) ||
             (has<server::InsertPlayer>(batch) && slow_players) || (appends && slow_appends)) {
-            // A slow disk: the seek (the player) is written 300 ms later, on another thread.
-            std::thread([this, batch = std::move(batch), done = std::move(done)]() mutable {
-                std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            // A slow disk: the seek (the player, the events) is written slow_ms later, on another
+            // thread.
+            std::thread([this, batch = std::move(batch), done = std::move(done),
+                         delay = std::chrono::milliseconds(slow_ms.load())]() mutable {
+                std::this_thread::sleep_for(delay);
                 MemoryStore::commit_batch(std::move(batch), std::move(done));
             }).detach();
             return;
@@ -63,7 +65,8 @@ public:
     std::atomic<bool> fail_players{false};
     std::atomic<bool> slow_seeks{false};
     std::atomic<bool> slow_players{false};
-    std::atomic<bool> slow_appends{false};  // events are stored 300 ms late (a slow disk)
+    std::atomic<bool> slow_appends{false};  // events are stored slow_ms late (a slow disk)
+    std::atomic<int> slow_ms{300};
 
 private:
     template <class Op>
