@@ -140,11 +140,13 @@ export const renderGame = {
         }
     },
 
-    // A new game with the same settings against whoever comes: quick pairing from the lobby.
+    // A new game with the same settings (game, rules, rounds, time control, rated) against whoever
+    // comes: quick pairing from the lobby.
     newOpponent_() {
         const g = this.g_;
         const rounds = g.match?.rounds;
-        if (this.send_(build.quickPair({ variant: g.variant, rules: g.rules, rounds }))) {
+        if (this.send_(build.quickPair({ variant: g.variant, rules: g.rules, rounds, clock: g.timeControl,
+                                         rated: g.rated }))) {
             this.app_.navigate('/');
         }
     },

@@ -208,6 +208,7 @@ export function readSnapshot(msg) {
         takebackOffer: msg.takeback_offer ?? null,
         // Time: the control, the last clock reading and when it arrived, the first-move abort.
         timeControl: msg.time_control ?? null, clock: msg.clock ?? null, clockAt: performance.now(),
+        rated: !!msg.rated,
         abortIn: msg.abort_in ?? null, abortAt: performance.now(),
         spectators: msg.spectators ?? 0,
         chat: (msg.chat ?? []).map(readChatLine),

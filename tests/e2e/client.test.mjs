@@ -71,6 +71,22 @@ test('chessence: moves by click and by drag, drops from the reserve, missing squ
     await context.close();
 });
 
+test('after a game, "New opponent" seeks the same game, rules, time control and rated', async () => {
+    const { context, page, mock } = await openGame();
+    mock.push(snapshot('chesica', '8/8/3b1b2/8/3b4/2B5/1r6/R7 w 0 1', {
+        to_move: null, result: { winner: 'white', reason: 'resignation' },
+        time_control: { initial: 180, increment: 2 }, clock: { white: 170000, black: 95000, running: null },
+        rated: true }));
+    await page.click('[data-action="new-opponent"]');
+    const pair = await mock.next((m) => m.type === 'quick_pair');
+    assert.equal(pair.variant, 'chesica');
+    assert.equal(pair.rules, 'house');
+    assert.deepEqual(pair.clock, { initial: 180, increment: 2 }, 'the time control is kept');
+    assert.equal(pair.rated, true, 'a rated game asks for a rated one');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});
+
 test('chesica: a jump chain is entered square by square; promoted pieces are marked', async () => {
     const { context, page, mock } = await openGame();
     mock.push(snapshot('chesica', '8/8/3b1b2/8/3b4/2B5/1r6/R7 w 0 1', { legal: ['c3xe5xc7', 'c3xe5xg7'] }));
