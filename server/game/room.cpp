@@ -56,8 +56,12 @@ Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_
       record_(std::move(record)),
       seat_names_(std::move(seat_names)),
       clock_timer_(strand_),
-      spectators_timer_(strand_),
-      summary_timer_(strand_) {}
+      spectators_throttle_(strand_, spectators_interval, "room " + record_.id + ": spectators",
+                           [this] { return send_spectator_count(); }),
+      summary_throttle_(strand_, summary_interval, "room " + record_.id + ": summary", [this] {
+          publish_summary();
+          return true;
+      }) {}
 
 ServerTime Room::now() const {
     return state_.time().now();

@@ -32,6 +32,7 @@
 #include "server/game/game_machine.h"
 #include "server/game/game_state.h"
 #include "server/game/game_views.h"
+#include "server/game/throttle.h"
 #include "server/store/store.h"
 
 namespace server {
@@ -142,8 +143,10 @@ private:
     void release_if_idle();
     void add_watcher(const Actor& actor);
     // Pushes `spectators` when the count changed: the first change at once, then at most one
-    // push a second (spectators_timer_), so N spectators joining cost O(N) frames, not O(N^2).
+    // push a second (spectators_throttle_), so N spectators joining cost O(N) frames, not O(N^2).
     void push_spectators();
+    // The count to every watcher (and the lobby) if it changed; whether it did.
+    bool send_spectator_count();
     // Pushes `presence` when a seated player's connection state changed since the last push.
     void push_presence();
     // After any change of watchers: the spectator count and the players' presence.
@@ -196,11 +199,8 @@ private:
     std::array<std::optional<ServerTime>, 2>
         gone_since_;  // each seat's, while it has no connection
     int last_spectators_ = 0;
-    boost::asio::steady_timer spectators_timer_;
-    bool spectators_held_ = false;  // a count was pushed less than a second ago
-    boost::asio::steady_timer summary_timer_;
-    bool summary_held_ = false;  // a summary went to the lobby less than a second ago
-    bool summary_due_ = false;   // and another is due at the end of that second
+    Throttle spectators_throttle_;  // send_spectator_count, at most once a second
+    Throttle summary_throttle_;     // publish_summary, at most once a second
     std::array<bool, 2> last_online_{false, false};
     std::array<std::optional<int>, 2> last_lag_;
 };

@@ -9,7 +9,6 @@
 #include "server/game/room.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
-#include "server/guard.h"
 #include "server/limits.h"
 
 namespace server {
@@ -149,55 +148,22 @@ void Room::push_presence() {
 }
 
 void Room::push_spectators() {
-    if (spectators_held_) {
-        return;  // the timer pushes the latest count
-    }
+    spectators_throttle_.request(weak_from_this());
+}
+
+bool Room::send_spectator_count() {
     const int count = spectator_count();
     if (count == last_spectators_) {
-        return;
+        return false;
     }
     last_spectators_ = count;
     broadcast(make_frame(protocol::spectators_message(id(), count)));
     publish_summary();
-    spectators_held_ = true;
-    spectators_timer_.expires_after(spectators_interval);
-    spectators_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
-        auto self = weak.lock();
-        if (ec || !self) {
-            return;
-        }
-        guarded(
-            "room", [&] { return "room " + self->id() + ": spectators"; },
-            [&] {
-                self->spectators_held_ = false;
-                self->push_spectators();
-            });
-    });
+    return true;
 }
 
 void Room::publish_summary_soon() {
-    if (summary_held_) {
-        summary_due_ = true;
-        return;
-    }
-    publish_summary();
-    summary_held_ = true;
-    summary_timer_.expires_after(summary_interval);
-    summary_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
-        auto self = weak.lock();
-        if (ec || !self) {
-            return;
-        }
-        guarded(
-            "room", [&] { return "room " + self->id() + ": summary"; },
-            [&] {
-                self->summary_held_ = false;
-                if (self->summary_due_) {
-                    self->summary_due_ = false;
-                    self->publish_summary_soon();
-                }
-            });
-    });
+    summary_throttle_.request(weak_from_this());
 }
 
 void Room::publish_summary() {

@@ -1,33 +1,42 @@
 #include "server/store/store.h"
 
 #include <chrono>
+#include <cstdint>
 #include <future>
-#include <memory>
 
 #include "server/metrics/metrics.h"
 
 namespace server {
 
+namespace {
+// The number of the last batch whose handler this thread entered: a store that calls handlers on
+// the caller's thread (MemoryStore) may throw out of a handler, and commit() must then not count
+// the batch out twice. Batch numbers only grow, and a thread enters only its own batches' handlers
+// synchronously, so "entered" is "this thread's number is at least the batch's".
+thread_local std::uint64_t handler_entered_on_this_thread = 0;
+}  // namespace
+
 void Store::commit(WriteBatch batch, CommitHandler done) {
     using Clock = std::chrono::steady_clock;
     in_flight_.fetch_add(1);
-    started_.fetch_add(1);
+    const std::uint64_t number = started_.fetch_add(1) + 1;
     // Counted out when the handler returns (or throws), or when commit_batch throws instead.
     struct Leave {
         std::atomic<std::size_t>* count;
         ~Leave() { count->fetch_sub(1); }
     };
-    auto counted = std::make_shared<bool>(false);
     try {
-        commit_batch(std::move(batch), [this, counted, started = Clock::now(),
+        commit_batch(std::move(batch), [this, number, started = Clock::now(),
                                         done = std::move(done)](core::Status status) {
-            *counted = true;
+            handler_entered_on_this_thread = number;
             const Leave leave{&in_flight_};
             metrics().commit_seconds.observe(Clock::now() - started);
             done(std::move(status));
         });
     } catch (...) {
-        if (!*counted) {
+        // A throwing commit_batch never calls its handler (store.h), unless the handler itself
+        // threw on this thread, and then it counted the batch out already.
+        if (handler_entered_on_this_thread < number) {
             in_flight_.fetch_sub(1);
         }
         throw;

@@ -137,7 +137,8 @@ using WriteBatch = std::vector<WriteOp>;
 // Called exactly once per batch with ok (durable) or the error (nothing of the batch was written).
 // SqliteStore calls it on its writer thread, in the order the batches were queued, once the group
 // holding the batch is committed; MemoryStore on the caller's thread. Keep it short (post to a
-// strand); commit() in it is fine, commit_sync never (it would wait for itself).
+// strand); commit() in it is fine, commit_sync never (it would wait for itself). A commit_batch
+// that throws has not called its handler and never will (the batch was not queued).
 using CommitHandler = std::function<void(core::Status)>;
 
 class Store {
