@@ -33,6 +33,9 @@ inline constexpr std::chrono::milliseconds spectators_interval{1000};
 // A room tells the lobby its moves at most once in this time (the first change at once; a game's
 // start and end at once always).
 inline constexpr std::chrono::milliseconds summary_interval{1000};
+// A game in progress whose two players have both had no connection for this long leaves the
+// lobby's list (it comes back when one of them returns).
+inline constexpr std::chrono::minutes lobby_away_after{5};
 // Frames a connection may send while its hello (or an account request) is being stored; they are
 // handled in order once it is done. One more is refused with rate_limited.
 inline constexpr std::size_t max_held_frames = 16;

@@ -31,6 +31,9 @@ inline constexpr int max_moretime_per_player = 5;
 // bounds.
 inline constexpr std::chrono::seconds min_gone_grace{30};
 inline constexpr std::chrono::seconds max_gone_grace{120};
+// An unlimited game (no clock will ever end it) whose two players have both had no connection for
+// this long ends by itself: aborted before both have moved, else a draw (`abandoned`).
+inline constexpr std::chrono::hours abandoned_unlimited_after{72};
 std::chrono::milliseconds gone_grace(const protocol::TimeControl& control);
 
 // Lag compensation: each timed action adds `lag_quota_gain` to the mover's quota (at most

@@ -59,6 +59,16 @@ Decision decide(const GameState& state, const Command& command, ServerTime now);
 std::vector<protocol::events::RoomEvent> decide_time(const GameState& state, ServerTime now);
 // When decide_time next has something to say (a flag, a first move's window); nothing if never.
 std::optional<ServerTime> next_deadline(const GameState& state);
+// Since when each seat has had no connection to the room (none: connected now).
+using GoneSince = std::array<std::optional<ServerTime>, 2>;
+// What the players' absence alone does at `now`: an unlimited game both players have left for
+// abandoned_unlimited_after ends (game_over: aborted before both moved, else a draw, abandoned);
+// nothing otherwise.
+std::vector<protocol::events::RoomEvent> decide_absence(const GameState& state,
+                                                        const GoneSince& gone_since,
+                                                        ServerTime now);
+// When decide_absence will end the game if nobody comes back; nothing if it never will.
+std::optional<ServerTime> absence_deadline(const GameState& state, const GoneSince& gone_since);
 
 // Applies one event: its game part, then its clock part. A move's notation becomes canonical.
 // With `derived`, also fills in what the event's live broadcast adds (the position after a move,

@@ -129,6 +129,24 @@ std::optional<ServerTime> next_deadline(const GameState& state) {
     return due;
 }
 
+std::optional<ServerTime> absence_deadline(const GameState& state, const GoneSince& gone_since) {
+    if (state.result || state.time_control.kind != protocol::ClockKind::unlimited ||
+        !gone_since[0] || !gone_since[1]) {
+        return std::nullopt;
+    }
+    return std::max(*gone_since[0], *gone_since[1]) + abandoned_unlimited_after;
+}
+
+std::vector<RoomEvent> decide_absence(const GameState& state, const GoneSince& gone_since,
+                                      ServerTime now) {
+    std::vector<RoomEvent> out;
+    if (const auto due = absence_deadline(state, gone_since); due && now >= *due) {
+        const char* reason = state.clock.both_acted() ? "abandoned" : "aborted";
+        out.push_back(game_over(state, {std::nullopt, reason}, now));
+    }
+    return out;
+}
+
 void apply_clock(GameState& state, const RoomEvent& event, ServerTime now) {
     std::visit(
         [&](const auto& e) {

@@ -567,7 +567,18 @@ void Room::broadcast(const Frame& frame) {
 }
 
 void Room::schedule_clock() {
-    const auto due = busy_ ? std::nullopt : next_deadline(game_);
+    auto due = busy_ ? std::nullopt : next_deadline(game_);
+    const auto consider = [&due](std::optional<ServerTime> at) {
+        if (at && (!due || *at < *due)) {
+            due = at;
+        }
+    };
+    if (!busy_) {
+        consider(absence_deadline(game_, gone_since_));
+        if (!lobby_away_ && !finished() && gone_since_[0] && gone_since_[1]) {
+            consider(std::max(*gone_since_[0], *gone_since_[1]) + lobby_away_after);
+        }
+    }
     if (!due) {
         clock_timer_.cancel();
         return;
@@ -587,20 +598,36 @@ void Room::check_clock() {
     if (busy_) {
         return;
     }
-    auto ending = decide_time(game_, now());
+    const auto t = now();
+    auto ending = decide_time(game_, t);
     if (ending.empty()) {
+        ending = decide_absence(game_, gone_since_, t);
+    }
+    if (ending.empty()) {
+        update_lobby_away();
         schedule_clock();
         return;
     }
     end_by_time(std::move(ending));
 }
 
+bool Room::away_from_lobby(ServerTime t) const {
+    return gone_since_[0] && gone_since_[1] &&
+           t - std::max(*gone_since_[0], *gone_since_[1]) >= lobby_away_after;
+}
+
+void Room::update_lobby_away() {
+    const bool away = away_from_lobby(now());
+    if (away != lobby_away_) {
+        lobby_away_ = away;
+        publish_summary();
+    }
+}
+
 void Room::end_by_time(std::vector<RoomEvent> ending) {
     const auto& over = std::get<events::GameOver>(ending.front());
-    component_logger("room")->info("game {}: {}", id(),
-                                   over.result.reason == "timeout"
-                                       ? over.result.winner.value_or("?") + " wins on time"
-                                       : "no first move in time, aborted");
+    component_logger("room")->info("game {}: ended by time or absence: {}, winner {}", id(),
+                                   over.result.reason, over.result.winner.value_or("none"));
     commit(std::move(ending), Actor{}, nullptr);
 }
 

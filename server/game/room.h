@@ -133,8 +133,12 @@ private:
     void schedule_clock();
     // Ends the game when a flag fell or a first move did not come in time; else re-arms the timer.
     void check_clock();
-    // Commits the game_over that time decided (decide_time).
+    // Commits the game_over that time or absence decided (decide_time, decide_absence).
     void end_by_time(std::vector<RoomEvent> ending);
+    // Whether both players have had no connection for lobby_away_after at `t`.
+    bool away_from_lobby(ServerTime t) const;
+    // Tells the lobby when the game leaves its list (both players away) or comes back to it.
+    void update_lobby_away();
 
     // room_watchers.cpp
     void watch(const Actor& actor, const protocol::Request& request);
@@ -196,8 +200,8 @@ private:
     // The newest chat lines (at most chat_lines_kept each): [0] the players', [1] the spectators'.
     std::array<std::deque<ChatLine>, 2> chat_;
     std::map<std::uint64_t, Watcher> watchers_;
-    std::array<std::optional<ServerTime>, 2>
-        gone_since_;  // each seat's, while it has no connection
+    GoneSince gone_since_;     // each seat's, while it has no connection
+    bool lobby_away_ = false;  // left the lobby's list: both players away (away_from_lobby)
     int last_spectators_ = 0;
     Throttle spectators_throttle_;  // send_spectator_count, at most once a second
     Throttle summary_throttle_;     // publish_summary, at most once a second

@@ -128,6 +128,10 @@ void Room::push_presence() {
         lag_changed = lag_changed || lag[i].has_value() != last_lag_[i].has_value() ||
                       (lag[i] && std::abs(*lag[i] - *last_lag_[i]) >= 20);
     }
+    if (here != last_online_) {
+        update_lobby_away();
+        schedule_clock();  // the absence deadlines moved
+    }
     if (here == last_online_ && !lag_changed) {
         return;
     }
@@ -170,7 +174,7 @@ void Room::publish_summary() {
     if (record_.is_private) {
         return;
     }
-    if (finished()) {
+    if (finished() || lobby_away_) {
         state_.lobby().post_game_summary(id(), nullptr);
         return;
     }
