@@ -7,6 +7,7 @@ import { MyGames } from './my_games.js';
 import { setTitle } from './notify.js';
 import { ratingText } from './rating_view.js';
 import { clockLabel, clockPicker } from './clock.js';
+import { aloneNote, renderIntro, VARIANTS } from './landing.js';
 
 export class LobbyPage {
     constructor(app, root) {
@@ -139,7 +140,7 @@ export class LobbyPage {
     renderShell_() {
         const form = h('form', { class: 'card create', 'aria-labelledby': 'create-title' });
         const variant = h('fieldset', { class: 'seg' }, h('legend', {}, 'Game'),
-            ...['chessence', 'chesica', 'sniderman'].map((v, i) => h('label', {},
+            ...VARIANTS.map((v, i) => h('label', {},
                 h('input', { type: 'radio', name: 'variant', value: v, checked: i === 0 ? '' : null }),
                 h('span', {}, variantLabel(v)))));
         const rules = h('label', { class: 'field rules-field' }, 'Rules ',
@@ -151,8 +152,6 @@ export class LobbyPage {
                 h('option', { value: r, selected: r === 3 ? '' : null }, `${plural(r, 'round')} (first to win ${(r + 1) / 2})`))));
         const note = h('p', { class: 'form-note' }, 'Sniderman has no draws and no colours: each round one player names the object, '
             + 'the other chooses ODD or EVEN.');
-        const learn = h('p', { class: 'form-note learn-note' }, 'New to these games? ',
-            h('a', { href: '/learn/chessence', class: 'learn-link', 'data-learn': 'variant' }, 'Learn the rules of Chessence'), '.');
         const clock = clockPicker();
         const priv = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
                        ' Private (invitation link only)');
@@ -160,7 +159,7 @@ export class LobbyPage {
         const rated = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'rated' }), ' Rated');
         const create = h('button', { type: 'submit', class: 'btn primary', 'data-action': 'create' }, 'Create game');
         const quick = h('button', { type: 'button', class: 'btn', 'data-action': 'quick' }, 'Quick pairing');
-        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, learn, clock.element, rules, side, rounds, note, priv, rated,
+        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, clock.element, rules, side, rounds, note, priv, rated,
                     h('div', { class: 'row' }, create, quick));
         const refreshSides = () => {
             const v = form.elements.variant.value;
@@ -174,9 +173,6 @@ export class LobbyPage {
             note.hidden = v !== 'sniderman';
             // Sniderman has no draw rules: the rule set does not apply.
             rules.hidden = v === 'sniderman';
-            const link = learn.querySelector('a');
-            link.href = `/learn/${v}`;
-            link.textContent = `Learn the rules of ${variantLabel(v)}`;
         };
         form.addEventListener('change', (e) => {
             if (e.target.name === 'variant') {
@@ -197,7 +193,15 @@ export class LobbyPage {
         this.mineEl_ = h('section', { class: 'card mine', 'aria-labelledby': 'mine-title' });
         this.seeksEl_ = h('section', { class: 'card seeks', 'aria-labelledby': 'seeks-title' });
         this.gamesEl_ = h('section', { class: 'card games', 'aria-labelledby': 'games-title' });
-        return h('div', { class: 'lobby' }, h('div', { class: 'lobby-left' }, form, this.mineEl_),
+        // Play on the intro: that game in the form, brought into view with its Create button ready.
+        const onPlay = (v) => {
+            form.elements.variant.value = v;
+            refreshSides();
+            form.scrollIntoView({ block: 'start', behavior: 'smooth' });
+            form.querySelector('[data-action="create"]').focus({ preventScroll: true });
+        };
+        return h('div', { class: 'lobby' }, renderIntro({ onPlay }),
+                 h('div', { class: 'lobby-left' }, form, this.mineEl_),
                  h('div', { class: 'lobby-right' }, this.seeksEl_, this.gamesEl_));
     }
 
@@ -228,7 +232,7 @@ export class LobbyPage {
         const open = this.lobby_.seeks.filter((s) => !s.isPrivate);
         this.seeksEl_.replaceChildren(h('h2', { id: 'seeks-title' }, 'Open seeks ',
                                         h('span', { class: 'badge' }, String(open.length))),
-            open.length === 0 ? h('p', { class: 'empty' }, 'No one is waiting. Create a game!')
+            open.length === 0 ? aloneNote()
                 : h('table', { class: 'list', 'data-list': 'seeks' },
                     h('thead', {}, h('tr', {}, ...['Player', 'Game', 'Clock', 'Rules', 'They play', ''].map((t) =>
                         h('th', { scope: 'col' }, t)))),
