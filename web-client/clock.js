@@ -258,8 +258,25 @@ export function clockPicker() {
         note.textContent = short ? 'Too short: minutes × 60 + 40 × increment must be at least 15 seconds.'
             : c ? `Each player: ${clockLabel(c)}${c.days ? ' for each move' : ''}.` : '';
     };
+    // Shows `tc` (a preset's clock, a custom one, or null for unlimited).
+    const set = (tc) => {
+        const same = (c) => (c === null ? tc === null : !!tc && c.days === tc.days && c.initial === tc.initial
+                                                       && c.increment === tc.increment);
+        const preset = CLOCK_PRESETS.findIndex((p) => same(p.clock));
+        presets.querySelector(`input[value="${preset >= 0 ? preset : 'custom'}"]`).checked = true;
+        if (preset < 0) {
+            kind.value = tc.days ? 'days' : 'real';
+            if (tc.days) {
+                days.value = String(tc.days);
+            } else {
+                minutes.value = String(tc.initial / 60);
+                increment.value = String(tc.increment);
+            }
+        }
+        refresh();
+    };
     element.addEventListener('change', refresh);
     element.addEventListener('input', refresh);
     refresh();
-    return { element, value };
+    return { element, value, set };
 }

@@ -8,6 +8,7 @@ import { setTitle } from './notify.js';
 import { ratingText } from './rating_view.js';
 import { clockLabel, clockPicker } from './clock.js';
 import { aloneNote, renderIntro, VARIANTS } from './landing.js';
+import { recallSeek, rememberSeek } from './seek_memory.js';
 
 export class LobbyPage {
     constructor(app, root) {
@@ -179,7 +180,24 @@ export class LobbyPage {
                 refreshSides();
             }
         });
+        // The last choices, or the game a rules page's "Play" link asks for (/?game=chesica).
+        const last = recallSeek();
+        const asked = new URLSearchParams(location.search).get('game');
+        form.elements.variant.value = VARIANTS.includes(asked) ? asked : last.variant ?? 'chessence';
         refreshSides();
+        if (last.rules) {
+            form.elements.rules.value = last.rules;
+        }
+        if (last.side && form.elements.variant.value !== 'sniderman') {
+            form.elements.side.value = last.side;
+        }
+        if (last.rounds) {
+            form.elements.rounds.value = String(last.rounds);
+        }
+        if ('clock' in last) {
+            clock.set(last.clock);
+        }
+        form.elements.rated.checked = !!last.rated;
         const options = () => ({ variant: form.elements.variant.value,
                                  rules: form.elements.variant.value === 'sniderman' ? 'house' : form.elements.rules.value,
                                  side: form.elements.side.value, rounds: Number(form.elements.rounds.value),
@@ -187,9 +205,13 @@ export class LobbyPage {
                                  rated: form.elements.rated.checked });
         form.addEventListener('submit', (e) => {
             e.preventDefault();
+            rememberSeek(options());
             this.sendOrWarn_(build.seekCreate(options()));
         });
-        quick.addEventListener('click', () => this.sendOrWarn_(build.quickPair(options())));
+        quick.addEventListener('click', () => {
+            rememberSeek(options());
+            this.sendOrWarn_(build.quickPair(options()));
+        });
         this.mineEl_ = h('section', { class: 'card mine', 'aria-labelledby': 'mine-title' });
         this.seeksEl_ = h('section', { class: 'card seeks', 'aria-labelledby': 'seeks-title' });
         this.gamesEl_ = h('section', { class: 'card games', 'aria-labelledby': 'games-title' });

@@ -40,3 +40,46 @@ test('landing: what the site and each game are, a link to each rules page, Play 
     await page.waitForSelector('article.learn[data-variant="chesica"]');
     assert.deepEqual(page.errors, []);
 });
+
+test('the seek form starts from the last choices (game, rules, clock, rated, side, rounds)', async () => {
+    const page = await visitor();
+    const form = 'form.create';
+    const state = () => page.evaluate(() => {
+        const f = document.querySelector('form.create');
+        const clock = f.querySelector('.clock-presets input:checked').closest('label').textContent;
+        return { variant: f.elements.variant.value, rules: f.elements.rules.value, side: f.elements.side.value,
+                 rounds: f.elements.rounds.value, rated: f.elements.rated.checked, clock,
+                 minutes: f.elements.clock_minutes.value, increment: f.elements.clock_increment.value };
+    });
+    const fresh = await state();
+    assert.equal(fresh.clock, 'Unlimited');
+    await page.check(`${form} input[name="variant"][value="chesica"]`, { force: true });
+    await page.selectOption(`${form} select[name="rules"]`, 'strict');
+    await page.check(`${form} input[name="side"][value="black"]`, { force: true });
+    await page.locator(`${form} .clock-presets label`, { hasText: '5+3' }).click();
+    await page.click(`${form} [data-action="create"]`);
+    await page.waitForSelector('[data-my-seek]');
+    await page.reload();
+    await waitOnline(page);
+    assert.deepEqual({ ...await state(), minutes: undefined, increment: undefined },
+                     { ...fresh, variant: 'chesica', rules: 'strict', side: 'black', clock: '5+3', minutes: undefined, increment: undefined });
+    // A custom clock and a Sniderman match.
+    await page.click('[data-my-seek] [data-cancel]');
+    await page.check(`${form} input[name="variant"][value="sniderman"]`, { force: true });
+    await page.selectOption(`${form} select[name="rounds"]`, '5');
+    await page.check(`${form} input[name="clock"][value="custom"]`, { force: true });
+    await page.fill(`${form} input[name="clock_minutes"]`, '4');
+    await page.fill(`${form} input[name="clock_increment"]`, '1');
+    await page.click(`${form} [data-action="create"]`);
+    await page.waitForSelector('[data-my-seek]');
+    await page.reload();
+    await waitOnline(page);
+    const after = await state();
+    assert.deepEqual([after.variant, after.rounds, after.clock, after.minutes, after.increment], ['sniderman', '5', 'Custom', '4', '1']);
+    // A rules page's Play link asks for its game.
+    await page.goto(`${env.server.url}/learn/chessence`);
+    await page.click('[data-action="play"]');
+    await page.waitForSelector('form.create');
+    assert.equal((await state()).variant, 'chessence');
+    assert.deepEqual(page.errors, []);
+});
