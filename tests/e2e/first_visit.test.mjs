@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage } from './lib/browser.mjs';
 import { suite } from './lib/suite.mjs';
-import { waitOnline } from './lib/play.mjs';
+import { chooser, createSeek, gameIdOf, playMove, waitOnline } from './lib/play.mjs';
 
 const env = suite();
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -82,4 +82,56 @@ test('the seek form starts from the last choices (game, rules, clock, rated, sid
     await page.waitForSelector('form.create');
     assert.equal((await state()).variant, 'chessence');
     assert.deepEqual(page.errors, []);
+});
+
+// Two visitors in a new game of `variant` (the first plays White), one move played.
+async function newGame(variant, clock = '3+2') {
+    const a = await visitor();
+    const b = await visitor();
+    const seekId = await createSeek(a, { variant, side: 'white', clock, rounds: variant === 'sniderman' ? 1 : null });
+    await b.click(`tr[data-seek="${seekId}"] [data-accept]`);
+    const gameId = await gameIdOf(a);
+    await gameIdOf(b);
+    return { a, b, gameId };
+}
+
+// Where the game controls are: each one's box, the bottom player bar's and the key rule's.
+const boxes = (page) => page.evaluate(() => {
+    const box = (el) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    };
+    const controls = [...document.querySelectorAll('.time-actions [data-action], .time-actions .countdown, .actions [data-action]')]
+        .map((el) => ({ what: el.dataset.action ?? 'countdown', ...box(el) }));
+    return { controls, bar: box(document.querySelector('.player-bar.bottom')),
+             rule: box(document.querySelector('.key-rule')), w: innerWidth, h: innerHeight };
+});
+
+test('game controls (takeback, abort, +15 s, the first-move warning, draw, resign) sit beside the clock', async () => {
+    const { a, b } = await newGame('chesica');
+    await playMove(a, chooser(3));
+    await b.waitForSelector('#board[data-ply="1"]');
+    await a.waitForSelector('.time-actions [data-action="takeback-offer"]');
+    for (const size of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+        await a.setViewportSize(size);
+        await a.waitForTimeout(150);
+        const { controls, bar, rule, w, h } = await boxes(a);
+        const names = controls.map((c) => c.what);
+        for (const need of ['abort', 'takeback-offer', 'moretime', 'countdown', 'draw-offer', 'resign']) {
+            assert.ok(names.includes(need), `${need} shown at ${size.width}: ${names}`);
+        }
+        for (const c of controls) {
+            const where = `${c.what} at ${size.width}×${size.height}`;
+            assert.ok(c.left >= 0 && c.right <= w && c.top >= 0 && c.bottom <= h, `${where} is in view`);
+            if (size.width > 900) {
+                // The clocks' column, just above the bottom player's bar.
+                assert.ok(c.left >= bar.left - 1 && c.right <= bar.right + 1, `${where} is in the clocks' column`);
+                assert.ok(c.bottom <= bar.top && bar.top - c.bottom < 160, `${where} is just above the bottom clock`);
+            } else {
+                // Under the bottom bar and the status, before the key rule and the rest.
+                assert.ok(c.top >= bar.bottom && c.bottom <= rule.top, `${where} is between the bottom clock and the key rule`);
+            }
+        }
+    }
+    assert.deepEqual(a.errors, []);
 });
