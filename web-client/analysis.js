@@ -5,7 +5,7 @@ import { Board } from './board.js';
 import { applyEvent, readSnapshot } from './protocol.js';
 import { fetchLegal, gamePath, pgnUrl } from './api.js';
 import { describeForBoard } from './explain.js';
-import { h, plural, sideLabel, squareOf, variantTitle } from './ui.js';
+import { h, missingGame, plural, sideLabel, squareOf, variantTitle } from './ui.js';
 import { plyLabel } from './game_status.js';
 import { setTitle } from './notify.js';
 import { prefs } from './settings.js';
@@ -46,7 +46,8 @@ export class AnalysisPage {
 
     onError(err) {
         if (err.code === 'no_such_game' && (!err.gameId || err.gameId === this.gameId_)) {
-            this.info_.textContent = 'There is no such game.';
+            setTitle('No such game — Chessence');
+            this.root_.replaceChildren(missingGame(this.gameId_));
             return true;
         }
         return false;

@@ -2,7 +2,7 @@
 // match panel. It keeps the room's record from the snapshot plus events, resuming after a reconnect
 // from the last version applied; plays sounds, calls a hidden tab's attention, and runs premoves.
 import { applyChat, applyEvent, applyEvents, applyPresence, build, readSnapshot, readSpectators } from './protocol.js';
-import { h } from './ui.js';
+import { h, missingGame } from './ui.js';
 import { matchPremove } from './premove.js';
 import { buildGameLayout } from './game_layout.js';
 import { renderGame } from './game_render.js';
@@ -62,8 +62,8 @@ export class GamePage {
         if (err.gameId && err.gameId !== this.gameId_) {
             return false;
         }
-        if (err.code === 'no_such_game') {
-            this.status_.replaceChildren(h('strong', {}, 'This game does not exist.'));
+        if (err.code === 'no_such_game' && !this.g_) {
+            this.showMissing_();
             return true;
         }
         if (err.code === 'forbidden' && !this.g_) {
@@ -91,6 +91,15 @@ export class GamePage {
         this.pending_ = null;
         this.render_();
         return false;
+    }
+
+    // The game does not exist: a page that says so in place of the board, chat and controls.
+    showMissing_() {
+        setTitle('No such game — Chessence');
+        this.clocks_.stop();
+        this.resultCard_?.close();
+        this.app_.conn.unwatch(this.gameId_);
+        this.root_.replaceChildren(missingGame(this.gameId_));
     }
 
     onConnection_() {

@@ -98,3 +98,18 @@ export async function copyText(text, input) {
 
 // "a1"-style name of square index i on a board `files` wide.
 export const squareOf = (i, files) => String.fromCharCode(97 + (i % files)) + (Math.floor(i / files) + 1);
+
+// The page for a link that leads nowhere (a game that does not exist): what happened and the way
+// back, instead of an empty board.
+export function missingPage({ title, text }) {
+    return h('section', { class: 'card missing', 'data-missing': '', role: 'alert', 'aria-labelledby': 'missing-title' },
+        h('h1', { id: 'missing-title' }, title), h('p', {}, text),
+        h('div', { class: 'row center' }, h('a', { class: 'btn primary', href: '/', 'data-action': 'lobby' }, 'Back to the lobby'),
+          h('a', { class: 'btn', href: '/learn/chessence' }, 'Learn the games')));
+}
+
+// The missing game's page: `id` is shown as text (it comes from the address bar).
+export const missingGame = (id) => missingPage({
+    title: 'No such game',
+    text: `There is no game “${id}” on this server: the link may be mistyped or cut short.`,
+});

@@ -135,3 +135,18 @@ test('game controls (takeback, abort, +15 s, the first-move warning, draw, resig
     }
     assert.deepEqual(a.errors, []);
 });
+
+test('a game link that does not exist: a "No such game" page with a way back, no board, no chat', async () => {
+    const page = await visitor({ ...PHONE });
+    for (const path of ['/game/g_no_such_game', '/analysis/g_no_such_game']) {
+        await page.goto(`${env.server.url}${path}`);
+        await page.waitForSelector('[data-missing]');
+        assert.match(await page.textContent('[data-missing] h1'), /No such game/);
+        assert.match(await page.textContent('[data-missing]'), /g_no_such_game/);
+        assert.equal(await page.locator('#board, .chat, .chat-form').count(), 0, `${path}: no board and no chat`);
+        assert.match(await page.title(), /No such game/);
+    }
+    await page.click('[data-missing] [data-action="lobby"]');
+    await page.waitForSelector('section.intro');
+    assert.deepEqual(page.errors, []);
+});
