@@ -46,6 +46,7 @@ export class GamePage {
         this.left_ = true;
         clearTimeout(this.loadRetry_);
         this.clocks_.stop();
+        this.roundEnd_.stop();
         this.app_.conn.unwatch(this.gameId_);
         document.removeEventListener('keydown', this.keyHandler_);
         this.resultCard_?.close();
@@ -199,6 +200,14 @@ export class GamePage {
             attention(`${this.nameOf_(e.by)} offers a draw`);
         } else if (kind === 'spectator_chat' && !this.seat_()) {
             this.note_ = e.open ? 'The players opened the spectators\' chat.' : 'The players closed the spectators\' chat.';
+        }
+        if (kind === 'round_over') {
+            const won = g.roundWinners.at(-1);
+            this.roundEnd_.start({ board: g.board, capture: g.moves.at(-1) ?? null, score: g.match?.score ?? [0, 0],
+                                   won: { round: won.round, winner: won.player, side: won.winner, why: won.why },
+                                   nameOf: (s) => this.nameOf_(s) });
+        } else if (kind === 'side_chosen' || kind === 'game_over') {
+            this.roundEnd_.finish(); // the board is needed for play, or the result takes over
         }
         if (kind === 'game_over') {
             this.gameOver_(true);

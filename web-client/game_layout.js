@@ -9,6 +9,7 @@ import { ActionBar, makePlayerBar } from './game_panels.js';
 import { ResultCard } from './result_dialog.js';
 import { describeForBoard } from './explain.js';
 import { ClockPanel } from './clock.js';
+import { RoundEnd } from './round_end.js';
 
 export function buildGameLayout(page) {
     const id = page.gameId_;
@@ -34,6 +35,7 @@ export function buildGameLayout(page) {
     page.ratingHost_ = h('div', { class: 'rating-change', 'aria-live': 'polite', hidden: true });
     page.statusBox_ = h('section', { class: 'status-box', 'aria-label': 'Status' }, page.banner_, page.ratingHost_, page.status_,
                         page.lastMoveNote_, page.noteEl_, page.afterGame_);
+    page.roundEnd_ = new RoundEnd(page.statusBox_, () => page.render_());
     page.matchHost_ = h('section', { class: 'card match', hidden: true, 'aria-label': 'Match' });
     page.match_ = new MatchPanel(page.matchHost_, {
         nameObject: (o) => page.send_(build.nameObject(id, o)),

@@ -63,21 +63,23 @@ export const renderGame = {
     renderBoard_() {
         const g = this.g_;
         const live = this.viewPly_ === null;
-        const shown = live ? { board: g.board, move: g.moves.at(-1) ?? null }
-                           : g.history[this.viewPly_] ?? { board: g.board, move: null };
-        const myTurn = live && this.isMyTurn_() && !this.pending_;
+        // Sniderman: a round that just ended keeps its final position for a while (round_end.js).
+        const ended = live ? this.roundEnd_.shown : null;
+        const shown = ended ?? (live ? { board: g.board, move: g.moves.at(-1) ?? null }
+                                     : g.history[this.viewPly_] ?? { board: g.board, move: null });
+        const myTurn = live && !ended && this.isMyTurn_() && !this.pending_;
         let checkSquare = null;
         if (live && g.inCheck && g.board) {
             const i = g.board.squares.indexOf(g.toMove === 'black' ? 'k' : 'K');
             checkSquare = i >= 0 ? squareOf(i, g.board.files) : null;
         }
         const mySide = this.seat_() === 'black' ? 1 : 0;
-        const premovable = this.pending_ ? null : this.premovable_();
+        const premovable = this.pending_ || ended ? null : this.premovable_();
         this.board_.set({
             board: shown.board, flipped: this.flipped_(), legal: myTurn ? g.legal : [], lastMove: shown.move,
             checkSquare, red: g.variant === 'sniderman', variant: g.variant,
             dropSide: premovable ? mySide : g.toMove === 'black' ? 1 : 0,
-            powers: live ? g.powers : null, showPowers: prefs.on('powers'),
+            powers: live && !ended ? g.powers : null, showPowers: prefs.on('powers'),
             premovable, premove: live ? this.premove_ : null, premoveDrops: g.variant === 'chessence',
             premoveAnyTarget: g.variant === 'sniderman',
         });
@@ -87,6 +89,7 @@ export const renderGame = {
         host.dataset.myTurn = String(myTurn);
         host.dataset.version = String(g.version);
         host.dataset.round = String(g.match?.round ?? '');
+        host.dataset.roundEnd = ended ? String(ended.round) : '';
         host.dataset.flipped = String(this.flipped_());
         setTitle(pageTitle(g, myTurn));
     },

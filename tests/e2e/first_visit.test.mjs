@@ -3,7 +3,7 @@
 // the clock, and no page is wider than a 390 px phone. One real server for the file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage } from './lib/browser.mjs';
+import { newPage, screenshot } from './lib/browser.mjs';
 import { suite } from './lib/suite.mjs';
 import { chooser, createSeek, gameIdOf, playMove, waitOnline } from './lib/play.mjs';
 
@@ -88,7 +88,7 @@ test('the seek form starts from the last choices (game, rules, clock, rated, sid
 async function newGame(variant, clock = '3+2') {
     const a = await visitor();
     const b = await visitor();
-    const seekId = await createSeek(a, { variant, side: 'white', clock, rounds: variant === 'sniderman' ? 1 : null });
+    const seekId = await createSeek(a, { variant, side: 'white', clock, rounds: variant === 'sniderman' ? 3 : null });
     await b.click(`tr[data-seek="${seekId}"] [data-accept]`);
     const gameId = await gameIdOf(a);
     await gameIdOf(b);
@@ -149,4 +149,57 @@ test('a game link that does not exist: a "No such game" page with a way back, no
     await page.click('[data-missing] [data-action="lobby"]');
     await page.waitForSelector('section.intro');
     assert.deepEqual(page.errors, []);
+});
+
+// The number of pieces on a page's board.
+const pieces = (page) => page.locator('#board [data-piece]').count();
+
+test('sniderman: a round\'s end stays visible — the final position, the decisive capture, the result in view on a phone', { timeout: 120000 }, async () => {
+    const { a, b } = await newGame('sniderman', 'Unlimited');
+    await b.setViewportSize({ width: 390, height: 844 });
+    const deadline = Date.now() + 90000;
+    let last = null;
+    // Round 1, played until it ends: whoever must act names the first object, picks ODD, or captures.
+    while (!(await b.locator('.round-end:not([hidden])').isVisible())) {
+        assert.ok(Date.now() < deadline, 'the round ends');
+        for (const p of [a, b]) {
+            const object = p.locator('.match button.object-choice').first();
+            if (await object.isVisible().catch(() => false)) {
+                await object.click();
+            }
+            const odd = p.locator('.match button[data-side="odd"]');
+            if (await odd.isVisible().catch(() => false)) {
+                await odd.click();
+            }
+            if ((await p.getAttribute('#board', 'data-my-turn')) === 'true' && (await p.getAttribute('#board', 'data-round')) === '1') {
+                last = await playMove(p, chooser(7));
+                await p.waitForFunction((n) => document.querySelector('#board').dataset.myTurn !== 'true'
+                                              || document.querySelector('#board').dataset.round !== '1', null);
+            }
+        }
+        await b.waitForTimeout(50);
+    }
+    // The next deal has arrived (round 2), yet the board still shows round 1's end and its last capture.
+    await b.waitForFunction(() => document.querySelector('#board').dataset.round === '2');
+    for (const p of [a, b]) {
+        await p.waitForSelector('.round-end:not([hidden])');
+        assert.equal(await p.getAttribute('#board', 'data-round-end'), '1');
+        assert.ok(await pieces(p) < 16, 'the final position, not the new deal of 16 pieces');
+        const highlighted = await p.locator('#board [data-square]:has(.hl-last)').evaluateAll((els) => els.map((e) => e.dataset.square).sort());
+        assert.deepEqual(highlighted, last.match(/[a-d][1-4]/g).sort(), 'the decisive capture is marked');
+        const text = await p.textContent('.round-end');
+        assert.match(text, /Round 1: .+ wins \((ODD|EVEN)\)/);
+        assert.match(text, new RegExp(`The last capture, ${last}, ended the round`));
+        assert.equal(await p.getAttribute('#board', 'data-legal'), '', 'no moves on the old position');
+    }
+    await screenshot(a, 'sniderman-round-end-desktop');
+    await screenshot(b, 'sniderman-round-end-phone');
+    const box = await b.locator('.round-end').boundingBox();
+    assert.ok(box.y >= 0 && box.y + box.height <= 844, 'the round result is in view on the phone, without scrolling');
+    // Going on shows the new deal.
+    await b.click('.round-end [data-action="next-round"]');
+    await b.waitForSelector('.round-end', { state: 'hidden' });
+    assert.equal(await pieces(b), 16);
+    assert.equal(await b.getAttribute('#board', 'data-round-end'), '');
+    assert.deepEqual([...a.errors, ...b.errors], []);
 });
