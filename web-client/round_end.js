@@ -35,6 +35,11 @@ export class RoundEnd {
             next);
         this.el_.dataset.round = String(won.round);
         this.el_.hidden = false;
+        // On a phone the page may have been scrolled (to the match panel): bring the result into view.
+        const box = this.el_.getBoundingClientRect();
+        if (window.matchMedia?.('(max-width: 899px)').matches && (box.top < 0 || box.bottom > window.innerHeight)) {
+            this.el_.scrollIntoView({ block: 'nearest' });
+        }
         clearTimeout(this.timer_);
         this.timer_ = setTimeout(() => this.finish(), ROUND_END_MS);
     }

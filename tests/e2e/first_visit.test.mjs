@@ -163,6 +163,9 @@ test('sniderman: a round\'s end stays visible — the final position, the decisi
     while (!(await b.locator('.round-end:not([hidden])').isVisible())) {
         assert.ok(Date.now() < deadline, 'the round ends');
         for (const p of [a, b]) {
+            if ((await p.getAttribute('#board', 'data-round')) !== '1' || await p.locator('.round-end:not([hidden])').isVisible()) {
+                continue; // round 1 is over for this page: nothing more to do
+            }
             const object = p.locator('.match button.object-choice').first();
             if (await object.isVisible().catch(() => false)) {
                 await object.click();
@@ -171,7 +174,7 @@ test('sniderman: a round\'s end stays visible — the final position, the decisi
             if (await odd.isVisible().catch(() => false)) {
                 await odd.click();
             }
-            if ((await p.getAttribute('#board', 'data-my-turn')) === 'true' && (await p.getAttribute('#board', 'data-round')) === '1') {
+            if ((await p.getAttribute('#board', 'data-my-turn')) === 'true') {
                 last = await playMove(p, chooser(7));
                 await p.waitForFunction((n) => document.querySelector('#board').dataset.myTurn !== 'true'
                                               || document.querySelector('#board').dataset.round !== '1', null);
@@ -195,7 +198,7 @@ test('sniderman: a round\'s end stays visible — the final position, the decisi
     await screenshot(a, 'sniderman-round-end-desktop');
     await screenshot(b, 'sniderman-round-end-phone');
     const box = await b.locator('.round-end').boundingBox();
-    assert.ok(box.y >= 0 && box.y + box.height <= 844, 'the round result is in view on the phone, without scrolling');
+    assert.ok(box.y >= 0 && box.y + box.height <= 844, `the round result is in view on the phone: ${JSON.stringify(box)} at scroll ${await b.evaluate(() => scrollY)}`);
     // Going on shows the new deal.
     await b.click('.round-end [data-action="next-round"]');
     await b.waitForSelector('.round-end', { state: 'hidden' });
@@ -203,3 +206,4 @@ test('sniderman: a round\'s end stays visible — the final position, the decisi
     assert.equal(await b.getAttribute('#board', 'data-round-end'), '');
     assert.deepEqual([...a.errors, ...b.errors], []);
 });
+
