@@ -102,7 +102,8 @@ export class Diagram {
             }
         } else {
             const d = describeForBoard(this.spec_.variant, code);
-            parts.push(d ? ` is ${d}` : '');
+            // "is a checkers man: …", but "moves like a chess knight" and "never moves" need no "is".
+            parts.push(d ? `${/^(moves|never)\b/.test(d) ? '' : ' is'} ${d}` : '');
         }
         parts.push(moves.length ? `. Its moves here: ${moves.join(', ')}.` : '. It has no legal move here.');
         if (this.spec_.variant === 'chesica' && moves.length && p.legal.every((m) => m.includes('x'))) {

@@ -208,7 +208,9 @@ export const renderGame = {
                                 'data-action': 'pgn-now' }, 'PGN'));
         }
         items.push(h('span', { class: 'spectators', 'data-count': g.spectators }, `${plural(g.spectators, 'spectator')}`),
-                   h('span', { class: 'variant-tag' }, `${variantTitle(g.variant)} · ${g.rules === 'strict' ? 'strict rules' : 'house rules'}`));
+                   // Sniderman has no draw rules: no rule set to name.
+                   h('span', { class: 'variant-tag' }, g.variant === 'sniderman' ? variantTitle(g.variant)
+                       : `${variantTitle(g.variant)} · ${g.rules === 'strict' ? 'strict rules' : 'house rules'}`));
         this.tools_.replaceChildren(...items);
     },
 };

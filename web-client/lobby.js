@@ -144,9 +144,13 @@ export class LobbyPage {
             ...VARIANTS.map((v, i) => h('label', {},
                 h('input', { type: 'radio', name: 'variant', value: v, checked: i === 0 ? '' : null }),
                 h('span', {}, variantLabel(v)))));
+        // Short option names (a long one was cut off in the closed select); the note says what each means.
+        const rulesNote = h('small', { class: 'form-note', 'data-rules-note': '' });
         const rules = h('label', { class: 'field rules-field' }, 'Rules ',
-            h('select', { name: 'rules' }, h('option', { value: 'house' }, 'House rules: draws by repetition and by 100 moves without a capture'),
-              h('option', { value: 'strict' }, 'Strict: only the rules of the sources')));
+            h('select', { name: 'rules' }, h('option', { value: 'house' }, 'House rules'),
+              h('option', { value: 'strict' }, 'Strict rules')), rulesNote);
+        const RULES_NOTES = { house: 'A draw on the third repetition of a position, and after 100 moves in a row without a capture.',
+                              strict: 'Only the rules of the sources: no draw by repetition or by 100 moves.' };
         const side = h('fieldset', { class: 'seg side' }, h('legend', {}, 'Play as'));
         const rounds = h('label', { class: 'field rounds' }, 'Rounds ',
             h('select', { name: 'rounds' }, ...SNIDERMAN_ROUNDS.map((r) =>
@@ -175,10 +179,14 @@ export class LobbyPage {
             // Sniderman has no draw rules: the rule set does not apply.
             rules.hidden = v === 'sniderman';
         };
+        const refreshRules = () => {
+            rulesNote.textContent = RULES_NOTES[form.elements.rules.value];
+        };
         form.addEventListener('change', (e) => {
             if (e.target.name === 'variant') {
                 refreshSides();
             }
+            refreshRules();
         });
         // The last choices, or the game a rules page's "Play" link asks for (/?game=chesica).
         const last = recallSeek();
@@ -198,6 +206,7 @@ export class LobbyPage {
             clock.set(last.clock);
         }
         form.elements.rated.checked = !!last.rated;
+        refreshRules();
         const options = () => ({ variant: form.elements.variant.value,
                                  rules: form.elements.variant.value === 'sniderman' ? 'house' : form.elements.rules.value,
                                  side: form.elements.side.value, rounds: Number(form.elements.rounds.value),
@@ -273,7 +282,7 @@ export class LobbyPage {
                             h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${plural(s.rounds, 'round')}` : '',
                               s.rated ? ' · rated' : ''),
                             h('td', { 'data-clock': clockLabel(s.clock) }, clockLabel(s.clock)),
-                            h('td', {}, s.rules === 'strict' ? 'Strict' : 'House'),
+                            h('td', {}, s.variant === 'sniderman' ? '—' : s.rules === 'strict' ? 'Strict' : 'House'),
                             h('td', {}, sideLabel(s.side)), h('td', {}, button));
                     }))));
     }

@@ -177,7 +177,7 @@ export function powersText(powers) {
 
 // Why a man has each of its powers, for the explanation on hover or long press.
 export function powersWhy(powers) {
-    const why = { r: 'a friendly man stands right beside it (orthogonally): rook moves',
+    const why = { r: 'a friendly man stands right beside it, orthogonally: rook moves',
                   b: 'a friendly man stands diagonally next to it: bishop moves',
                   n: 'a friendly man stands a knight\'s move away: knight moves' };
     return ['r', 'b', 'n'].filter((p) => powers.includes(p)).map((p) => why[p]);

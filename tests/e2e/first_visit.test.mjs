@@ -198,7 +198,9 @@ test('sniderman: a round\'s end stays visible — the final position, the decisi
     await screenshot(a, 'sniderman-round-end-desktop');
     await screenshot(b, 'sniderman-round-end-phone');
     const box = await b.locator('.round-end').boundingBox();
-    assert.ok(box.y >= 0 && box.y + box.height <= 844, `the round result is in view on the phone: ${JSON.stringify(box)} at scroll ${await b.evaluate(() => scrollY)}`);
+    assert.ok(box.y >= 52 && box.y + box.height <= 844, `the round result is in view on the phone, below the header: ${JSON.stringify(box)} at scroll ${await b.evaluate(() => scrollY)}`);
+    // Sniderman has no rule sets: its games are not tagged "house rules".
+    assert.doesNotMatch(await a.textContent('.tools .variant-tag'), /rules/);
     // Going on shows the new deal.
     await b.click('.round-end [data-action="next-round"]');
     await b.waitForSelector('.round-end', { state: 'hidden' });
@@ -207,3 +209,23 @@ test('sniderman: a round\'s end stays visible — the final position, the decisi
     assert.deepEqual([...a.errors, ...b.errors], []);
 });
 
+test('the seek form\'s Rules select is not cut off on a phone, and says what each rule set means', async () => {
+    const page = await visitor({ ...PHONE });
+    for (const rules of ['house', 'strict']) {
+        await page.selectOption('form.create select[name="rules"]', rules);
+        const fit = await page.evaluate(() => {
+            const select = document.querySelector('form.create select[name="rules"]');
+            const probe = document.createElement('span');
+            probe.style.font = getComputedStyle(select).font;
+            probe.style.whiteSpace = 'nowrap';
+            probe.textContent = select.selectedOptions[0].textContent;
+            document.body.append(probe);
+            const need = probe.getBoundingClientRect().width;
+            probe.remove();
+            return { need, room: select.clientWidth - 48 }; // padding and the arrow
+        });
+        assert.ok(fit.need <= fit.room, `${rules}: the option needs ${fit.need}px, the select has ${fit.room}`);
+        assert.match(await page.textContent('[data-rules-note]'), rules === 'house' ? /repetition/ : /Only the rules of the sources/);
+    }
+    assert.deepEqual(page.errors, []);
+});

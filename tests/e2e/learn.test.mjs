@@ -113,3 +113,37 @@ test('sniderman: either colour moves, every move captures; the objects are liste
     assert.deepEqual(page.errors, []);
     await context.close();
 });
+
+test('rules pages: contents links land below the sticky header; the piece explanations read well', async () => {
+    const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.goto(`${server.url}/learn/chessence`);
+    await diagramsLoaded(page);
+    const header = await page.locator('.site-header').boundingBox();
+    for (const i of [1, 3]) {
+        const link = page.locator('.learn-toc a').nth(i);
+        const id = (await link.getAttribute('href')).slice(1);
+        await link.click();
+        await page.waitForFunction((x) => document.activeElement?.id === x, id);
+        await page.waitForTimeout(700); // the smooth scroll
+        const top = (await page.locator(`[id="${id}"]`).boundingBox()).y;
+        assert.ok(top >= header.y + header.height, `#${id} at ${top}, under the header ending at ${header.y + header.height}`);
+    }
+    // A man's powers and why, without brackets inside brackets.
+    const powers = diagram(page, 1);
+    await powers.locator('[data-square="d3"]').click();
+    await powers.locator('.dest').first().waitFor();
+    const why = await powers.locator('.diagram-info').textContent();
+    assert.match(why, /\(a friendly man/);
+    assert.doesNotMatch(why, /\([^)]*\(/, why);
+    // Sniderman: "The White knight on b1 moves like a chess knight", not "is moves like".
+    await page.goto(`${server.url}/learn/sniderman`);
+    await diagramsLoaded(page);
+    const deal = diagram(page, 0);
+    const square = await deal.locator('[data-piece="N"], [data-piece="n"]').first().getAttribute('data-square');
+    await deal.locator(`[data-square="${square}"]`).tap();
+    const text = await deal.locator('.diagram-info').textContent();
+    assert.match(text, /knight on [a-d][1-4] moves like a chess knight/);
+    assert.doesNotMatch(text, /\bis moves\b/);
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});
