@@ -8,6 +8,7 @@ import { describeForBoard } from './explain.js';
 import { h, missingGame, plural, sideLabel, squareOf, variantTitle } from './ui.js';
 import { plyLabel } from './game_status.js';
 import { setTitle } from './notify.js';
+import { hasRecord, resultWords } from './result_dialog.js';
 import { prefs } from './settings.js';
 
 export class AnalysisPage {
@@ -192,7 +193,8 @@ export class AnalysisPage {
                                       'data-ply': 0, 'data-line': 'main' }, 'Start position'), mainList);
         parts.at(-2).addEventListener('click', () => this.go_(false, 0));
         if (this.side_) {
-            const back = h('button', { type: 'button', class: 'btn', 'data-action': 'back-to-game' }, 'Back to the game');
+            // Not "Back to the game": the head's link leads back to the game page.
+            const back = h('button', { type: 'button', class: 'btn', 'data-action': 'back-to-game' }, 'Return to the game\'s moves');
             back.addEventListener('click', () => {
                 const base = this.side_.base;
                 this.side_ = null;
@@ -205,10 +207,15 @@ export class AnalysisPage {
                 back);
         }
         this.list_.replaceChildren(...parts);
+        const nameOf = (seat) => g.players.find((p) => p.seat === seat)?.name ?? seat;
+        const result = g.result ? resultWords(g, nameOf, null) : null;
         this.head_.replaceChildren(h('h1', {}, `${variantTitle(g.variant)}: ${g.players.map((p) => p.name).join(' vs ')}`),
+            h('p', { class: 'analysis-result', 'data-result': g.result ? g.result.winner ?? 'draw' : '' },
+              result ? [h('strong', {}, result.headline), ' — ', result.lines.join(' ')] : 'The game is still being played.'),
             h('div', { class: 'row' }, h('a', { class: 'btn', href: gamePath(this.gameId_) }, 'Back to the game page'),
-              h('a', { class: 'btn', href: pgnUrl(this.gameId_), download: `${g.variant}-${this.gameId_}.pgn`,
-                       'data-action': 'pgn' }, 'Download PGN')));
+              // An aborted game without a move has nothing to download.
+              hasRecord(g) ? h('a', { class: 'btn', href: pgnUrl(this.gameId_), download: `${g.variant}-${this.gameId_}.pgn`,
+                                     'data-action': 'pgn' }, 'Download PGN') : ''));
     }
 
     step_(delta) {

@@ -119,8 +119,10 @@ export class ClockPanel {
             bar.querySelectorAll('.clock, .lag').forEach((el) => el.remove());
             const info = bar.querySelector('.bar-info') ?? bar;
             if (p && typeof p.lagMs === 'number' && p.online) {
-                info.append(h('span', { class: 'lag', 'data-lag': p.lagMs, title: 'network round trip' },
-                              `${p.lagMs} ms`));
+                // Labelled: a bare "28 ms" beside a name says nothing.
+                const what = `${p.name}'s network lag: ${p.lagMs} ms from their browser to the server and back`;
+                info.append(h('span', { class: 'lag', 'data-lag': p.lagMs, title: what, 'aria-label': what },
+                              `lag ${p.lagMs} ms`));
             }
             if (g.clock) {
                 const clock = h('span', { class: 'clock', 'data-clock': seat, role: 'timer',

@@ -9,7 +9,7 @@ import { afterGameActions, resultWords } from './result_dialog.js';
 import { premoveText } from './premove.js';
 import { setTitle } from './notify.js';
 import { prefs } from './settings.js';
-import { pgnUrl, withKey } from './api.js';
+import { fetchLegal, pgnUrl, withKey } from './api.js';
 import { copyText } from './ui.js';
 
 export const renderGame = {
@@ -79,7 +79,7 @@ export const renderGame = {
             board: shown.board, flipped: this.flipped_(), legal: myTurn ? g.legal : [], lastMove: shown.move,
             checkSquare, red: g.variant === 'sniderman', variant: g.variant,
             dropSide: premovable ? mySide : g.toMove === 'black' ? 1 : 0,
-            powers: live && !ended ? g.powers : null, showPowers: prefs.on('powers'),
+            powers: live && !ended ? g.powers : this.pastPowers_(shown), showPowers: prefs.on('powers'),
             premovable, premove: live ? this.premove_ : null, premoveDrops: g.variant === 'chessence',
             premoveAnyTarget: g.variant === 'sniderman',
         });
@@ -92,6 +92,34 @@ export const renderGame = {
         host.dataset.roundEnd = ended ? String(ended.round) : '';
         host.dataset.flipped = String(this.flipped_());
         setTitle(pageTitle(g, myTurn));
+    },
+
+    // Chessence: the powers of a past position (review keeps the R/B/N badges). A position seen live
+    // keeps its powers; one known only by its position string asks GET /api/legal once.
+    pastPowers_(shown) {
+        const g = this.g_;
+        if (g.variant !== 'chessence' || !shown) {
+            return null;
+        }
+        if (shown.powers) {
+            return shown.powers;
+        }
+        this.powersByFen_ ??= new Map();
+        if (!shown.fen || this.powersByFen_.has(shown.fen)) {
+            return this.powersByFen_.get(shown.fen) ?? null;
+        }
+        this.powersByFen_.set(shown.fen, null);
+        fetchLegal({ variant: g.variant, fen: shown.fen }).then((r) => {
+            if (r.ok) {
+                this.powersByFen_.set(shown.fen, r.value.powers);
+                if (!this.left_) {
+                    this.renderBoard_();
+                }
+            } else {
+                this.powersByFen_.delete(shown.fen); // asked again when the position is shown again
+            }
+        });
+        return null;
     },
 
     renderStatus_() {

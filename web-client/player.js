@@ -30,6 +30,13 @@ function resultFor(game, playerId) {
     return { text: won ? 'Won' : 'Lost', key: won ? 'win' : 'loss' };
 }
 
+// "27 Nov" this year, "27 Nov 2025" before: short enough for a phone's table.
+function shortDate(seconds) {
+    const d = new Date(seconds * 1000);
+    const sameYear = d.getFullYear() === new Date().getFullYear();
+    return d.toLocaleDateString([], { day: 'numeric', month: 'short', year: sameYear ? undefined : 'numeric' });
+}
+
 export class PlayerPage {
     constructor(app, root, key) {
         this.app_ = app;
@@ -149,7 +156,7 @@ export class PlayerPage {
             const res = resultFor(g, this.player_.id);
             const opponent = g.players.find((p) => p.id !== this.player_.id) ?? g.players[1];
             return h('tr', { 'data-game': g.game_id, 'data-result': res.key },
-                h('td', {}, new Date(g.finished_at * 1000).toLocaleDateString()),
+                h('td', { class: 'date' }, shortDate(g.finished_at)),
                 h('td', {}, variantLabel(g.variant), g.rated ? ' · rated' : ''),
                 h('td', {}, opponent ? h('a', { href: `/player/${encodeURIComponent(opponent.id)}` }, opponent.name) : '?'),
                 h('td', { title: reasonText(g.result?.reason) }, res.text),
@@ -186,7 +193,8 @@ export class LeaderboardPage {
             h('p', { class: 'form-note' }, 'The top 50 players with an established rating (RD ≤ 110) who played a rated game in the last 90 days.'),
             this.list_));
         getJson(`/api/leaderboard/${this.variant_}`).then((board) => {
-            this.list_.replaceChildren(board.players.length === 0 ? h('p', { class: 'empty' }, 'Nobody yet.')
+            this.list_.replaceChildren(board.players.length === 0 ? h('p', { class: 'empty' },
+                'No one here yet: a rating is established (RD ≤ 110) after a number of rated games; until then it shows with a “?” on the player\'s page.')
                 : h('table', { class: 'list', 'data-list': 'leaderboard' },
                     h('thead', {}, h('tr', {}, ...['#', 'Player', 'Rating', 'Games'].map((x) => h('th', { scope: 'col' }, x)))),
                     h('tbody', {}, ...board.players.map((p) => h('tr', {}, h('td', {}, String(p.rank)),

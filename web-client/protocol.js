@@ -299,7 +299,7 @@ export function applyEvent(g, msg) {
         g.legal = Array.isArray(e.legal) ? e.legal.slice() : [];
         g.inCheck = !!e.in_check;
         g.powers = readPowers(e.powers);
-        g.history[g.moves.length] = { fen: g.fen, board: g.board, move: e.move };
+        g.history[g.moves.length] = { fen: g.fen, board: g.board, move: e.move, powers: g.powers };
         g.drawOffer = null;
         g.takebackOffer = null;
         setClock(g, e.clock);

@@ -35,10 +35,13 @@ function svg(tag, attrs = {}, ...children) {
     return e;
 }
 
-// An SVG line chart of `points` ([{at, rating, rd}], oldest first): one point per rated game, the
-// rating's ±RD band shaded, the x axis in game order.
-export function ratingChart(points, { width = 560, height = 180, label = 'Rating history' } = {}) {
+// An SVG line chart of `points` ([{at, rating, rd, change}], oldest first): one point per rated
+// game, the rating's ±RD band shaded, the x axis in game order. The line starts from the rating
+// before the first game (a hollow mark), so that even one game draws a line, not a lone dot.
+export function ratingChart(games, { width = 560, height = 180, label = 'Rating history' } = {}) {
     const pad = { left: 44, right: 12, top: 12, bottom: 22 };
+    const first = games[0];
+    const points = first ? [{ rating: first.rating - (first.change ?? 0), rd: 350, start: true }, ...games] : [];
     const all = [{ rating: 1500, rd: 0 }, ...points];
     const lo = Math.min(...all.map((p) => p.rating - Math.min(p.rd, 150)));
     const hi = Math.max(...all.map((p) => p.rating + Math.min(p.rd, 150)));
@@ -46,7 +49,7 @@ export function ratingChart(points, { width = 560, height = 180, label = 'Rating
     const x = (i) => pad.left + (points.length <= 1 ? 0.5 : i / (points.length - 1)) * (width - pad.left - pad.right);
     const y = (r) => pad.top + (1 - (r - lo) / span) * (height - pad.top - pad.bottom);
     const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'rating-chart', role: 'img',
-                               'aria-label': `${label}: ${points.length} rated game${points.length === 1 ? '' : 's'}, now ${points.length ? Math.round(points.at(-1).rating) : 1500}` });
+                               'aria-label': `${label}: ${games.length} rated game${games.length === 1 ? '' : 's'}, now ${games.length ? Math.round(games.at(-1).rating) : 1500}` });
     for (const r of [lo, lo + span / 2, lo + span]) {
         chart.append(svg('line', { x1: pad.left, x2: width - pad.right, y1: y(r), y2: y(r), class: 'grid' }),
                      svg('text', { x: pad.left - 6, y: y(r) + 4, 'text-anchor': 'end', class: 'axis' }, String(Math.round(r))));
@@ -56,10 +59,12 @@ export function ratingChart(points, { width = 560, height = 180, label = 'Rating
         const lower = points.map((p, i) => `${x(i)},${y(p.rating - Math.min(p.rd, 150))}`).reverse();
         chart.append(svg('polygon', { points: [...upper, ...lower].join(' '), class: 'band' }));
         chart.append(svg('polyline', { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(' '), class: 'line' }));
-        points.forEach((p, i) => chart.append(svg('circle', { cx: x(i), cy: y(p.rating), r: 3, class: 'point' },
-            svg('title', {}, `${new Date(p.at * 1000).toLocaleDateString()}: ${Math.round(p.rating)} (RD ${Math.round(p.rd)})`))));
+        points.forEach((p, i) => chart.append(p.start
+            ? svg('circle', { cx: x(i), cy: y(p.rating), r: 3, class: 'start' }, svg('title', {}, `Before the first rated game: ${Math.round(p.rating)}`))
+            : svg('circle', { cx: x(i), cy: y(p.rating), r: 3, class: 'point' },
+                  svg('title', {}, `${new Date(p.at * 1000).toLocaleDateString()}: ${Math.round(p.rating)} (RD ${Math.round(p.rd)})`))));
     }
-    chart.append(svg('text', { x: pad.left, y: height - 6, class: 'axis' }, 'first game'),
+    chart.append(svg('text', { x: pad.left, y: height - 6, class: 'axis' }, 'start'),
                  svg('text', { x: width - pad.right, y: height - 6, 'text-anchor': 'end', class: 'axis' }, 'latest'));
     return chart;
 }

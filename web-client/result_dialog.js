@@ -58,6 +58,12 @@ export function resultWords(g, nameOf, seat) {
     return { headline, lines: [`${winnerName} beat ${loserName}.`, reasonSentence(g.variant, r.reason, nameOf(w), nameOf(loser))] };
 }
 
+// Whether a PGN is worth offering: not for a game aborted before any move (it records nothing).
+export function hasRecord(g) {
+    const moved = g.moves.length > 0 || (g.match?.records ?? []).some((r) => r.moves?.length) || (g.roundWinners ?? []).length > 0;
+    return moved || g.result?.reason !== 'aborted';
+}
+
 // What can be done after the game, as buttons and links. act: {rematchOffer, rematchAccept,
 // newOpponent, analysisHref, pgnHref, pgnName}; `dialog` marks the copy inside the card over the
 // board (its buttons carry data-dialog-action, the side panel's data-action).
@@ -83,7 +89,9 @@ export function afterGameActions(g, seat, nameOf, act, dialog = false) {
         button('New opponent', 'new-opponent', act.newOpponent);
     }
     items.push(h('a', { class: 'btn', href: act.analysisHref, [key]: 'analysis' }, 'Analysis board'));
-    items.push(h('a', { class: 'btn', href: act.pgnHref, download: act.pgnName, [key]: 'pgn' }, 'Download PGN'));
+    if (hasRecord(g)) {
+        items.push(h('a', { class: 'btn', href: act.pgnHref, download: act.pgnName, [key]: 'pgn' }, 'Download PGN'));
+    }
     return items;
 }
 

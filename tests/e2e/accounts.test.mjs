@@ -54,6 +54,9 @@ test('register, play a rated game, see the rating change and the chart', async (
     assert.match(await ann.textContent('.tally'), /^1 game · 0 won · 0 drawn · 1 lost$/);
     await ann.waitForSelector('figure.chart[data-variant="chessence"] svg.rating-chart');
     assert.equal(await ann.locator('svg.rating-chart circle.point').count(), 1);
+    // One game draws a line from the rating before it (a hollow mark at 1500), not a lone dot.
+    assert.equal(await ann.locator('svg.rating-chart circle.start').count(), 1);
+    assert.equal((await ann.getAttribute('svg.rating-chart polyline.line', 'points')).trim().split(/\s+/).length, 2);
     await ann.waitForSelector(`[data-list="player-games"] tr[data-game="${gameId}"]`);
     assert.equal(await ann.getAttribute(`tr[data-game="${gameId}"]`, 'data-result'), 'loss');
     await screenshot(ann, 'player-page');

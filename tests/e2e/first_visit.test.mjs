@@ -229,3 +229,70 @@ test('the seek form\'s Rules select is not cut off on a phone, and says what eac
     }
     assert.deepEqual(page.errors, []);
 });
+
+test('past moves keep the powers; labelled lag; the analysis page: one back link and the result; no PGN for an empty aborted game; the player page on a phone', { timeout: 90000 }, async () => {
+    const { a, b, gameId } = await newGame('chessence');
+    await playMove(a, chooser(5));
+    await b.waitForSelector('#board[data-ply="1"]');
+    await playMove(b, chooser(6));
+    await a.waitForSelector('#board[data-ply="2"]');
+    const badges = (p) => p.locator('#board .badge').count();
+    const live = await badges(a);
+    assert.ok(live > 0, 'the live position shows the R/B/N badges');
+    // Reviewing ply 1: from the moves seen live, and after a reload (positions known only by their string).
+    for (const reload of [false, true]) {
+        if (reload) {
+            await a.reload();
+            await a.waitForSelector('#board[data-ply="2"]');
+        }
+        await a.click('.move-list .mv[data-ply="1"]');
+        await a.waitForSelector('#board[data-live="false"]');
+        await a.waitForFunction(() => document.querySelectorAll('#board .badge').length > 0, null, { timeout: 5000 })
+            .catch(() => assert.fail(`no power badges while reviewing${reload ? ' after a reload' : ''}`));
+        await a.keyboard.press('End');
+    }
+    // The lag beside a name says what it is.
+    const lag = a.locator('.player-bar .lag').first();
+    await lag.waitFor({ timeout: 20000 });
+    assert.match(await lag.textContent(), /^lag \d+ ms$/);
+    assert.match(await lag.getAttribute('title'), /network lag/);
+    // The analysis page: the result, and a single way back.
+    await a.click('[data-action="resign"]');
+    await a.click('[data-action="resign"]');
+    await b.waitForSelector('.banner:not([hidden])');
+    await b.goto(`${env.server.url}/analysis/${gameId}`);
+    await b.waitForSelector('#analysis-board [data-square]');
+    assert.match(await b.textContent('.analysis-result'), /wins/);
+    // A line of one's own from the start: its way back to the game's moves is not a second "Back to…".
+    await b.click('.analysis-moves .mv.start');
+    await b.waitForSelector('#analysis-board[data-ply="0"]');
+    const first = await b.textContent('.analysis-line .mv[data-ply="1"]');
+    const legal = (await b.getAttribute('#analysis-board', 'data-legal')).split(' ').filter((m) => m && !m.startsWith('@'));
+    const other = legal.find((m) => !first.includes(m));
+    for (const sq of other.match(/[a-z]\d+/g)) {
+        await b.click(`#analysis-board [data-square="${sq}"]`);
+    }
+    await b.waitForSelector('[data-action="back-to-game"]');
+    const backs = await b.locator('main a, main button').evaluateAll((els) => els.filter((e) => /^Back to/.test(e.textContent.trim())).map((e) => e.textContent.trim()));
+    assert.deepEqual(backs, ['Back to the game page']);
+    assert.equal(await b.locator('[data-action="pgn"]').count(), 1, 'a game with moves offers its PGN');
+    // A game aborted before any move: nothing to download.
+    const empty = await newGame('chesica');
+    await empty.a.click('.time-actions [data-action="abort"]');
+    await empty.a.waitForSelector('.banner:not([hidden])');
+    await empty.a.waitForSelector('.after-game:not([hidden])');
+    assert.equal(await empty.a.locator('[data-action="pgn"], [data-dialog-action="pgn"]').count(), 0, 'no PGN after an abort');
+    await empty.a.goto(`${env.server.url}/analysis/${empty.gameId}`);
+    await empty.a.waitForSelector('.analysis-result');
+    assert.match(await empty.a.textContent('.analysis-result'), /aborted/i);
+    assert.equal(await empty.a.locator('[data-action="pgn"]').count(), 0);
+    // The player page on a 390 px phone: no wider than the screen, the Opponent column shown.
+    const id = await b.evaluate(() => window.chessence.me.id);
+    await b.setViewportSize({ width: 390, height: 844 });
+    await b.goto(`${env.server.url}/player/${id}`);
+    await b.waitForSelector(`[data-list="player-games"] tr[data-game="${gameId}"]`);
+    assert.ok(await b.evaluate(() => document.documentElement.scrollWidth) <= 390, 'the player page fits 390 px');
+    assert.ok(await b.locator('[data-list="player-games"] th', { hasText: 'Opponent' }).isVisible(), 'the Opponent column shows');
+    await screenshot(b, 'phone-player-page');
+    assert.deepEqual([...a.errors, ...b.errors, ...empty.a.errors], []);
+});
