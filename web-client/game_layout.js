@@ -42,6 +42,8 @@ export function buildGameLayout(page) {
         chooseSide: (s) => page.send_(build.chooseSide(id, s)),
     });
     page.moves_ = h('section', { class: 'card moves', 'aria-label': 'Moves' });
+    // On a phone: the moves in one line above the board (hidden on wider screens).
+    page.strip_ = h('nav', { class: 'move-strip', 'aria-label': 'Moves (compact)' });
     page.actions_ = h('div', { class: 'actions', role: 'group', 'aria-label': 'Game actions' });
     page.actionBar_ = new ActionBar(page.actions_, {
         drawOffer: () => page.send_(build.drawOffer(id)), drawAccept: () => page.send_(build.drawAccept(id)),
@@ -77,7 +79,7 @@ export function buildGameLayout(page) {
     });
     page.chat_ = h('section', { class: 'card chat', 'aria-label': 'Chat' },
                    h('div', { class: 'chat-head' }, page.chatTitle_, page.spectatorChatButton_), page.chatLog_, chatForm);
-    page.layout_ = h('div', { class: 'game-layout' }, page.topBar_.el, page.boardHost_, page.bottomBar_.el,
+    page.layout_ = h('div', { class: 'game-layout' }, page.strip_, page.topBar_.el, page.boardHost_, page.bottomBar_.el,
                      page.keyRule_, page.statusBox_, page.matchHost_, page.moves_, page.timeActions_, page.actions_, page.tools_,
                      page.chat_);
     page.root_.append(page.layout_);

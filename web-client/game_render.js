@@ -2,10 +2,10 @@
 // moves, actions, after-game panel, tools and chat.
 import { build } from './protocol.js';
 import { h, keyRule, plural, squareOf, variantTitle } from './ui.js';
-import { renderMoveList } from './move_list.js';
+import { renderMoveList, renderMoveStrip } from './move_list.js';
 import { renderPlayerBars } from './game_panels.js';
 import { lastMoveText, pageTitle, reviewText, statusText } from './game_status.js';
-import { afterGameActions, resultWords } from './result_dialog.js';
+import { afterGameActions, resultLine, resultWords } from './result_dialog.js';
 import { premoveText } from './premove.js';
 import { setTitle } from './notify.js';
 import { prefs } from './settings.js';
@@ -33,7 +33,9 @@ export const renderGame = {
             this.match_.render({ match: g.match, seat: this.seat_(), nameOf: (s) => this.nameOf_(s),
                                  over: !!g.result, roundWinners: g.roundWinners });
         }
-        renderMoveList(this.moves_, g, this.viewPly_, (ply) => this.review_(ply));
+        const result = resultLine(g, (s) => this.nameOf_(s));
+        renderMoveList(this.moves_, g, this.viewPly_, (ply) => this.review_(ply), result);
+        renderMoveStrip(this.strip_, g, this.viewPly_, (ply) => this.review_(ply), result);
         // Before a Sniderman round's first capture there is nothing to list: room for the match panel.
         this.moves_.hidden = g.variant === 'sniderman' && !g.moves.length && g.match?.phase !== 'playing' && !g.result;
         this.actionBar_.render({ g, seat: this.seat_(), nameOf: (s) => this.nameOf_(s) });

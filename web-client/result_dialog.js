@@ -1,7 +1,7 @@
 // The end of a game in words — who won, why (and in Sniderman which object and which capture
 // decided the last round) — and what to do next: rematch, a new opponent, the analysis board, the
 // game record. Shown in the side panel, and once as a card over the board when the game ends.
-import { h, reasonSentence, sideLabel } from './ui.js';
+import { h, reasonSentence, reasonText, sideLabel } from './ui.js';
 
 // The last finished Sniderman round: {round, object, odd, moves, why, winner}.
 function lastRound(g) {
@@ -62,6 +62,26 @@ export function resultWords(g, nameOf, seat) {
 export function hasRecord(g) {
     const moved = g.moves.length > 0 || (g.match?.records ?? []).some((r) => r.moves?.length) || (g.roundWinners ?? []).length > 0;
     return moved || g.result?.reason !== 'aborted';
+}
+
+// The result in one line, for the end of the move list: "1–0 · White wins by resignation",
+// "½–½ · draw by agreement", "Game aborted", Sniderman "Ann wins the match 2–1".
+export function resultLine(g, nameOf) {
+    const r = g.result;
+    if (!r) {
+        return null;
+    }
+    if (r.reason === 'aborted' && !r.winner) {
+        return 'Game aborted';
+    }
+    if (g.variant === 'sniderman') {
+        const score = g.match?.score ?? [0, 0];
+        return r.winner ? `${nameOf(r.winner)} wins the match ${Math.max(...score)}–${Math.min(...score)}` : 'Match over';
+    }
+    if (!r.winner) {
+        return `½–½ · draw by ${reasonText(r.reason)}`;
+    }
+    return `${r.winner === 'white' ? '1–0' : '0–1'} · ${sideLabel(r.winner)} wins by ${reasonText(r.reason)}`;
 }
 
 // What can be done after the game, as buttons and links. act: {rematchOffer, rematchAccept,

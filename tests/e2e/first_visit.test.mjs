@@ -107,6 +107,28 @@ const boxes = (page) => page.evaluate(() => {
              rule: box(document.querySelector('.key-rule')), w: innerWidth, h: innerHeight };
 });
 
+test('phone: a compact move strip above the board; each move in it reviews its position', async () => {
+    const { a, b } = await newGame('chesica', 'Unlimited');
+    await b.setViewportSize({ width: 390, height: 844 });
+    const first = await playMove(a, chooser(3));
+    await b.waitForSelector('#board[data-ply="1"]');
+    const second = await playMove(b, chooser(4));
+    await a.waitForSelector('#board[data-ply="2"]');
+    const strip = b.locator('.move-strip');
+    assert.ok(await strip.isVisible(), 'the strip shows on a phone');
+    assert.ok(!(await a.locator('.move-strip').isVisible()), 'and not on a desktop, which has the move list beside the board');
+    assert.deepEqual(await strip.locator('.mv').allTextContents(), [first, second]);
+    const stripBox = await strip.boundingBox();
+    const topBar = await b.locator('.player-bar.top').boundingBox();
+    assert.ok(stripBox.y + stripBox.height <= topBar.y && stripBox.y >= 0, 'above the board and its top bar, in view');
+    await strip.locator('.mv[data-ply="1"]').click();
+    await b.waitForSelector('#board[data-ply="1"][data-live="false"]');
+    assert.equal(await strip.locator('.mv.active').textContent(), first);
+    await strip.locator('.mv[data-ply="1"]').click(); // the move shown: back to live
+    await b.waitForSelector('#board[data-ply="2"][data-live="true"]');
+    assert.deepEqual([...a.errors, ...b.errors], []);
+});
+
 test('game controls (takeback, abort, +15 s, the first-move warning, draw, resign) sit beside the clock', async () => {
     const { a, b } = await newGame('chesica');
     await playMove(a, chooser(3));
@@ -260,6 +282,12 @@ test('past moves keep the powers; labelled lag; the analysis page: one back link
     await a.click('[data-action="resign"]');
     await a.click('[data-action="resign"]');
     await b.waitForSelector('.banner:not([hidden])');
+    // The result ends the move list (and the phone's strip).
+    for (const p of [a, b]) {
+        await p.waitForSelector('.move-list li.result');
+        assert.equal(await p.textContent('.move-list li.result'), '0–1 · Black wins by resignation');
+        assert.equal(await p.textContent('.move-strip .result'), '0–1 · Black wins by resignation');
+    }
     await b.goto(`${env.server.url}/analysis/${gameId}`);
     await b.waitForSelector('#analysis-board [data-square]');
     assert.match(await b.textContent('.analysis-result'), /wins/);
