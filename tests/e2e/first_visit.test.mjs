@@ -324,3 +324,32 @@ test('past moves keep the powers; labelled lag; the analysis page: one back link
     await screenshot(b, 'phone-player-page');
     assert.deepEqual([...a.errors, ...b.errors, ...empty.a.errors], []);
 });
+
+test('no page is wider than a 390 px phone', { timeout: 90000 }, async () => {
+    const { a, b, gameId } = await newGame('chessence');
+    await playMove(a, chooser(2));
+    await b.waitForSelector('#board[data-ply="1"]');
+    await a.click('[data-action="resign"]');
+    await a.click('[data-action="resign"]');
+    await a.waitForSelector('.banner:not([hidden])'); // a finished game fills the player page's table
+    const phone = await visitor({ ...PHONE });
+    const seekId = await createSeek(phone, { variant: 'sniderman', isPrivate: true, rounds: 3 });
+    const meId = await a.evaluate(() => window.chessence.me.id);
+    const pages = [['/', 'section.intro'], [`/game/${gameId}`, '#board [data-square]'], [`/join/${seekId}`, '[data-inviter]'],
+                   ['/learn/chessence', '.diagram svg.board'], ['/learn/chesica', '.diagram svg.board'],
+                   ['/learn/sniderman', '.diagram svg.board'], [`/analysis/${gameId}`, '#analysis-board [data-square]'],
+                   [`/player/${meId}`, '[data-list="player-games"] tr[data-game]'], ['/leaderboard/chessence', '.leaderboard'], ['/game/g_missing', '[data-missing]']];
+    const wide = [];
+    for (const [path, ready] of pages) {
+        await phone.goto(`${env.server.url}${path}`);
+        await phone.waitForSelector(ready);
+        await phone.waitForTimeout(300);
+        const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+        if (width > 390) {
+            wide.push(`${path}: ${width}px`);
+        }
+        await screenshot(phone, `phone-390${path.replace(/\//g, '-').replace(/-g_[0-9a-f]{8,}|-s_[0-9a-f]{8,}|-p_[0-9a-f]{8,}/, '')}`);
+    }
+    assert.deepEqual(wide, []);
+    assert.deepEqual(phone.errors, []);
+});
