@@ -1,14 +1,14 @@
-// The lobby: creating and accepting seeks, quick pairing, the open seeks, the games in progress,
-// and the player's own seeks (with invitation links) and games.
+// The lobby: the intro (landing.js), the new-game form (seek_form.js), accepting seeks, the open
+// seeks, the games in progress, and the player's own seeks (with invitation links) and games.
 import { build, isReply, readGameAdded, readGameChanged, readGameRemoved, readLobby, readLobbyGames,
-         readSeekAdded, readSeekCreated, readSeekRemoved, SNIDERMAN_ROUNDS } from './protocol.js';
+         readSeekAdded, readSeekCreated, readSeekRemoved } from './protocol.js';
 import { h, variantLabel, sideLabel, copyText, plural } from './ui.js';
 import { MyGames } from './my_games.js';
 import { setTitle } from './notify.js';
 import { ratingText } from './rating_view.js';
-import { clockLabel, clockPicker } from './clock.js';
-import { aloneNote, renderIntro, VARIANTS } from './landing.js';
-import { recallSeek, rememberSeek } from './seek_memory.js';
+import { clockLabel } from './clock.js';
+import { aloneNote, renderIntro } from './landing.js';
+import { seekForm } from './seek_form.js';
 
 export class LobbyPage {
     constructor(app, root) {
@@ -139,100 +139,13 @@ export class LobbyPage {
     // ---- Create form ---------------------------------------------------------------------------
 
     renderShell_() {
-        const form = h('form', { class: 'card create', 'aria-labelledby': 'create-title' });
-        const variant = h('fieldset', { class: 'seg' }, h('legend', {}, 'Game'),
-            ...VARIANTS.map((v, i) => h('label', {},
-                h('input', { type: 'radio', name: 'variant', value: v, checked: i === 0 ? '' : null }),
-                h('span', {}, variantLabel(v)))));
-        // Short option names (a long one was cut off in the closed select); the note says what each means.
-        const rulesNote = h('small', { class: 'form-note', 'data-rules-note': '' });
-        const rules = h('label', { class: 'field rules-field' }, 'Rules ',
-            h('select', { name: 'rules' }, h('option', { value: 'house' }, 'House rules'),
-              h('option', { value: 'strict' }, 'Strict rules')), rulesNote);
-        const RULES_NOTES = { house: 'A draw on the third repetition of a position, and after 100 moves in a row without a capture.',
-                              strict: 'Only the rules of the sources: no draw by repetition or by 100 moves.' };
-        const side = h('fieldset', { class: 'seg side' }, h('legend', {}, 'Play as'));
-        const rounds = h('label', { class: 'field rounds' }, 'Rounds ',
-            h('select', { name: 'rounds' }, ...SNIDERMAN_ROUNDS.map((r) =>
-                h('option', { value: r, selected: r === 3 ? '' : null }, `${plural(r, 'round')} (first to win ${(r + 1) / 2})`))));
-        const note = h('p', { class: 'form-note' }, 'Sniderman has no draws and no colours: each round one player names the object, '
-            + 'the other chooses ODD or EVEN.');
-        const clock = clockPicker();
-        const priv = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
-                       ' Private (invitation link only)');
-        // Rated games need an account on both sides (account.js, issue 16).
-        const rated = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'rated' }), ' Rated');
-        const create = h('button', { type: 'submit', class: 'btn primary', 'data-action': 'create' }, 'Create game');
-        const quick = h('button', { type: 'button', class: 'btn', 'data-action': 'quick' }, 'Quick pairing');
-        form.append(h('h2', { id: 'create-title' }, 'New game'), variant, clock.element, rules, side, rounds, note, priv, rated,
-                    h('div', { class: 'row' }, create, quick));
-        const refreshSides = () => {
-            const v = form.elements.variant.value;
-            // Sniderman has no fixed sides: a coin names the first namer, ODD/EVEN is chosen each round.
-            const sides = v === 'sniderman' ? ['random'] : ['random', 'white', 'black'];
-            side.replaceChildren(h('legend', {}, 'Play as'), ...sides.map((s, i) => h('label', {},
-                h('input', { type: 'radio', name: 'side', value: s, checked: i === 0 ? '' : null }),
-                h('span', {}, sideLabel(s)))));
-            side.hidden = v === 'sniderman';
-            rounds.hidden = v !== 'sniderman';
-            note.hidden = v !== 'sniderman';
-            // Sniderman has no draw rules: the rule set does not apply.
-            rules.hidden = v === 'sniderman';
-        };
-        const refreshRules = () => {
-            rulesNote.textContent = RULES_NOTES[form.elements.rules.value];
-        };
-        form.addEventListener('change', (e) => {
-            if (e.target.name === 'variant') {
-                refreshSides();
-            }
-            refreshRules();
-        });
-        // The last choices, or the game a rules page's "Play" link asks for (/?game=chesica).
-        const last = recallSeek();
-        const asked = new URLSearchParams(location.search).get('game');
-        form.elements.variant.value = VARIANTS.includes(asked) ? asked : last.variant ?? 'chessence';
-        refreshSides();
-        if (last.rules) {
-            form.elements.rules.value = last.rules;
-        }
-        if (last.side && form.elements.variant.value !== 'sniderman') {
-            form.elements.side.value = last.side;
-        }
-        if (last.rounds) {
-            form.elements.rounds.value = String(last.rounds);
-        }
-        if ('clock' in last) {
-            clock.set(last.clock);
-        }
-        form.elements.rated.checked = !!last.rated;
-        refreshRules();
-        const options = () => ({ variant: form.elements.variant.value,
-                                 rules: form.elements.variant.value === 'sniderman' ? 'house' : form.elements.rules.value,
-                                 side: form.elements.side.value, rounds: Number(form.elements.rounds.value),
-                                 isPrivate: form.elements.private.checked, clock: clock.value(),
-                                 rated: form.elements.rated.checked });
-        form.addEventListener('submit', (e) => {
-            e.preventDefault();
-            rememberSeek(options());
-            this.sendOrWarn_(build.seekCreate(options()));
-        });
-        quick.addEventListener('click', () => {
-            rememberSeek(options());
-            this.sendOrWarn_(build.quickPair(options()));
-        });
+        const form = seekForm({ send: (msg) => this.sendOrWarn_(msg) });
         this.mineEl_ = h('section', { class: 'card mine', 'aria-labelledby': 'mine-title' });
         this.seeksEl_ = h('section', { class: 'card seeks', 'aria-labelledby': 'seeks-title' });
         this.gamesEl_ = h('section', { class: 'card games', 'aria-labelledby': 'games-title' });
         // Play on the intro: that game in the form, brought into view with its Create button ready.
-        const onPlay = (v) => {
-            form.elements.variant.value = v;
-            refreshSides();
-            form.scrollIntoView({ block: 'start', behavior: 'smooth' });
-            form.querySelector('[data-action="create"]').focus({ preventScroll: true });
-        };
-        return h('div', { class: 'lobby' }, renderIntro({ onPlay }),
-                 h('div', { class: 'lobby-left' }, form, this.mineEl_),
+        return h('div', { class: 'lobby' }, renderIntro({ onPlay: form.choose }),
+                 h('div', { class: 'lobby-left' }, form.element, this.mineEl_),
                  h('div', { class: 'lobby-right' }, this.seeksEl_, this.gamesEl_));
     }
 
@@ -280,7 +193,7 @@ export class LobbyPage {
                             h('td', {}, s.creator.name, s.rating ? ` (${ratingText(s.rating)})` : '',
                               own ? h('span', { class: 'you' }, ' (you)') : ''),
                             h('td', {}, variantLabel(s.variant), s.rounds ? ` · ${plural(s.rounds, 'round')}` : '',
-                              s.rated ? ' · rated' : ''),
+                              s.rated ? ' · rated' : '', h('span', { class: 'rules-mark' }, s.rules === 'strict' ? ' · strict' : '')),
                             h('td', { 'data-clock': clockLabel(s.clock) }, clockLabel(s.clock)),
                             h('td', {}, s.variant === 'sniderman' ? '—' : s.rules === 'strict' ? 'Strict' : 'House'),
                             h('td', {}, sideLabel(s.side)), h('td', {}, button));

@@ -332,6 +332,8 @@ test('no page is wider than a 390 px phone', { timeout: 90000 }, async () => {
     await a.click('[data-action="resign"]');
     await a.click('[data-action="resign"]');
     await a.waitForSelector('.banner:not([hidden])'); // a finished game fills the player page's table
+    // An open seek (the lobby's seek table) and a private one (the phone's own, with its link).
+    await createSeek(await visitor(), { variant: 'sniderman', rounds: 5, clock: { minutes: 4, increment: 1 } });
     const phone = await visitor({ ...PHONE });
     const seekId = await createSeek(phone, { variant: 'sniderman', isPrivate: true, rounds: 3 });
     const meId = await a.evaluate(() => window.chessence.me.id);
