@@ -333,7 +333,9 @@ test('no page is wider than a 390 px phone', { timeout: 90000 }, async () => {
     await a.click('[data-action="resign"]');
     await a.waitForSelector('.banner:not([hidden])'); // a finished game fills the player page's table
     // An open seek (the lobby's seek table) and a private one (the phone's own, with its link).
-    await createSeek(await visitor(), { variant: 'sniderman', rounds: 5, clock: { minutes: 4, increment: 1 } });
+    await b.goto(`${env.server.url}/`);
+    await waitOnline(b);
+    await createSeek(b, { variant: 'sniderman', rounds: 5, clock: { minutes: 4, increment: 1 } });
     const phone = await visitor({ ...PHONE });
     const seekId = await createSeek(phone, { variant: 'sniderman', isPrivate: true, rounds: 3 });
     const meId = await a.evaluate(() => window.chessence.me.id);
@@ -345,7 +347,6 @@ test('no page is wider than a 390 px phone', { timeout: 90000 }, async () => {
     for (const [path, ready] of pages) {
         await phone.goto(`${env.server.url}${path}`);
         await phone.waitForSelector(ready);
-        await phone.waitForTimeout(300);
         const width = await phone.evaluate(() => document.documentElement.scrollWidth);
         if (width > 390) {
             wide.push(`${path}: ${width}px`);
