@@ -32,6 +32,8 @@ constexpr std::array<std::string_view, error_code_count> code_names = {
     // Issue 23.
     "chat_closed",
     "server_restarting",
+    // Issue 25.
+    "bots_busy",
     "internal_error",
 };
 // clang-format on

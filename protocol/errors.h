@@ -50,6 +50,9 @@ enum class ErrorCode : std::uint8_t {
     // Issue 24: the server is shutting down (after server_restart); send it again after
     // reconnecting.
     server_restarting,
+    // Issue 25: no bot can take a game against the computer now (the bot pool's queue is full, or
+    // the server runs no bot threads).
+    bots_busy,
     internal_error,
 };
 

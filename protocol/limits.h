@@ -17,6 +17,9 @@ inline constexpr int max_object = 10;
 // Issue 24: the games in progress come in pages, newest first (`lobby`, `lobby_games`).
 inline constexpr int lobby_games_page = 50;       // in `lobby`, and `lobby_games`'s default
 inline constexpr int max_lobby_games_page = 100;  // `lobby_games.limit`
+// Issue 25: the computer's levels (`seek_create` with "opponent": "computer"), as the engine's.
+inline constexpr int min_bot_level = 1;
+inline constexpr int max_bot_level = 8;
 
 // Issue 16: accounts (register, login) and rated seeks (rating_min / rating_max).
 inline constexpr std::size_t min_username_length = 3;

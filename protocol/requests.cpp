@@ -232,6 +232,37 @@ void read_rated_options(FieldReader& in, Request& r, bool with_range) {
     }
 }
 
+// seek_create's opponent (issue 25): a person (the default, a listed seek) or the computer at a
+// level. A game against the computer is casual and public with no rating range: those fields are
+// refused rather than silently dropped.
+void read_opponent(FieldReader& in, Request& r) {
+    const auto opponent = in.string("opponent", 16, false);
+    if (opponent && *opponent != "human" && *opponent != "computer") {
+        in.fail(ErrorCode::bad_field, "`opponent` must be human or computer");
+        return;
+    }
+    r.computer = opponent == "computer";
+    if (!r.computer) {
+        if (in.raw("level") && !in.raw("level")->is_null() && !in.failed()) {
+            in.fail(ErrorCode::bad_field, "`level` is only for games against the computer");
+        }
+        return;
+    }
+    if (auto level = in.integer("level", min_bot_level, max_bot_level, true)) {
+        r.level = static_cast<int>(*level);
+    }
+    if (in.failed()) {
+        return;
+    }
+    if (r.rated) {
+        in.fail(ErrorCode::bad_field, "games against the computer are casual");
+    } else if (r.is_private) {
+        in.fail(ErrorCode::bad_field, "games against the computer are public");
+    } else if (r.rating_min || r.rating_max) {
+        in.fail(ErrorCode::bad_field, "a game against the computer has no rating range");
+    }
+}
+
 void read_account_fields(FieldReader& in, Request& r) {
     using T = RequestType;
     switch (r.type) {
@@ -314,6 +345,7 @@ void read_fields(FieldReader& in, Request& r) {
             }
             r.is_private = in.boolean("private").value_or(false);
             read_rated_options(in, r, true);
+            read_opponent(in, r);
             break;
         case T::quick_pair:
             read_variant_options(in, r);

@@ -84,6 +84,10 @@ struct Request {
     bool rated = false;              // seek_create, quick_pair
     std::optional<int> rating_min;   // seek_create: the accepter's rating range
     std::optional<int> rating_max;   // seek_create
+    // seek_create (issue 25): "opponent": "computer" plays the server's bot at `level`
+    // (min_bot_level..max_bot_level) at once; casual, public, no rating range.
+    bool computer = false;
+    int level = 0;
 
     std::string seek_id;                // seek_cancel, seek_accept
     std::string game_id;                // every game request

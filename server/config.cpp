@@ -220,6 +220,16 @@ const std::vector<Flag>& flags() {
             "Argon2id memory per password hash, in bytes",
             [](Config & c) -> auto& { return c.server.limits.password_memory; },
             whole_number(8192, 1024LL * 1024 * 1024)),
+        // Issue 25: the computer players' pool (server/bots/bot_pool.h).
+        flag(
+            "--bot-threads", "CHESSENCE_BOT_THREADS",
+            "threads the computer players think on, at a lower priority (0: no games against the "
+            "computer)",
+            [](Config & c) -> auto& { return c.server.limits.bot_threads; }, whole_number(0, 64)),
+        flag(
+            "--bot-queue", "CHESSENCE_BOT_QUEUE",
+            "computer moves that may wait for a bot thread (beyond: bots_busy)",
+            [](Config & c) -> auto& { return c.server.limits.bot_queue; }, whole_number(1, 100000)),
     };
     return table;
 }

@@ -106,6 +106,15 @@ inline constexpr int default_chat_per_ip = 10;
 // HTTP requests per second from one address (token bucket, bursts of twice that; beyond: 429).
 inline constexpr int default_http_per_ip = 100;
 
+// The computer players (issue 25, server/bots/): threads that think (at a lower priority than the
+// I/O threads; 0: no games against the computer), and jobs that may wait for a thread (beyond, a
+// new game against the computer is refused with bots_busy and a running one asks again a second
+// later).
+inline constexpr int default_bot_threads = 1;
+inline constexpr int default_bot_queue = 32;
+// How a room whose bot could not be queued asks again.
+inline constexpr std::chrono::milliseconds bot_retry_interval{1000};
+
 struct Limits {
     std::size_t max_frame_bytes = default_max_frame_bytes;
     std::size_t max_queue = default_max_queue;
@@ -134,6 +143,11 @@ struct Limits {
     // When set, GET /metrics answers only requests with "Authorization: Bearer <this>"; empty:
     // anyone may read it (it holds counts, no player's data).
     std::string metrics_token;
+    int bot_threads = default_bot_threads;
+    int bot_queue = default_bot_queue;
+    // Tests only: every level thinks this long when set (instead of server/bots/bot_time.h's table,
+    // and as the cap of a timed game's budget).
+    std::chrono::milliseconds bot_move_time{0};
 };
 
 }  // namespace server

@@ -232,6 +232,10 @@ void Server::wait() {
     }
 }
 
+BotPool& Server::bots() {
+    return impl_->state.bots();
+}
+
 void Server::stop_on_signals() {
     impl_->signals.add(SIGINT);
     impl_->signals.add(SIGTERM);

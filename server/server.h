@@ -21,6 +21,8 @@ class io_context;
 
 namespace server {
 
+class BotPool;
+
 struct ServerOptions {
     std::string bind = "0.0.0.0";
     std::uint16_t port = 8080;  // 0: any free port (see Server::port)
@@ -47,6 +49,8 @@ public:
     void wait();
     // Installs SIGINT/SIGTERM handlers that call shutdown().
     void stop_on_signals();
+    // The computer players' pool (tests hold it to keep a bot from moving).
+    BotPool& bots();
 
 private:
     struct Impl;

@@ -85,7 +85,10 @@ write('defs/game_summary.json', obj({
     'game_id': ref('ref.json'), 'variant': ref('variant.json'), 'rules': ref('rules.json'),
     'players': {'type': 'object', 'additionalProperties': s(0, 20)},
     'moves': {'type': 'integer', 'minimum': 0}, 'spectators': {'type': 'integer', 'minimum': 0},
-    'clock': ref('time_control.json'), 'rated': B},
+    'clock': ref('time_control.json'), 'rated': B,
+    # issue 25: the seat the computer plays and its level (only in a game against the computer)
+    'bot': obj({'seat': ref('seat.json'), 'level': {'type': 'integer', 'minimum': 1, 'maximum': 8}},
+               ['seat', 'level'])},
     ['game_id', 'variant', 'rules', 'players', 'moves', 'spectators', 'clock'], title='game summary'))
 # issue 16: a rating before and after a rated game, numbers unrounded
 rating_value = obj({'rating': N, 'rd': {'type': 'number', 'minimum': 0},
@@ -194,7 +197,10 @@ client = {
                      'side': enum('white', 'black', 'odd', 'even', 'random'), 'rounds': enum(1, 3, 5, 7, 9),
                      'private': B, 'clock': ref('../defs/time_control.json'), 'rated': B,
                      'rating_min': {'type': 'integer', 'minimum': 0, 'maximum': 4000},
-                     'rating_max': {'type': 'integer', 'minimum': 0, 'maximum': 4000}}, ['variant']),
+                     'rating_max': {'type': 'integer', 'minimum': 0, 'maximum': 4000},
+                     # issue 25: a game against the computer at a level (then `level` is required)
+                     'opponent': enum('human', 'computer'),
+                     'level': {'type': 'integer', 'minimum': 1, 'maximum': 8}}, ['variant']),
     'seek_cancel': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'seek_accept': ({'seek_id': ref('../defs/ref.json')}, ['seek_id']),
     'quick_pair': ({'variant': ref('../defs/variant.json'), 'rules': ref('../defs/rules.json'),
@@ -247,13 +253,17 @@ errors = ['hello_required', 'unsupported_protocol', 'bad_json', 'unknown_type', 
           'chat_closed',
           # issue 24
           'server_restarting',
+          # issue 25
+          'bots_busy',
           'internal_error']
 snapshot_props = {
     **gid, 'version': {'type': 'integer', 'minimum': 0}, 'variant': ref('../defs/variant.json'),
     'rules': ref('../defs/rules.json'), 'private': B,
     'players': arr(obj({'seat': ref('../defs/seat.json'), 'id': s(1, 64), 'name': s(0, 20), 'online': B,
                         'lag_ms': nullable({'type': 'integer', 'minimum': 0}),
-                        'claim_in': nullable({'type': 'integer', 'minimum': 0})},
+                        'claim_in': nullable({'type': 'integer', 'minimum': 0}),
+                        # issue 25: the computer's seat says so, with its level
+                        'bot': const(True), 'level': {'type': 'integer', 'minimum': 1, 'maximum': 8}},
                        ['seat', 'id', 'name', 'online']), minItems=2, maxItems=2),
     'start_fen': s(1, 200), 'moves': legal, 'positions': arr(s(1, 200), minItems=1),
     'fen': s(1, 200), 'board': ref('../defs/board.json'), 'to_move': nullable(ref('../defs/side.json')),

@@ -61,6 +61,9 @@ struct Actor {
     // When the request's frame was read (none for what the server decides itself): the move
     // latency of GET /metrics.
     std::chrono::steady_clock::time_point received{};
+    // A computer player's answer (issue 25): the room version it was thought for; the room drops
+    // it quietly once the game has moved on. -1 for everyone else.
+    std::int64_t bot_version = -1;
 
     void send(Frame frame) const {
         if (auto c = client.lock()) {

@@ -4,6 +4,7 @@
 
 #include "core/sniderman/explain.h"
 #include "protocol/messages.h"
+#include "server/bots/bot_identity.h"
 
 namespace server {
 
@@ -120,6 +121,10 @@ json snapshot_json(const GameState& state, const std::array<SeatPresence, 2>& se
              {"online", presence.online},
              {"lag_ms", presence.lag_ms ? json(*presence.lag_ms) : json(nullptr)},
              {"claim_in", presence.claim_in ? json(*presence.claim_in) : json(nullptr)}});
+        if (const auto level = bot_level(record.seats[static_cast<std::size_t>(seat)])) {
+            players.back()["bot"] = true;  // issue 25: the computer's seat
+            players.back()["level"] = *level;
+        }
     }
     const auto seat_or_null = [&](std::optional<int> seat) {
         return seat ? json(state.seat_name(*seat)) : json(nullptr);

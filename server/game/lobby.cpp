@@ -157,6 +157,10 @@ void Lobby::handle(const Actor& actor, const protocol::Request& request) {
 }
 
 void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
+    if (request.computer) {
+        play_computer(actor, request);
+        return;
+    }
     const auto mine = std::count_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
         return s.creator.player_id == actor.player_id;
     });

@@ -89,6 +89,9 @@ private:
                      const Seek& seek, const Actor& actor, const nlohmann::json& id,
                      const std::vector<Actor>& players);
     void quick_pair(const Actor& actor, const protocol::Request& request);
+    // lobby_computer.cpp (issue 25): seek_create with "opponent": "computer" starts the game at
+    // once against the computer at the asked level; no seek is listed.
+    void play_computer(const Actor& actor, const protocol::Request& request);
     // lobby_ratings.cpp (issue 16): rated seeks, rating ranges, closest-rating pairing.
     // The error that keeps `actor` from creating (or quick-pairing) this seek, if any.
     std::optional<protocol::ProtocolError> seek_refusal(const Actor& actor,

@@ -9,6 +9,7 @@
 #include <boost/asio/post.hpp>
 
 #include "protocol/messages.h"
+#include "server/bots/bot_identity.h"
 #include "server/game/identity.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
@@ -58,10 +59,18 @@ Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_
       clock_timer_(strand_),
       spectators_throttle_(strand_, spectators_interval, "room " + record_.id + ": spectators",
                            [this] { return send_spectator_count(); }),
-      summary_throttle_(strand_, summary_interval, "room " + record_.id + ": summary", [this] {
-          publish_summary();
-          return true;
-      }) {}
+      summary_throttle_(strand_, summary_interval, "room " + record_.id + ": summary",
+                        [this] {
+                            publish_summary();
+                            return true;
+                        }),
+      bot_timer_(strand_) {
+    for (std::size_t seat = 0; seat < record_.seats.size(); ++seat) {
+        if (bot_level(record_.seats[seat])) {
+            bot_seat_ = static_cast<int>(seat);
+        }
+    }
+}
 
 ServerTime Room::now() const {
     return state_.time().now();
@@ -75,6 +84,9 @@ core::Expected<WriteBatch> Room::start_fresh() {
     }
     game_ = std::move(*initial);
     gone_since_ = {t, t};  // nobody watches a room before it is shared
+    if (bot_seat_) {
+        gone_since_[static_cast<std::size_t>(*bot_seat_)].reset();  // the computer never leaves
+    }
     WriteBatch batch = {CreateGame{record_}};
     std::vector<std::string> opening;
     for (auto event : opening_events(game_)) {
@@ -156,6 +168,7 @@ void Room::post_seated(std::vector<Actor> players, std::uint64_t answer_client, 
                 }
                 self->watchers_changed();
                 self->publish_summary();
+                self->bot_turn();
             });
     });
 }
@@ -247,6 +260,9 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
 }
 
 void Room::dispatch(const Actor& actor, const protocol::Request& request) {
+    if (drop_bot_request(actor, request)) {
+        return;
+    }
     if (request.type == RequestType::watch) {
         watch(actor, request);
         return;
@@ -265,6 +281,15 @@ void Room::dispatch(const Actor& actor, const protocol::Request& request) {
     }
     auto decision = decide(game_, command_for(actor, request), now());
     if (decision.error) {
+        if (actor.bot_version >= 0) {
+            // The computer's answer was refused (it should not be): it is asked again later, so
+            // the game never waits for it forever.
+            component_logger("room")->warn("game {}: the computer's {} was refused: {}", id(),
+                                           protocol::request_type_name(request.type),
+                                           decision.error->message);
+            bot_asked_ = -1;
+            retry_bot_later();
+        }
         fail(actor, request, decision.error->code, decision.error->message);
         return;
     }
@@ -516,6 +541,9 @@ void Room::committed(core::Status status, InFlight batch) {
         auto [actor, request] = std::move(waiting_.front());
         waiting_.pop_front();
         handle(actor, request);
+    }
+    if (!busy_) {
+        bot_turn();
     }
 }
 

@@ -7,7 +7,8 @@
 // rebuilt by replaying its stored events through the same `apply`.
 //
 // Files: room.cpp (life, requests, commits, the clock timer), room_watchers.cpp (watching,
-// catch-up, snapshots, presence, spectators, the lobby line), room_rating.cpp (rated games).
+// catch-up, snapshots, presence, spectators, the lobby line), room_rating.cpp (rated games),
+// room_bots.cpp (the computer's seat).
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -70,6 +71,9 @@ public:
     void post_lag(std::uint64_t client_id, int lag_ms);
     // Runs `then` on the room strand after everything posted to it before.
     void post_barrier(std::function<void()> then);
+    // If the computer plays in this game and must act (or answer an offer), it is asked now (after
+    // a restart).
+    void post_bot_check();
 
     const std::string& id() const { return record_.id; }
     // Player ids by seat; fixed for the room's life, so readable from any thread.
@@ -140,6 +144,21 @@ private:
     // Tells the lobby when the game leaves its list (both players away) or comes back to it.
     void update_lobby_away();
 
+    // room_bots.cpp (issue 25): the computer's seat. Whenever the committed state leaves the bot
+    // to act, the room asks the bot pool once for that version; the answer comes back through
+    // post_request as an ordinary request of the bot's, dropped if the version moved on. The bot
+    // accepts a takeback, declines a draw and accepts a rematch, at once; it offers nothing.
+    void bot_turn();
+    // The computer as a requester: no connection; `version` is what its answer was thought for.
+    Actor bot_actor(std::int64_t version) const;
+    // Asks the pool for the bot's action at the current version; false if the pool took no job.
+    bool ask_bot();
+    // The pool took no job (full, or no thread): bot_turn again after bot_retry_interval.
+    void retry_bot_later();
+    // A bot's request that the room refuses or drops; true when `actor` is the bot and the
+    // request must not run (the drain, or a stale answer).
+    bool drop_bot_request(const Actor& actor, const protocol::Request& request);
+
     // room_watchers.cpp
     void watch(const Actor& actor, const protocol::Request& request);
     void unwatch(const Actor& actor, const protocol::Request& request);
@@ -207,6 +226,12 @@ private:
     Throttle summary_throttle_;     // publish_summary, at most once a second
     std::array<bool, 2> last_online_{false, false};
     std::array<std::optional<int>, 2> last_lag_;
+
+    std::optional<int> bot_seat_;           // the computer's seat, in a game against it
+    std::int64_t bot_asked_ = -1;           // the version the bot pool was asked for
+    std::int64_t bot_answered_offer_ = -1;  // the version whose offer the bot answered
+    boost::asio::steady_timer bot_timer_;   // asks the pool again when it was full
+    bool bot_retry_armed_ = false;
 };
 
 }  // namespace server

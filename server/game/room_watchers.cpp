@@ -5,6 +5,7 @@
 #include <set>
 
 #include "protocol/messages.h"
+#include "server/bots/bot_identity.h"
 #include "server/game/lobby.h"
 #include "server/game/room.h"
 #include "server/game/secrets.h"
@@ -183,18 +184,26 @@ void Room::publish_summary() {
         players[game_.seat_name(seat)] = seat_names_[static_cast<std::size_t>(seat)];
     }
     const std::size_t moves = game_.move_count();
-    state_.lobby().post_game_summary(id(),
-                                     {{"game_id", id()},
-                                      {"variant", record_.variant},
-                                      {"rules", record_.rules},
-                                      {"players", players},
-                                      {"moves", moves},
-                                      {"spectators", last_spectators_},
-                                      {"clock", protocol::time_control_json(game_.time_control)},
-                                      {"rated", record_.rated}});
+    json summary = {{"game_id", id()},
+                    {"variant", record_.variant},
+                    {"rules", record_.rules},
+                    {"players", players},
+                    {"moves", moves},
+                    {"spectators", last_spectators_},
+                    {"clock", protocol::time_control_json(game_.time_control)},
+                    {"rated", record_.rated}};
+    if (bot_seat_) {
+        summary["bot"] = {
+            {"seat", game_.seat_name(*bot_seat_)},
+            {"level", *bot_level(record_.seats[static_cast<std::size_t>(*bot_seat_)])}};
+    }
+    state_.lobby().post_game_summary(id(), std::move(summary));
 }
 
 bool Room::online(const std::string& player_id) const {
+    if (bot_level(player_id)) {
+        return true;  // the computer is always there: nobody may claim a win for its absence
+    }
     return std::any_of(watchers_.begin(), watchers_.end(), [&](const auto& entry) {
         return entry.second.player_id == player_id && !entry.second.client.expired();
     });

@@ -4,7 +4,9 @@
 #include <atomic>
 
 #include "core/game.h"
+#include "protocol/limits.h"
 #include "protocol/messages.h"
+#include "server/bots/bot_identity.h"
 #include "server/game/lobby.h"
 #include "server/game/room.h"
 #include "server/game/secrets.h"
@@ -44,6 +46,7 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       time_(time ? std::move(time) : std::make_shared<ServerClock>()),
       heartbeat_(io, store, *time_),
       lobby_(std::make_shared<Lobby>(*this, io)),
+      bots_(limits.bot_threads, static_cast<std::size_t>(std::max(1, limits.bot_queue))),
       rooms_([this](std::string_view game_id) { return load_room(game_id); }) {
     time_listener_ = time_->on_jump([this] { check_clocks(); });
 }
@@ -82,6 +85,7 @@ void ServerState::sign_out(const std::string& player_id, std::uint64_t except_cl
 }
 
 ServerState::~ServerState() {
+    bots_.stop();
     heartbeat_.stop();
     time_->forget(time_listener_);
 }
@@ -100,6 +104,20 @@ core::Status ServerState::restore_games() {
         return core::make_error(downtime.error());
     }
     downtime_ = std::move(*downtime);
+    for (int level = protocol::min_bot_level; level <= protocol::max_bot_level; ++level) {
+        const auto id = bot_player_id(level);
+        auto known = store_.player(id);
+        if (!known) {
+            return core::make_error("cannot read the computer players: " + known.error());
+        }
+        if (*known) {
+            continue;
+        }
+        PlayerRecord bot{id, bot_name(level), bot_token_hash(level), unix_now()};
+        if (auto stored = store_.insert_player(bot); !stored) {
+            return core::make_error("cannot store the computer players: " + stored.error());
+        }
+    }
     auto muted = store_.muted_players();
     if (!muted) {
         return core::make_error("cannot read the muted players: " + muted.error());
@@ -141,6 +159,7 @@ core::Status ServerState::restore_games() {
         }
         room->restore_chat(std::move(*chat));
         room->post_summary();
+        room->post_bot_check();
         rooms_.add(record.id, std::move(room));
         ++restored;
     }
@@ -276,6 +295,7 @@ std::vector<std::shared_ptr<Client>> ServerState::open_sessions() {
 
 void ServerState::begin_drain() {
     stopping_ = true;
+    bots_.cancel();
     const auto frame = make_frame(protocol::server_restart_message(restart_reconnect_ms));
     for (auto& client : open_sessions()) {
         client->send(frame);

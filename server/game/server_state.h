@@ -16,6 +16,7 @@
 #include "core/expected.h"
 #include "core/variant.h"
 #include "protocol/time_control.h"
+#include "server/bots/bot_pool.h"
 #include "server/game/address_limits.h"
 #include "server/game/client.h"
 #include "server/game/downtime.h"
@@ -67,6 +68,8 @@ public:
     PasswordWorker& passwords() { return passwords_; }
     LoginLimiter& login_limiter() { return login_limiter_; }
     AddressLimits& address_limits() { return address_limits_; }
+    // The computer players' threads (issue 25).
+    BotPool& bots() { return bots_; }
     // The addresses of limits().trusted_proxies, parsed once (net/client_address.h).
     const std::vector<std::string>& trusted_proxies() const { return trusted_proxies_; }
     void set_trusted_proxies(std::vector<std::string> addresses) {
@@ -83,9 +86,10 @@ public:
     // When the server was down before this run (set by restore_games; none before).
     const Downtime& downtime() const { return downtime_; }
 
-    // At start-up: loads the muted players, rebuilds every unfinished game of the store by
-    // replaying its events and drops stale seeks. An error if the store cannot be read (a game
-    // whose events cannot be replayed is only logged and left out).
+    // At start-up: stores the computer players (one a level) if they are not stored yet, loads the
+    // muted players, rebuilds every unfinished game of the store by replaying its events (a room
+    // whose bot is to act asks the bot pool again) and drops stale seeks. An error if the store
+    // cannot be read (a game whose events cannot be replayed is only logged and left out).
     core::Status restore_games();
     // A new game's room and the writes that create it (its record and opening events). The caller
     // commits the writes (alone or with its own) and, once they are durable, calls add_room.
@@ -113,7 +117,8 @@ public:
     void join(const std::shared_ptr<Client>& client);
     void leave(std::uint64_t client_id);
     // The drain (server.h): from now on no new session is taken and every request but ping is
-    // refused with server_restarting; each open session is told `server_restart`.
+    // refused with server_restarting; each open session is told `server_restart`; the bots stop
+    // thinking (they think again after the restart).
     void begin_drain();
     // Runs `then` on some thread once every handler already posted to the lobby's strand and to
     // each room's strand has run (each strand's queue is first in, first out).
@@ -140,6 +145,7 @@ private:
     Heartbeat heartbeat_;
     Downtime downtime_;
     std::shared_ptr<Lobby> lobby_;
+    BotPool bots_;
 
     std::mutex muted_mutex_;
     std::set<std::string, std::less<>> muted_;

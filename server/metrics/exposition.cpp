@@ -107,6 +107,14 @@ std::string prometheus_text(const Metrics& registry, const LiveFigures& live,
     out.single("chessence_queue_drops_total", "counter",
                "Clients disconnected because they fell too many frames behind.",
                static_cast<double>(registry.queue_drops.value()));
+    out.single("chessence_bot_jobs_queued", "gauge",
+               "Computer moves waiting for a bot thread (--bot-queue at most).",
+               static_cast<double>(live.bot_jobs_queued));
+    out.single("chessence_bot_moves_total", "counter",
+               "Moves the computer players made (Sniderman: objects named and sides chosen too).",
+               static_cast<double>(registry.bot_moves.value()));
+    out.histogram("chessence_bot_think_seconds", "How long a computer player thought for a move.",
+                  registry.bot_think_seconds);
     out.single("chessence_draining", "gauge",
                "1 while the server is shutting down (GET /readyz answers 503).",
                live.draining ? 1 : 0);

@@ -76,6 +76,10 @@ struct Metrics {
                              0.05,   0.1,   0.25,   0.5,   1,    2.5};
     // Batches written in one transaction (the group commit: one fsync for them all).
     Histogram commit_group_batches{1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+    // Issue 25: what the computer players did (server/bots/): moves (Sniderman: also objects
+    // named and sides chosen) and how long each took to think.
+    Counter bot_moves;
+    Histogram bot_think_seconds{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
 
     void refused(Refusal reason) { refusals[static_cast<std::size_t>(reason)].add(); }
     void error_sent(protocol::ErrorCode code) { errors[static_cast<std::size_t>(code)].add(); }

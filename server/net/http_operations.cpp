@@ -24,6 +24,7 @@ HttpReply metrics_reply(ServerState& state, std::string_view authorization) {
     live.rooms_in_memory = state.room_count();
     live.games_active = state.games_active();
     live.draining = state.stopping();
+    live.bot_jobs_queued = state.bots().queued();
     return HttpReply{200, prometheus_content_type,
                      prometheus_text(metrics(), live, read_process_stats())};
 }

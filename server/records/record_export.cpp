@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/game.h"
+#include "server/bots/bot_identity.h"
 #include "server/records/record_export_detail.h"
 
 namespace server {
@@ -135,6 +136,12 @@ core::Record two_colour_record(const GameRecord& game, const std::vector<std::st
     r.tags.push_back({"Variant", game.variant});
     r.tags.push_back({"White", name_of(names, 0)});
     r.tags.push_back({"Black", name_of(names, 1)});
+    // Issue 25: PGN's WhiteType / BlackType say which side the computer played.
+    for (std::size_t seat = 0; seat < game.seats.size() && seat < 2; ++seat) {
+        if (bot_level(game.seats[seat])) {
+            r.tags.push_back({seat == 0 ? "WhiteType" : "BlackType", "program"});
+        }
+    }
     std::optional<events::Result> result;
     if (!game.result_json.empty()) {
         if (auto stored = events::result_from_json(json::parse(game.result_json, nullptr, false))) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/sniderman/match.h"
+#include "server/bots/bot_identity.h"
 #include "server/records/record_export_detail.h"
 
 namespace server::record_detail {
@@ -83,6 +84,15 @@ std::vector<core::Record> sniderman_records(const GameRecord& game,
         r.tags.push_back({"Variant", "sniderman"});
         r.tags.push_back({"Odd", player_name(names, round.odd)});
         r.tags.push_back({"Even", player_name(names, round.even)});
+        // Issue 25: which side the computer played, as PGN's WhiteType / BlackType.
+        for (const auto& [side, player] :
+             {std::pair{"OddType", round.odd}, std::pair{"EvenType", round.even}}) {
+            const std::size_t seat = player == "player1" ? 1 : 0;
+            if ((player == "player0" || player == "player1") && seat < game.seats.size() &&
+                bot_level(game.seats[seat])) {
+                r.tags.push_back({side, "program"});
+            }
+        }
         const bool decided = round.winner == "odd" || round.winner == "even";
         r.result = result_token(round.winner, decided);
         r.tags.push_back({"Result", r.result});

@@ -42,6 +42,8 @@ def main():
         'chessence_move_seconds': 'histogram', 'chessence_store_commit_seconds': 'histogram',
         'chessence_store_group_batches': 'histogram', 'chessence_queue_drops': 'counter',
         'chessence_draining': 'gauge', 'process_cpu_seconds': 'counter',
+        'chessence_bot_jobs_queued': 'gauge', 'chessence_bot_moves': 'counter',
+        'chessence_bot_think_seconds': 'histogram',
         'process_resident_memory_bytes': 'gauge', 'process_open_fds': 'gauge',
         'process_start_time_seconds': 'gauge',
     }

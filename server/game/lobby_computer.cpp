@@ -1,0 +1,79 @@
+// A game against the computer (issue 25): `seek_create` with "opponent": "computer" and a level
+// starts the game at once, as an accepted seek does (game_started and a snapshot to its creator,
+// the request's id echoed), against the player "Computer level N" (bots/bot_identity.h). It is
+// casual and public (the parser refuses rated, private and a rating range); the creator's limit of
+// unfinished games applies; no bot thread free (the pool's queue full, or --bot-threads 0) is
+// bots_busy.
+#include <boost/asio/post.hpp>
+
+#include "protocol/messages.h"
+#include "server/bots/bot_identity.h"
+#include "server/game/lobby.h"
+#include "server/game/room.h"
+#include "server/game/secrets.h"
+#include "server/game/server_state.h"
+#include "server/log.h"
+
+namespace server {
+
+using nlohmann::json;
+using protocol::ErrorCode;
+
+void Lobby::play_computer(const Actor& actor, const protocol::Request& request) {
+    const auto games = state_.unfinished_games_of(actor.player_id).size();
+    if (static_cast<long long>(games) >= state_.limits().games_per_player) {
+        actor.send(error_frame(
+            ErrorCode::rate_limited,
+            "you are already playing " + std::to_string(games) + " games; finish one first",
+            request.id));
+        return;
+    }
+    if (!state_.bots().has_room()) {
+        actor.send(error_frame(ErrorCode::bots_busy,
+                               "the computer players are all busy; try again in a moment",
+                               request.id));
+        return;
+    }
+    GameSpec spec;
+    spec.variant = request.variant;
+    spec.rules = request.rules;
+    spec.rounds = request.rounds;
+    spec.clock = request.clock;
+    const auto bot = bot_player_id(request.level);
+    // In Sniderman the seats are not sides (the coin toss and each round's choice decide).
+    bool human_first = true;
+    if (request.variant != core::VariantId::sniderman) {
+        human_first = request.side ? *request.side == core::Side::first : random_below(2) == 0;
+    }
+    spec.seats =
+        human_first ? std::vector{actor.player_id, bot} : std::vector{bot, actor.player_id};
+    auto prepared = state_.prepare_game(spec);
+    if (!prepared) {
+        component_logger("lobby")->error("player {}: a game against the computer: {}",
+                                         actor.player_id, prepared.error());
+        actor.send(error_frame(ErrorCode::internal_error,
+                               "the game could not be created; try again", request.id));
+        return;
+    }
+    auto room = prepared->room;
+    state_.store().commit(
+        std::move(prepared->writes),
+        [self = shared_from_this(), room, actor, id = request.id](const core::Status& stored) {
+            boost::asio::post(self->strand_, [self, room, actor, id, stored] {
+                if (!stored) {
+                    component_logger("lobby")->error(
+                        "player {}: cannot store a game against the computer: {}", actor.player_id,
+                        stored.error());
+                    actor.send(error_frame(ErrorCode::internal_error,
+                                           "the game could not be stored; try again", id));
+                    return;
+                }
+                self->state_.add_room(room);
+                component_logger("lobby")->info("player {}: game {} against the computer",
+                                                actor.player_id, room->id());
+                room->post_seated({actor}, actor.client_id, id);
+            });
+        });
+}
+
+}  // namespace server
