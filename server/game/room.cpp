@@ -478,6 +478,10 @@ void Room::committed(core::Status status, InFlight batch) {
                 batch.requester.send(error_frame(ErrorCode::internal_error,
                                                  "the server could not store this; try again",
                                                  batch.request_id, id()));
+                if (batch.requester.bot_version >= 0) {
+                    bot_asked_ = -1;  // the computer's action was not stored: it acts again
+                    retry_bot_later();
+                }
                 return;
             }
             if (batch.chat) {

@@ -179,9 +179,9 @@ bool Room::drop_bot_request(const Actor& actor, const protocol::Request& request
         return true;
     }
     if (actor.bot_version != game_.version) {
-        component_logger("room")->debug("game {}: the computer's {} for version {} is stale ({})",
-                                        id(), protocol::request_type_name(request.type),
-                                        actor.bot_version, game_.version);
+        component_logger("room")->info(
+            "game {}: the computer's {} for version {} is stale (now {}): dropped", id(),
+            protocol::request_type_name(request.type), actor.bot_version, game_.version);
         return true;
     }
     return false;

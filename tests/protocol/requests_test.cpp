@@ -52,6 +52,8 @@ const std::vector<std::string>& client_examples() {
         R"({"type":"ping","id":"p"})",
         R"({"type":"seek_create","variant":"chesica","rated":true,"rating_min":1400,"rating_max":1800})",
         R"({"type":"quick_pair","variant":"chessence","rated":true})",
+        R"({"type":"seek_create","variant":"chessence","opponent":"computer","level":3,"side":"white"})",
+        R"({"type":"seek_create","variant":"sniderman","opponent":"human"})",
         R"({"type":"register","username":"ann_k","password":"correct horse"})",
         R"({"type":"login","username":"Ann_K","password":"x"})",
         R"({"type":"logout","everywhere":true})",
@@ -313,6 +315,39 @@ TEST(ParseRequest, BadAccountFieldsGetTheirCodes) {
                        std::string(300, 'x') + R"("})")
                   .error.code,
               ErrorCode::bad_field);
+}
+
+// Issue 25: seek_create against the computer needs a level 1-8 and is casual, public and without
+// a rating range; a level without the computer is refused too.
+TEST(ParseRequest, ComputerOpponentNeedsALevelAndIsCasual) {
+    const auto computer =
+        request_of(R"({"type":"seek_create","variant":"chesica","opponent":"computer","level":8})");
+    EXPECT_TRUE(computer.computer);
+    EXPECT_EQ(computer.level, 8);
+    const auto human = request_of(R"({"type":"seek_create","variant":"chesica"})");
+    EXPECT_FALSE(human.computer);
+    EXPECT_FALSE(
+        request_of(R"({"type":"seek_create","variant":"chesica","opponent":"human"})").computer);
+    EXPECT_EQ(error_of(R"({"type":"seek_create","variant":"chessence","opponent":"computer"})")
+                  .error.code,
+              ErrorCode::missing_field);
+    const std::vector<std::string> refused = {
+        R"({"type":"seek_create","variant":"chessence","opponent":"computer","level":0})",
+        R"({"type":"seek_create","variant":"chessence","opponent":"computer","level":9})",
+        R"({"type":"seek_create","variant":"chessence","opponent":"computer","level":"3"})",
+        R"({"type":"seek_create","variant":"chessence","opponent":"robot","level":3})",
+        R"({"type":"seek_create","variant":"chessence","opponent":"human","level":3})",
+        R"({"type":"seek_create","variant":"chessence","level":3})",
+        R"({"type":"seek_create","variant":"chessence","opponent":"computer","level":3,"private":true})",
+        R"({"type":"seek_create","variant":"chessence","opponent":"computer","level":3,"rating_min":1000})",
+    };
+    for (const auto& bad : refused) {
+        EXPECT_EQ(error_of(bad).error.code, ErrorCode::bad_field) << bad;
+    }
+    const auto rated = error_of(
+        R"({"type":"seek_create","variant":"chessence","opponent":"computer","level":3,"rated":true})");
+    EXPECT_EQ(rated.error.code, ErrorCode::bad_field);
+    EXPECT_EQ(rated.error.message, "games against the computer are casual");
 }
 
 }  // namespace

@@ -56,6 +56,21 @@ TEST_F(ConfigTest, FlagsWinOverEnvironment) {
     EXPECT_EQ(config->server.limits.invite_ttl, std::chrono::seconds(600));
 }
 
+// Issue 25: the computer players' threads and queue.
+TEST_F(ConfigTest, BotThreadsAndQueue) {
+    auto defaults = server::parse_config({}, lookup);
+    ASSERT_TRUE(defaults.ok());
+    EXPECT_EQ(defaults->server.limits.bot_threads, server::default_bot_threads);
+    EXPECT_EQ(defaults->server.limits.bot_queue, server::default_bot_queue);
+    fake_env()["CHESSENCE_BOT_QUEUE"] = "5";
+    auto config = server::parse_config({"--bot-threads", "0"}, lookup);
+    ASSERT_TRUE(config.ok()) << config.error();
+    EXPECT_EQ(config->server.limits.bot_threads, 0);
+    EXPECT_EQ(config->server.limits.bot_queue, 5);
+    EXPECT_FALSE(server::parse_config({"--bot-queue", "0"}, lookup).ok());
+    EXPECT_FALSE(server::parse_config({"--bot-threads", "-1"}, lookup).ok());
+}
+
 TEST_F(ConfigTest, BadValuesAreNamed) {
     for (const auto& args : std::vector<std::vector<std::string>>{{"--port", "70000"},
                                                                   {"--port", "80a"},

@@ -32,6 +32,8 @@ public:
 
     std::uint16_t port() const;
     server::Store& store() { return *store_; }
+    // The running server (null once stopped).
+    server::Server* server() { return server_.get(); }
     const std::filesystem::path& web_root() const { return web_root_; }
     // Stops the server and starts a new one on the same store (a restart).
     void restart();
