@@ -61,6 +61,11 @@ std::size_t BotPool::queued() const {
     return jobs_.size();
 }
 
+std::size_t BotPool::thinking() const {
+    std::lock_guard lock(mutex_);
+    return running_.size();
+}
+
 void BotPool::hold(bool held) {
     {
         std::lock_guard lock(mutex_);

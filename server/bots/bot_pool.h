@@ -33,6 +33,8 @@ public:
     bool has_room() const;
     // Jobs waiting for a thread (GET /metrics).
     std::size_t queued() const;
+    // Searches running now.
+    std::size_t thinking() const;
     // Stops every search and drops the jobs that wait, without waiting for the threads (the
     // drain: an I/O thread calls it). No job is taken after it.
     void cancel();

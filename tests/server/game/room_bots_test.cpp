@@ -388,7 +388,29 @@ TEST(RoomBotsShutdown, ShutdownWithBotsThinkingReturns) {
         ASSERT_TRUE(start_bot_game(me, variant, 8, {{"side", "black"}}).is_object());
     }
     auto& bots = server->server()->bots();
-    ASSERT_TRUE(test::eventually([&] { return bots.queued() == 1; }));  // two think, one waits
+    // Two think, one waits.
+    ASSERT_TRUE(test::eventually([&] { return bots.thinking() == 2 && bots.queued() == 1; }));
+    auto stopped = std::async(std::launch::async, [&server] { server->stop(); });
+    // Not a timing assertion: ten minutes of thinking would be a hang.
+    ASSERT_EQ(stopped.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+}
+
+// A restored game whose level-8 bot thinks for minutes right after the restart does not hold the
+// next shutdown either (an earlier attempt's test of this hung).
+TEST(RoomBotsShutdown, RestoredBotThinkingDoesNotHoldTheShutdown) {
+    storage_test::TempDir dir;
+    auto store = server::open_sqlite_store(dir.file("restored.db"));
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto server = std::make_unique<test::TestServer>(bot_test_limits(std::chrono::minutes(10)),
+                                                     std::move(*store));
+    {
+        WsClient me(server->port());
+        me.hello();
+        ASSERT_TRUE(start_bot_game(me, "chesica", 8, {{"side", "black"}}).is_object());
+        ASSERT_TRUE(test::eventually([&] { return server->server()->bots().thinking() == 1; }));
+    }
+    server->restart();  // the bot was thinking; the restored room asks the new pool
+    ASSERT_TRUE(test::eventually([&] { return server->server()->bots().thinking() == 1; }));
     auto stopped = std::async(std::launch::async, [&server] { server->stop(); });
     // Not a timing assertion: ten minutes of thinking would be a hang.
     ASSERT_EQ(stopped.wait_for(std::chrono::seconds(60)), std::future_status::ready);
