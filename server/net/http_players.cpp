@@ -7,6 +7,7 @@
 
 #include "core/variant.h"
 #include "protocol/messages.h"
+#include "server/bots/bot_identity.h"
 #include "server/game/glicko2.h"
 #include "server/game/identity.h"
 #include "server/game/secrets.h"
@@ -34,6 +35,10 @@ core::Expected<nlohmann::json> players_json(Store& store, const GameRecord& game
         players.push_back({{"seat", seat_name(game, seat)},
                            {"id", game.seats[seat]},
                            {"name", *player ? (*player)->name : "Unknown"}});
+        if (const auto level = bot_level(game.seats[seat])) {
+            players.back()["bot"] = true;  // issue 25: the computer's seat, as in the snapshot
+            players.back()["level"] = *level;
+        }
     }
     return players;
 }

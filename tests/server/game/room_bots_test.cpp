@@ -169,6 +169,14 @@ TEST_F(RoomBots, ChessenceGameEndsWithAResult) {
     const auto end = play_against_bot(me_, game_id, 400);
     ASSERT_FALSE(end["result"].is_null()) << end.dump();
     EXPECT_EQ(me_.schema_violations(), 0u);
+    const auto api = test::parse(test::http_get(server_.port(), "/api/games/" + game_id).body);
+    ASSERT_TRUE(api.is_object());
+    EXPECT_EQ(api["players"][1], json({{"seat", "black"},
+                                       {"id", "computer:8"},
+                                       {"name", "Computer level 8"},
+                                       {"bot", true},
+                                       {"level", 8}}));
+    EXPECT_FALSE(api["players"][0].contains("bot"));
     const auto record = test::http_get(server_.port(), "/api/games/" + game_id + ".pgn");
     ASSERT_EQ(record.status, 200);
     EXPECT_NE(record.body.find("[Black \"Computer level 8\"]"), std::string::npos) << record.body;
@@ -184,17 +192,20 @@ TEST_F(RoomBots, ChesicaGameEndsWithAResult) {
     EXPECT_FALSE(end["result"].is_null()) << end.dump();
 }
 
-// A Sniderman match of one round: the bot names the object or chooses ODD/EVEN, and captures.
+// A Sniderman match of three rounds: the bot names objects or chooses ODD/EVEN, and captures.
 TEST_F(RoomBots, SnidermanMatchEndsWithAResult) {
-    auto start = start_bot_game(me_, "sniderman", 1, {{"rounds", 1}});
+    auto start = start_bot_game(me_, "sniderman", 1, {{"rounds", 3}});
     ASSERT_TRUE(start.is_object());
     ASSERT_TRUE(bot_player(start).is_object());
     const auto end = play_against_bot(me_, start["game_id"], 100);
     ASSERT_FALSE(end["result"].is_null()) << end.dump();
     EXPECT_EQ(end["result"]["reason"], "match_won");
-    const auto& round = end["match"]["records"][0];
-    EXPECT_GE(round["object"].get<int>(), 1);
-    EXPECT_FALSE(round["odd"].is_null());
+    ASSERT_GE(end["match"]["records"].size(), 2u);
+    for (const auto& round : end["match"]["records"]) {
+        EXPECT_GE(round["object"].get<int>(), 1);
+        EXPECT_FALSE(round["odd"].is_null());
+        EXPECT_FALSE(round["winner"].is_null());
+    }
 }
 
 // The computer accepts a takeback at once, as lichess's does, and declines a draw.
