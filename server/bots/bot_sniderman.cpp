@@ -17,8 +17,6 @@ namespace server {
 
 namespace {
 
-namespace sn = core::sniderman;
-
 // A small deterministic generator for the level's random choices (splitmix64).
 std::uint64_t bot_mix(std::uint64_t& state) {
     std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
@@ -36,7 +34,7 @@ bool plays_at_random(int level, std::uint64_t& state) {
 
 BotAnswer name_sniderman_object(const BotJob& job, const std::atomic<bool>& stop) {
     BotAnswer answer;
-    const auto* round = dynamic_cast<const sn::SnidermanGame*>(job.game.get());
+    const auto* round = dynamic_cast<const core::sniderman::SnidermanGame*>(job.game.get());
     if (round == nullptr || job.objects.empty()) {
         answer.error = "no Sniderman round, or no object left to name";
         return answer;
@@ -47,7 +45,7 @@ BotAnswer name_sniderman_object(const BotJob& job, const std::atomic<bool>& stop
         return answer;
     }
     const auto deadline = std::chrono::steady_clock::now() + job.move_time;
-    sn::Solver solver;
+    core::sniderman::Solver solver;
     int best = job.objects.front();
     int best_rank = std::numeric_limits<int>::max();  // 0: a single winning capture; 1: mover loses
     for (const int object : job.objects) {
@@ -55,8 +53,8 @@ BotAnswer name_sniderman_object(const BotJob& job, const std::atomic<bool>& stop
                             std::chrono::steady_clock::now() >= deadline)) {
             break;  // what was solved so far decides
         }
-        const auto solution =
-            solver.solve(round->position(), round->history(), *sn::to_object(object), 2);
+        const auto solution = solver.solve(round->position(), round->history(),
+                                           *core::sniderman::to_object(object), 2);
         const bool mover_wins = solution.odd_wins == round->position().odd_to_move();
         const int rank = mover_wins ? (solution.winning_moves.size() == 1 ? 0 : 2) : 1;
         if (rank < best_rank) {
@@ -73,8 +71,8 @@ BotAnswer name_sniderman_object(const BotJob& job, const std::atomic<bool>& stop
 
 BotAnswer choose_sniderman_side(const BotJob& job) {
     BotAnswer answer;
-    const auto* round = dynamic_cast<const sn::SnidermanGame*>(job.game.get());
-    const auto object = round ? sn::to_object(round->object()) : std::nullopt;
+    const auto* round = dynamic_cast<const core::sniderman::SnidermanGame*>(job.game.get());
+    const auto object = round ? core::sniderman::to_object(round->object()) : std::nullopt;
     if (!object) {
         answer.error = "no Sniderman round with a named object";
         return answer;
@@ -84,7 +82,7 @@ BotAnswer choose_sniderman_side(const BotJob& job) {
         answer.odd = bot_mix(random) % 2 == 0;
         return answer;
     }
-    sn::Solver solver;
+    core::sniderman::Solver solver;
     answer.odd = solver.odd_wins(round->position(), round->history(), *object);
     return answer;
 }

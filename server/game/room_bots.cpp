@@ -18,7 +18,6 @@
 namespace server {
 
 using protocol::RequestType;
-namespace sn = core::sniderman;
 
 void Room::post_bot_check() {
     boost::asio::post(strand_, [self = shared_from_this()] {
@@ -79,17 +78,17 @@ bool Room::ask_bot() {
     job.level = level;
     if (game_.match) {
         switch (game_.match->phase()) {
-            case sn::MatchPhase::naming:
+            case core::sniderman::MatchPhase::naming:
                 job.task = BotTask::name_object;
                 job.objects = game_.match->available_objects();
                 break;
-            case sn::MatchPhase::choosing:
+            case core::sniderman::MatchPhase::choosing:
                 job.task = BotTask::choose_side;
                 break;
-            case sn::MatchPhase::playing:
+            case core::sniderman::MatchPhase::playing:
                 job.task = BotTask::move;
                 break;
-            case sn::MatchPhase::finished:
+            case core::sniderman::MatchPhase::finished:
                 return true;  // nothing to do
         }
     }
