@@ -606,9 +606,10 @@ void Room::schedule_clock() {
         }
     };
     if (!busy_) {
-        consider(absence_deadline(game_, gone_since_));
-        if (!lobby_away_ && !finished() && gone_since_[0] && gone_since_[1]) {
-            consider(std::max(*gone_since_[0], *gone_since_[1]) + lobby_away_after);
+        const auto gone = absence();
+        consider(absence_deadline(game_, gone));
+        if (!lobby_away_ && !finished() && gone[0] && gone[1]) {
+            consider(std::max(*gone[0], *gone[1]) + lobby_away_after);
         }
     }
     if (!due) {
@@ -633,7 +634,7 @@ void Room::check_clock() {
     const auto t = now();
     auto ending = decide_time(game_, t);
     if (ending.empty()) {
-        ending = decide_absence(game_, gone_since_, t);
+        ending = decide_absence(game_, absence(), t);
     }
     if (ending.empty()) {
         update_lobby_away();
@@ -643,9 +644,18 @@ void Room::check_clock() {
     end_by_time(std::move(ending));
 }
 
+GoneSince Room::absence() const {
+    auto gone = gone_since_;
+    if (bot_seat_) {
+        const auto bot = static_cast<std::size_t>(*bot_seat_);
+        gone[bot] = gone[1 - bot];
+    }
+    return gone;
+}
+
 bool Room::away_from_lobby(ServerTime t) const {
-    return gone_since_[0] && gone_since_[1] &&
-           t - std::max(*gone_since_[0], *gone_since_[1]) >= lobby_away_after;
+    const auto gone = absence();
+    return gone[0] && gone[1] && t - std::max(*gone[0], *gone[1]) >= lobby_away_after;
 }
 
 void Room::update_lobby_away() {

@@ -139,6 +139,9 @@ private:
     void check_clock();
     // Commits the game_over that time or absence decided (decide_time, decide_absence).
     void end_by_time(std::vector<RoomEvent> ending);
+    // Since when each seat is away, for the rules of a game both players left: gone_since_, with
+    // the computer's seat (always there, for claims) away as long as its opponent.
+    GoneSince absence() const;
     // Whether both players have had no connection for lobby_away_after at `t`.
     bool away_from_lobby(ServerTime t) const;
     // Tells the lobby when the game leaves its list (both players away) or comes back to it.

@@ -7,6 +7,7 @@
 #include <future>
 
 #include "server/bots/bot_pool.h"
+#include "server/lobby_view.h"
 #include "server/log_capture.h"
 #include "server/manual_time.h"
 #include "server/storage_test_util.h"
@@ -354,6 +355,41 @@ TEST(RoomBotsClock, BotLosesOnTime) {
     EXPECT_EQ(over["kind"], "game_over");
     EXPECT_EQ(over["result"], json({{"winner", "white"}, {"reason", "timeout"}}));
     server.server()->bots().hold(false);
+}
+
+// The computer is always there for claims, but a game against it counts as left once its person
+// left: out of the lobby's list after five minutes, and an unlimited one drawn after 72 hours.
+TEST(RoomBotsClock, AGameItsPersonLeftCountsAsLeft) {
+    auto time = std::make_shared<test::ManualTime>();
+    test::TestServer server(bot_test_limits(), nullptr, time);
+    auto me = std::make_unique<WsClient>(server.port());
+    me->hello();
+    auto start = start_bot_game(*me, "chessence", 1, {{"side", "white"}});
+    const std::string game_id = start["game_id"];
+    me->send({{"type", "move"}, {"game_id", game_id}, {"move", start["legal"][0]}});
+    ASSERT_EQ(bot_test_event(*me, game_id, 2)["by"], "black");
+    WsClient sam(server.port());
+    sam.hello();
+    fresh_snapshot(sam, game_id);
+    const auto listed = [&] {
+        sam.send({{"type", "draw_decline"}, {"game_id", game_id}, {"id", "barrier"}});
+        sam.wait_error("barrier");  // the room's word to the lobby is on the lobby's strand
+        WsClient newcomer(server.port());
+        newcomer.hello();
+        newcomer.send({{"type", "lobby_subscribe"}, {"id", "sub"}});
+        newcomer.wait_type("lobby");
+        return test::lobby_view(newcomer).has_game(game_id);
+    };
+    EXPECT_TRUE(listed());
+    me->close();
+    sam.wait_for([](const json& m) {
+        return m.value("type", "") == "presence" && m["online"].value("white", true) == false;
+    });
+    time->advance(5min);
+    EXPECT_FALSE(listed()) << "its person gone for five minutes";
+    time->advance(72h);
+    const auto over = bot_test_event(sam, game_id, 3);
+    EXPECT_EQ(over["result"], json({{"winner", nullptr}, {"reason", "abandoned"}}));
 }
 
 // A restart with the computer to move: its job was dropped with the old server; the restored room
