@@ -15,6 +15,7 @@ import { SettingsDialog, applyToDocument } from './settings.js';
 import { soundLog } from './sound.js';
 import { installAccounts } from './account.js';
 import { LeaderboardPage, PlayerPage } from './player.js';
+import { BUSY_TEXT, ComputerDialog } from './computer_form.js';
 
 const NAME_KEY = 'chessence.name';
 const NAME_PATTERN = /^[A-Za-z0-9 _.\-]{1,20}$/;
@@ -56,7 +57,21 @@ const app = {
     inviteLink: (seekId) => `${location.origin}/join/${encodeURIComponent(seekId)}`,
     gameLink: (gameId) => `${location.origin}${gamePath(gameId)}`,
     openSettings: (options = {}) => settings.open({ name: app.me.name, ...options }),
+    // "Play the computer": the form, with `variant` selected if given (computer_form.js).
+    playComputer(variant) {
+        computer ??= new ComputerDialog(app);
+        computer.show(variant);
+    },
+    // A new game against the computer without the form (the same settings again); false if not sent.
+    startComputer(options) {
+        if (!conn.send(build.computerGame(options))) {
+            app.toast('Not connected yet — try again in a moment.');
+            return false;
+        }
+        return true;
+    },
 };
+let computer = null;
 window.chessence = app;
 
 function route() {
@@ -156,8 +171,9 @@ conn.on('seek_cancelled', (msg) => app.mySeeks.delete(readSeekCancelled(msg)));
 
 conn.on('game_started', (msg) => {
     const started = readStarted(msg);
+    computer?.started();
     for (const [id, seek] of app.mySeeks) {
-        if (seek.variant === started.variant) {
+        if (!started.vsComputer && seek.variant === started.variant) {
             app.mySeeks.delete(id); // most likely the seek that was just accepted
             break;
         }
@@ -177,7 +193,12 @@ conn.on('error', (msg) => {
     if (err.code === 'bad_token') {
         return; // the server follows with a welcome for a new guest; socket.js stores its token
     }
-    if (!page?.onError?.(err)) {
+    if (computer?.error(err)) {
+        return;
+    }
+    if (err.code === 'bots_busy') {
+        app.toast(BUSY_TEXT);
+    } else if (!page?.onError?.(err)) {
         app.toast(err.message || err.code.replace(/_/g, ' '));
     }
 });

@@ -118,7 +118,7 @@ export class ClockPanel {
             const p = g.players.find((x) => x.seat === seat);
             bar.querySelectorAll('.clock, .lag').forEach((el) => el.remove());
             const info = bar.querySelector('.bar-info') ?? bar;
-            if (p && typeof p.lagMs === 'number' && p.online) {
+            if (p && !p.bot && typeof p.lagMs === 'number' && p.online) {
                 // Labelled: a bare "28 ms" beside a name says nothing.
                 const what = `${p.name}'s network lag: ${p.lagMs} ms from their browser to the server and back`;
                 info.append(h('span', { class: 'lag', 'data-lag': p.lagMs, title: what, 'aria-label': what },

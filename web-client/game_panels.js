@@ -47,6 +47,16 @@ export function barSeats(g, flipped) {
     return flipped ? [seats[1], seats[0]] : seats;
 }
 
+// A small screen and keyboard: the computer's mark beside its name.
+function botMark() {
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    svg.setAttribute('viewBox', '0 0 16 16');
+    svg.setAttribute('aria-hidden', 'true');
+    svg.innerHTML = '<rect x="2" y="2.5" width="12" height="8" rx="1.2" fill="none" stroke="currentColor" stroke-width="1.5"/>'
+        + '<path d="M5 13.5h6M8 10.5v3" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"/>';
+    return h('span', { class: 'bot-mark', role: 'img', 'aria-label': 'computer', title: 'The computer' }, svg);
+}
+
 // Fills the bars above and below the board.
 export function renderPlayerBars(top, bottom, { g, flipped, meId }) {
     const [bottomSeat, topSeat] = barSeats(g, flipped);
@@ -54,16 +64,20 @@ export function renderPlayerBars(top, bottom, { g, flipped, meId }) {
         const p = g.players.find((x) => x.seat === seat);
         const toAct = actsNow(g, seat);
         const online = !!p?.online;
+        const bot = !!p?.bot;
         bar.el.dataset.seat = seat ?? '';
         bar.el.dataset.online = String(online);
         bar.el.classList.toggle('to-move', toAct);
+        bar.el.classList.toggle('bot', bot);
+        // The computer is always there: a computer mark in place of the online dot.
         bar.info.replaceChildren(
-            h('span', { class: `online ${online ? 'on' : 'off'}`, role: 'img',
-                        'aria-label': online ? 'connected' : 'not connected' }),
+            bot ? botMark()
+                : h('span', { class: `online ${online ? 'on' : 'off'}`, role: 'img',
+                              'aria-label': online ? 'connected' : 'not connected' }),
             chip(g, seat),
-            h('span', { class: 'name' }, p?.name ?? 'Waiting…'),
+            h('span', { class: 'name' }, bot ? `Computer level ${p.level}` : p?.name ?? 'Waiting…'),
             p && p.id === meId ? h('span', { class: 'you' }, 'you') : '',
-            p && !online && !g.result ? h('span', { class: 'away' }, 'disconnected') : '',
+            p && !bot && !online && !g.result ? h('span', { class: 'away' }, 'disconnected') : '',
             toAct ? h('span', { class: 'turn-mark' }, g.variant === 'sniderman' && g.match?.phase !== 'playing'
                 ? 'to choose' : 'to move') : '');
     }

@@ -11,6 +11,7 @@ import { setTitle } from './notify.js';
 import { prefs } from './settings.js';
 import { fetchLegal, pgnUrl, withKey } from './api.js';
 import { copyText } from './ui.js';
+import { againOptions } from './computer_form.js';
 
 export const renderGame = {
     render_() {
@@ -159,6 +160,7 @@ export const renderGame = {
             rematchOffer: () => this.send_(build.rematchOffer(this.gameId_)),
             rematchAccept: () => this.send_(build.rematchAccept(this.gameId_)),
             newOpponent: () => this.newOpponent_(),
+            vsComputer: !!againOptions(g),
             analysisHref: withKey(`/analysis/${encodeURIComponent(this.gameId_)}`, this.gameId_),
             pgnHref: pgnUrl(this.gameId_), pgnName: `${g.variant}-${this.gameId_}.pgn`,
         };
@@ -174,9 +176,14 @@ export const renderGame = {
     },
 
     // A new game with the same settings (game, rules, rounds, time control, rated) against whoever
-    // comes: quick pairing from the lobby.
+    // comes: quick pairing from the lobby. Against the computer: the computer again, same settings.
     newOpponent_() {
         const g = this.g_;
+        const again = againOptions(g);
+        if (again) {
+            this.app_.startComputer(again); // game_started takes the page to the new game
+            return;
+        }
         const rounds = g.match?.rounds;
         if (this.send_(build.quickPair({ variant: g.variant, rules: g.rules, rounds, clock: g.timeControl,
                                          rated: g.rated }))) {
@@ -190,8 +197,10 @@ export const renderGame = {
         const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
         log.replaceChildren(...g.chat.map((c) => h('li', c.spectator ? { class: 'chat-spectator' } : {},
             h('b', {}, c.from), ' ', c.text)));
-        // Two channels: the players talk among themselves, the spectators among themselves.
+        // Two channels: the players talk among themselves, the spectators among themselves. A player
+        // against the computer has nobody to talk to: no chat box.
         const player = !!this.seat_();
+        this.chat_.hidden = player && g.players.some((p) => p.bot);
         this.chatTitle_.textContent = player ? 'Chat with your opponent' : 'Spectators\' chat';
         const button = this.spectatorChatButton_;
         button.hidden = !player || !!g.result;

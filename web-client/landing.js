@@ -13,26 +13,30 @@ const ONE_LINE = {
         + 'captures, and a goal named each round decides who wins it.',
 };
 
-// The intro card. onPlay(variant) is the Play action (the lobby selects the game in its form).
-// Each game's row keeps an empty [data-slot="play-computer"] for the computer opponent's button,
-// which lands with that feature.
-export function renderIntro({ onPlay }) {
+// The intro card. onPlay(variant) is the Play action (the lobby selects the game in its form);
+// onComputer(variant) opens "Play the computer" with that game, from each game's
+// [data-slot="play-computer"].
+export function renderIntro({ onPlay, onComputer }) {
     const games = VARIANTS.map((v) => {
         const play = h('button', { type: 'button', class: 'btn primary', 'data-play': v,
                                    'aria-label': `Play ${variantLabel(v)}` }, 'Play');
         play.addEventListener('click', () => onPlay(v));
+        const computer = h('button', { type: 'button', class: 'btn', 'data-computer': v,
+                                       'aria-label': `Play ${variantLabel(v)} against the computer` },
+                           'Play the computer');
+        computer.addEventListener('click', () => onComputer(v));
         return h('li', { class: 'intro-game', 'data-intro': v },
             h('h3', {}, variantLabel(v)),
             h('p', {}, ONE_LINE[v]),
             h('div', { class: 'row' }, play,
               h('a', { class: 'btn', href: `/learn/${v}`, 'data-learn': v,
                        'aria-label': `Learn the rules of ${variantLabel(v)}` }, 'Learn the rules'),
-              h('span', { class: 'computer-slot', 'data-slot': 'play-computer' })));
+              h('span', { class: 'computer-slot', 'data-slot': 'play-computer' }, computer)));
     });
     return h('section', { class: 'card intro', 'aria-labelledby': 'intro-title' },
         h('h1', { id: 'intro-title' }, 'Three small chess variants to play in your browser'),
-        h('p', { class: 'intro-lead' }, 'No account needed: choose a game and a clock, then play whoever is here '
-          + 'or send a friend an invitation link. Each game takes a few minutes to learn.'),
+        h('p', { class: 'intro-lead' }, 'No account needed: choose a game and a clock, then play whoever is here, '
+          + 'send a friend an invitation link or play the computer. Each game takes a few minutes to learn.'),
         h('ul', { class: 'intro-games' }, ...games));
 }
 

@@ -32,8 +32,12 @@ export class LearnPage {
             }
             return h('section', { class: 'learn-section', 'aria-labelledby': s.id }, ...body);
         });
+        const computer = h('button', { type: 'button', class: 'btn', 'data-action': 'play-computer' },
+                           'Try it against the computer');
+        computer.addEventListener('click', () => this.app_.playComputer(this.variant_));
         const play = h('p', { class: 'learn-play' }, 'Ready? ',
-            h('a', { class: 'btn primary', href: `/?game=${this.variant_}`, 'data-action': 'play' }, `Play ${game.title}`));
+            h('a', { class: 'btn primary', href: `/?game=${this.variant_}`, 'data-action': 'play' }, `Play ${game.title}`),
+            ' ', computer);
         this.root_.append(h('article', { class: 'learn', 'data-variant': this.variant_ },
             tabs, h('h1', {}, game.title), h('p', { class: 'learn-intro' }, game.intro), toc, ...sections, play));
         this.root_.addEventListener('click', (e) => {

@@ -139,12 +139,12 @@ export class LobbyPage {
     // ---- Create form ---------------------------------------------------------------------------
 
     renderShell_() {
-        const form = seekForm({ send: (msg) => this.sendOrWarn_(msg) });
+        const form = seekForm({ send: (msg) => this.sendOrWarn_(msg), onComputer: (v) => this.app_.playComputer(v) });
         this.mineEl_ = h('section', { class: 'card mine', 'aria-labelledby': 'mine-title' });
         this.seeksEl_ = h('section', { class: 'card seeks', 'aria-labelledby': 'seeks-title' });
         this.gamesEl_ = h('section', { class: 'card games', 'aria-labelledby': 'games-title' });
         // Play on the intro: that game in the form, brought into view with its Create button ready.
-        return h('div', { class: 'lobby' }, renderIntro({ onPlay: form.choose }),
+        return h('div', { class: 'lobby' }, renderIntro({ onPlay: form.choose, onComputer: (v) => this.app_.playComputer(v) }),
                  h('div', { class: 'lobby-left' }, form.element, this.mineEl_),
                  h('div', { class: 'lobby-right' }, this.seeksEl_, this.gamesEl_));
     }
@@ -214,17 +214,27 @@ export class LobbyPage {
         this.gamesEl_.replaceChildren(h('h2', { id: 'games-title' }, 'Games in progress ',
                                         h('span', { class: 'badge' }, String(total))),
             live.length === 0 ? h('p', { class: 'empty' }, 'No games are being played right now.')
-                : h('ul', { class: 'game-list', 'data-list': 'games' }, ...live.map((g) => h('li', { 'data-game': g.id },
+                : h('ul', { class: 'game-list', 'data-list': 'games' }, ...live.map((g) => h('li', { 'data-game': g.id,
+                                                                                              'data-bot-level': g.bot?.level },
                     h('a', { href: `/game/${encodeURIComponent(g.id)}`, class: 'game-link',
-                             'aria-label': `Watch ${variantLabel(g.variant)}: ${g.players.map((p) => p.name).join(' against ')}` },
+                             'aria-label': `Watch ${variantLabel(g.variant)}: ${this.vsText_(g, ' against ')}` },
                       h('span', { class: 'variant-tag' }, variantLabel(g.variant)),
-                      h('span', { class: 'vs' }, g.players.map((p) => p.name).join(' – ')),
+                      h('span', { class: 'vs' }, this.vsText_(g, ' – ')),
                       h('span', { class: 'meta' }, `${clockLabel(g.clock)} · ${plural(g.moves, 'move')} · ${g.spectators} watching`),
                       h('span', { class: 'btn' }, 'Watch'))))),
             more);
         if (refocus && more) {
             more.focus(); // a redraw (a page arriving, a counter changing) keeps the keyboard's place
         }
+    }
+
+    // Who plays: "Ann – Bob", or for a game against the computer "Ann vs Computer level 3".
+    vsText_(g, between) {
+        if (!g.bot) {
+            return g.players.map((p) => p.name).join(between);
+        }
+        const person = g.players.find((p) => p.seat !== g.bot.seat)?.name ?? '?';
+        return `${person} vs Computer level ${g.bot.level}`;
     }
 
     mySeekRow_(s) {

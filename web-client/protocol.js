@@ -17,6 +17,12 @@ export const build = {
     seekCreate: ({ variant, rules, side, rounds, isPrivate, clock, rated }) =>
         clean({ type: 'seek_create', variant, rules, side, private: !!isPrivate, rated: rated || undefined,
                 rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined, id: 'seek' }),
+    // A game against the computer at `level` (1–8): casual and public, it starts at once. Its id
+    // ('computer') tells its game_started from an accepted seek's.
+    computerGame: ({ variant, rules, side, rounds, clock, level }) =>
+        clean({ type: 'seek_create', variant, rules, side: variant === 'sniderman' ? undefined : side,
+                rounds: variant === 'sniderman' ? rounds : undefined, clock: clock ?? undefined,
+                opponent: 'computer', level, id: 'computer' }),
     seekCancel: (seekId) => ({ type: 'seek_cancel', seek_id: seekId }),
     seekAccept: (seekId) => ({ type: 'seek_accept', seek_id: seekId }),
     quickPair: ({ variant, rules, rounds, clock, rated }) =>
@@ -90,7 +96,8 @@ export function applyPresence(g, msg) {
     }
     return changed;
 }
-export const readStarted = (msg) => ({ gameId: msg.game_id, variant: msg.variant, you: msg.you });
+export const readStarted = (msg) => ({ gameId: msg.game_id, variant: msg.variant, you: msg.you,
+                                       vsComputer: msg.id === 'computer' });
 export const readSeekCreated = (msg) => readSeek(msg.seek ?? {});
 // Whether a frame answers one of this page's requests (it echoes the request's id) rather than
 // being pushed (a seek announced again after a reload).
@@ -134,6 +141,8 @@ export function readGameSummary(g) {
         id: g.game_id, variant: g.variant, rules: g.rules ?? 'house',
         players: readSummaryPlayers(g.players), moves: g.moves ?? 0, spectators: g.spectators ?? 0,
         clock: g.clock ?? null, rated: !!g.rated,
+        // A game against the computer: the seat it plays and its level.
+        bot: g.bot && typeof g.bot === 'object' ? { seat: g.bot.seat ?? '', level: g.bot.level ?? null } : null,
     };
 }
 
@@ -200,6 +209,7 @@ export function readSnapshot(msg) {
         rules: msg.rules ?? 'house',
         players: (msg.players ?? []).map((p) => ({ seat: p.seat, id: p.id, name: p.name ?? '?',
                                                    online: !!p.online, lagMs: p.lag_ms ?? null,
+                                                   bot: !!p.bot, level: p.bot ? p.level ?? null : null,
                                                    claimIn: p.claim_in ?? null, claimAt: performance.now() })),
         startFen: msg.start_fen ?? '', fen: msg.fen ?? '', moves, toMove: msg.to_move ?? null,
         board, legal: Array.isArray(msg.legal) ? msg.legal.slice() : [], inCheck: !!msg.in_check,

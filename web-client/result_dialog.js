@@ -85,7 +85,7 @@ export function resultLine(g, nameOf) {
 }
 
 // What can be done after the game, as buttons and links. act: {rematchOffer, rematchAccept,
-// newOpponent, analysisHref, pgnHref, pgnName}; `dialog` marks the copy inside the card over the
+// newOpponent, vsComputer (New opponent becomes "Play the computer again"), analysisHref, pgnHref, pgnName}; `dialog` marks the copy inside the card over the
 // board (its buttons carry data-dialog-action, the side panel's data-action).
 export function afterGameActions(g, seat, nameOf, act, dialog = false) {
     const key = dialog ? 'data-dialog-action' : 'data-action';
@@ -106,7 +106,7 @@ export function afterGameActions(g, seat, nameOf, act, dialog = false) {
         button(mine ? 'Rematch offered' : 'Rematch', 'rematch-offer', act.rematchOffer, 'btn primary', mine);
     }
     if (seat) {
-        button('New opponent', 'new-opponent', act.newOpponent);
+        button(act.vsComputer ? 'Play the computer again' : 'New opponent', 'new-opponent', act.newOpponent);
     }
     items.push(h('a', { class: 'btn', href: act.analysisHref, [key]: 'analysis' }, 'Analysis board'));
     if (hasRecord(g)) {

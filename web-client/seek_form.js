@@ -12,8 +12,9 @@ const RULES_NOTES = { house: 'A draw on the third repetition of a position, and 
                       strict: 'Only the rules of the sources: no draw by repetition or by 100 moves.' };
 
 // {element, choose(variant)}: send(message) sends a seek or a quick pairing request; choose(v)
-// selects a game and brings the form into view with "Create game" focused (the intro's Play).
-export function seekForm({ send }) {
+// selects a game and brings the form into view with "Create game" focused (the intro's Play);
+// onComputer() opens "Play the computer" with its own last choices.
+export function seekForm({ send, onComputer }) {
     const form = h('form', { class: 'card create', 'aria-labelledby': 'create-title' });
     const variant = h('fieldset', { class: 'seg' }, h('legend', {}, 'Game'),
         ...VARIANTS.map((v, i) => h('label', {},
@@ -36,7 +37,10 @@ export function seekForm({ send }) {
     const rated = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'rated' }), ' Rated');
     const create = h('button', { type: 'submit', class: 'btn primary', 'data-action': 'create' }, 'Create game');
     const quick = h('button', { type: 'button', class: 'btn', 'data-action': 'quick' }, 'Quick pairing');
-    form.append(h('h2', { id: 'create-title' }, 'New game'), variant, clock.element, rules, side, rounds, note, priv, rated,
+    const computer = h('button', { type: 'button', class: 'btn', 'data-action': 'computer' }, 'Play the computer');
+    computer.addEventListener('click', () => onComputer());
+    form.append(h('div', { class: 'form-head' }, h('h2', { id: 'create-title' }, 'New game'), computer),
+                variant, clock.element, rules, side, rounds, note, priv, rated,
                 h('div', { class: 'row' }, create, quick));
     const refreshSides = () => {
         const v = form.elements.variant.value;
