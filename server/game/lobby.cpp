@@ -20,19 +20,15 @@ using nlohmann::json;
 using protocol::ErrorCode;
 using protocol::RequestType;
 
-namespace {
-
-// Says so when `actor` already sits in as many unfinished games as one player may (a new seek or
-// an acceptance is then refused with rate_limited).
-std::optional<std::string> too_many_games(ServerState& state, const Actor& actor) {
-    const auto games = state.unfinished_games_of(actor.player_id).size();
-    if (static_cast<long long>(games) < state.limits().games_per_player) {
+// Says so when `actor` already sits in as many unfinished games as one player may (a new seek, an
+// acceptance or a game against the computer is then refused with rate_limited).
+std::optional<std::string> Lobby::too_many_games(const Actor& actor) const {
+    const auto games = state_.unfinished_games_of(actor.player_id).size();
+    if (static_cast<long long>(games) < state_.limits().games_per_player) {
         return std::nullopt;
     }
     return "you are already playing " + std::to_string(games) + " games; finish one first";
 }
-
-}  // namespace
 
 Lobby::Lobby(ServerState& state, boost::asio::io_context& io)
     : state_(state),
@@ -183,7 +179,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
                                     request.id)));
         return;
     }
-    if (auto busy = too_many_games(state_, actor)) {
+    if (auto busy = too_many_games(actor)) {
         actor.send(error_frame(ErrorCode::rate_limited, *busy, request.id));
         return;
     }
@@ -276,7 +272,7 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
             protocol::error_message(ErrorCode::own_seek, "you cannot accept your own seek", id)));
         return;
     }
-    if (auto busy = too_many_games(state_, actor)) {
+    if (auto busy = too_many_games(actor)) {
         actor.send(error_frame(ErrorCode::rate_limited, *busy, id));
         return;
     }
@@ -318,33 +314,41 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     writes.push_back(DeleteSeek{seek.id});
     std::vector<Actor> players =
         creator_first ? std::vector{seek.creator, actor} : std::vector{actor, seek.creator};
-    state_.store().commit(
-        std::move(writes), [self = shared_from_this(), room = prepared->room, seek, actor, id,
-                            players = std::move(players)](core::Status stored) {
-            boost::asio::post(self->strand_,
-                              [=] { self->game_stored(stored, room, seek, actor, id, players); });
-        });
+    const auto what = "seek " + seek.id;
+    store_new_game(std::move(writes), prepared->room, std::move(players), actor, id, what,
+                   [this, seek](bool stored) {
+                       if (!stored) {
+                           seeks_.push_back(seek);  // still open
+                           arm_expiry();
+                       } else if (!seek.is_private) {
+                           send_to_subscribers(make_frame(protocol::seek_removed_message(seek.id)));
+                       }
+                   });
 }
 
-void Lobby::game_stored(const core::Status& stored, const std::shared_ptr<Room>& room,
-                        const Seek& seek, const Actor& actor, const json& id,
-                        const std::vector<Actor>& players) {
-    if (!stored) {
-        component_logger("lobby")->error("seek {}: cannot store the game: {}", seek.id,
-                                         stored.error());
-        seeks_.push_back(seek);  // still open
-        arm_expiry();
-        actor.send(
-            error_frame(ErrorCode::internal_error, "the game could not be stored; try again", id));
-        return;
-    }
-    state_.add_room(room);
-    component_logger("lobby")->info("seek {} accepted by player {}: game {}", seek.id,
-                                    actor.player_id, room->id());
-    room->post_seated(players, actor.client_id, id);
-    if (!seek.is_private) {
-        send_to_subscribers(make_frame(protocol::seek_removed_message(seek.id)));
-    }
+void Lobby::store_new_game(WriteBatch writes, std::shared_ptr<Room> room,
+                           std::vector<Actor> players, Actor actor, json id, std::string what,
+                           std::function<void(bool stored)> after) {
+    state_.store().commit(
+        std::move(writes),
+        [self = shared_from_this(), room = std::move(room), players = std::move(players),
+         actor = std::move(actor), id = std::move(id), what = std::move(what),
+         after = std::move(after)](const core::Status& stored) {
+            boost::asio::post(self->strand_, [self, room, players, actor, id, what, after, stored] {
+                if (!stored) {
+                    component_logger("lobby")->error("{}: cannot store the game: {}", what,
+                                                     stored.error());
+                    actor.send(error_frame(ErrorCode::internal_error,
+                                           "the game could not be stored; try again", id));
+                } else {
+                    self->state_.add_room(room);
+                    component_logger("lobby")->info("{}: game {} for player {}", what, room->id(),
+                                                    actor.player_id);
+                    room->post_seated(players, actor.client_id, id);
+                }
+                after(static_cast<bool>(stored));
+            });
+        });
 }
 
 void Lobby::quick_pair(const Actor& actor, const protocol::Request& request) {

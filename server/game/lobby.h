@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -84,10 +85,15 @@ private:
     void create_seek(const Actor& actor, const protocol::Request& request);
     void cancel_seek(const Actor& actor, const protocol::Request& request);
     void accept_seek(const Actor& actor, const std::string& seek_id, const nlohmann::json& id);
-    // Runs on the lobby strand once the game of an accepted seek is stored (or could not be).
-    void game_stored(const core::Status& stored, const std::shared_ptr<Room>& room,
-                     const Seek& seek, const Actor& actor, const nlohmann::json& id,
-                     const std::vector<Actor>& players);
+    // Stores a new game (`writes`, from prepare_game, plus the caller's). Back on the lobby strand:
+    // once stored, the room joins the server and `players` are seated, `actor`'s request `id`
+    // answered with the snapshot; if not, `actor` gets internal_error. Either way `after(stored)`
+    // runs last. `what` names the game in the log.
+    void store_new_game(WriteBatch writes, std::shared_ptr<Room> room, std::vector<Actor> players,
+                        Actor actor, nlohmann::json id, std::string what,
+                        std::function<void(bool stored)> after);
+    // The limit of unfinished games per player: the refusal's text when `actor` has reached it.
+    std::optional<std::string> too_many_games(const Actor& actor) const;
     void quick_pair(const Actor& actor, const protocol::Request& request);
     // lobby_computer.cpp (issue 25): seek_create with "opponent": "computer" starts the game at
     // once against the computer at the asked level; no seek is listed.

@@ -20,12 +20,8 @@ using nlohmann::json;
 using protocol::ErrorCode;
 
 void Lobby::play_computer(const Actor& actor, const protocol::Request& request) {
-    const auto games = state_.unfinished_games_of(actor.player_id).size();
-    if (static_cast<long long>(games) >= state_.limits().games_per_player) {
-        actor.send(error_frame(
-            ErrorCode::rate_limited,
-            "you are already playing " + std::to_string(games) + " games; finish one first",
-            request.id));
+    if (auto busy = too_many_games(actor)) {
+        actor.send(error_frame(ErrorCode::rate_limited, *busy, request.id));
         return;
     }
     if (!state_.bots().has_room()) {
@@ -55,25 +51,8 @@ void Lobby::play_computer(const Actor& actor, const protocol::Request& request) 
                                "the game could not be created; try again", request.id));
         return;
     }
-    auto room = prepared->room;
-    state_.store().commit(
-        std::move(prepared->writes),
-        [self = shared_from_this(), room, actor, id = request.id](const core::Status& stored) {
-            boost::asio::post(self->strand_, [self, room, actor, id, stored] {
-                if (!stored) {
-                    component_logger("lobby")->error(
-                        "player {}: cannot store a game against the computer: {}", actor.player_id,
-                        stored.error());
-                    actor.send(error_frame(ErrorCode::internal_error,
-                                           "the game could not be stored; try again", id));
-                    return;
-                }
-                self->state_.add_room(room);
-                component_logger("lobby")->info("player {}: game {} against the computer",
-                                                actor.player_id, room->id());
-                room->post_seated({actor}, actor.client_id, id);
-            });
-        });
+    store_new_game(std::move(prepared->writes), prepared->room, {actor}, actor, request.id,
+                   "a game against the computer", [](bool) {});
 }
 
 }  // namespace server

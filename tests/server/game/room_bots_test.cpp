@@ -49,6 +49,17 @@ json start_bot_game(WsClient& me, const std::string& variant, int level, const j
     });
 }
 
+// Asks for a game against the computer that the server refuses; returns the error's code.
+std::string refused_bot_game(WsClient& me, const std::string& variant, int level,
+                             const std::string& id) {
+    me.send({{"type", "seek_create"},
+             {"variant", variant},
+             {"opponent", "computer"},
+             {"level", level},
+             {"id", id}});
+    return me.wait_error(id)["code"];
+}
+
 json fresh_snapshot(WsClient& me, const std::string& game_id) {
     static int requests = 0;
     const std::string id = "look" + std::to_string(++requests);
@@ -295,12 +306,7 @@ TEST(RoomBotsLimits, BotsBusyPastTheQueueOrWithoutThreads) {
     auto first = start_bot_game(me, "chessence", 1, {{"side", "black"}});
     ASSERT_TRUE(first.is_object());
     ASSERT_TRUE(test::eventually([&] { return server.server()->bots().queued() == 1; }));
-    me.send({{"type", "seek_create"},
-             {"variant", "chesica"},
-             {"opponent", "computer"},
-             {"level", 1},
-             {"id", "full"}});
-    EXPECT_EQ(me.wait_error("full")["code"], "bots_busy");
+    EXPECT_EQ(refused_bot_game(me, "chesica", 1, "full"), "bots_busy");
     const auto metrics = test::http_get(server.port(), "/metrics").body;
     EXPECT_EQ(test::metric_value(metrics, "chessence_bot_jobs_queued"), 1);
     server.server()->bots().hold(false);
@@ -310,12 +316,7 @@ TEST(RoomBotsLimits, BotsBusyPastTheQueueOrWithoutThreads) {
     test::TestServer none(limits);
     WsClient other(none.port());
     other.hello();
-    other.send({{"type", "seek_create"},
-                {"variant", "sniderman"},
-                {"opponent", "computer"},
-                {"level", 4},
-                {"id", "none"}});
-    EXPECT_EQ(other.wait_error("none")["code"], "bots_busy");
+    EXPECT_EQ(refused_bot_game(other, "sniderman", 4, "none"), "bots_busy");
 }
 
 // A game against the computer counts towards the player's unfinished games.
@@ -326,12 +327,7 @@ TEST(RoomBotsLimits, UnfinishedGamesLimitApplies) {
     WsClient me(server.port());
     me.hello();
     ASSERT_TRUE(start_bot_game(me, "chesica", 2, {{"side", "white"}}).is_object());
-    me.send({{"type", "seek_create"},
-             {"variant", "chesica"},
-             {"opponent", "computer"},
-             {"level", 2},
-             {"id", "second"}});
-    EXPECT_EQ(me.wait_error("second")["code"], "rate_limited");
+    EXPECT_EQ(refused_bot_game(me, "chesica", 2, "second"), "rate_limited");
 }
 
 // The bot's clock runs while it thinks: held long enough, it loses on time.
