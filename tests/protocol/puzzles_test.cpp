@@ -129,8 +129,8 @@ TEST(PuzzleBankText, ReadsBackWhatItWrites) {
     bank.settings = {{"seed", 7}};
     const std::string text = protocol::puzzle_bank_text(bank);
     EXPECT_TRUE(json::accept(text));
-    // One puzzle a line.
-    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 6);
+    // The version, the settings, "puzzles":[, one puzzle a line, the end.
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 7);
     const auto read = protocol::parse_puzzle_bank(text);
     ASSERT_TRUE(read.ok()) << read.error();
     EXPECT_EQ(read->puzzles, bank.puzzles);
