@@ -17,13 +17,27 @@ namespace sn = core::sniderman;
 // Plies skipped after a puzzle: the rest of its line is not a new puzzle.
 constexpr int plies_after_puzzle = 5;
 
-SourceResult from_self_play(const SourceSettings& settings, std::uint64_t index,
-                            core::puzzles::Finder& finder, const std::atomic<bool>& cancelled) {
+}  // namespace
+
+SourceWorker::SourceWorker(const core::puzzles::FinderSettings& settings) : finder_(settings) {}
+
+SourceWorker::~SourceWorker() = default;
+
+EnginePlayer& SourceWorker::player(int side, int level) {
+    auto& kept = players_[static_cast<std::size_t>(side)][level];
+    if (!kept) {
+        kept = std::make_unique<EnginePlayer>(level);
+    }
+    return *kept;
+}
+
+SourceResult SourceWorker::from_self_play(const SourceSettings& settings, std::uint64_t index,
+                                          const std::atomic<bool>& cancelled) {
     const std::uint64_t seed = game_seed(settings.seed, index);
     core::engine::SeededRandom levels(sn::derive_seed(seed, 0x1E7E1));
     const auto span = static_cast<std::uint32_t>(settings.max_level - settings.min_level + 1);
-    EnginePlayer first(settings.min_level + static_cast<int>(levels.below(span)));
-    EnginePlayer second(settings.min_level + static_cast<int>(levels.below(span)));
+    EnginePlayer& first = player(0, settings.min_level + static_cast<int>(levels.below(span)));
+    EnginePlayer& second = player(1, settings.min_level + static_cast<int>(levels.below(span)));
     SelfPlaySettings play;
     play.variant = settings.game;
     play.rules = settings.rules;
@@ -39,7 +53,7 @@ SourceResult from_self_play(const SourceSettings& settings, std::uint64_t index,
             return;
         }
         ++result.examined;
-        const auto verdict = finder.examine({settings.game, settings.rules, game.fen(), 0});
+        const auto verdict = finder_.examine({settings.game, settings.rules, game.fen(), 0});
         if (!verdict) {
             result.error = game.fen() + ": " + verdict.error();
         } else if (verdict->puzzle) {
@@ -54,8 +68,8 @@ SourceResult from_self_play(const SourceSettings& settings, std::uint64_t index,
     return result;
 }
 
-SourceResult from_deal(const SourceSettings& settings, std::uint64_t index,
-                       core::puzzles::Finder& finder, const std::atomic<bool>& cancelled) {
+SourceResult SourceWorker::from_deal(const SourceSettings& settings, std::uint64_t index,
+                                     const std::atomic<bool>& cancelled) {
     const auto fen = sn::format_position(sn::deal(game_seed(settings.seed, index)));
     SourceResult result;
     const std::size_t count = settings.objects.size();
@@ -63,7 +77,7 @@ SourceResult from_deal(const SourceSettings& settings, std::uint64_t index,
         // Each deal starts at another object, so that the bank has all of them.
         const int object = settings.objects[(index + i) % count];
         ++result.examined;
-        const auto verdict = finder.examine({settings.game, settings.rules, fen, object});
+        const auto verdict = finder_.examine({settings.game, settings.rules, fen, object});
         if (!verdict) {
             result.error = fen + " object " + std::to_string(object) + ": " + verdict.error();
             break;
@@ -77,14 +91,10 @@ SourceResult from_deal(const SourceSettings& settings, std::uint64_t index,
     return result;
 }
 
-}  // namespace
-
-SourceResult puzzles_from_source(const SourceSettings& settings, std::uint64_t index,
-                                 core::puzzles::Finder& finder,
-                                 const std::atomic<bool>& cancelled) {
-    return settings.game == core::VariantId::sniderman
-               ? from_deal(settings, index, finder, cancelled)
-               : from_self_play(settings, index, finder, cancelled);
+SourceResult SourceWorker::run(const SourceSettings& settings, std::uint64_t index,
+                               const std::atomic<bool>& cancelled) {
+    return settings.game == core::VariantId::sniderman ? from_deal(settings, index, cancelled)
+                                                       : from_self_play(settings, index, cancelled);
 }
 
 Collector::Collector(std::size_t wanted, std::uint64_t max_sources)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -40,12 +41,35 @@ struct SourceResult {
     std::string error;         // a finder error (then the run fails)
 };
 
-// The puzzles of source `index`: a self-play game of seed game_seed(seed, index), its positions
-// from skip_plies on (after a puzzle, the next four plies are skipped: they continue its line),
-// or the Sniderman deal of that seed with each object in turn until one makes a puzzle.
-// `cancelled` stops early (the result is then discarded).
-SourceResult puzzles_from_source(const SourceSettings& settings, std::uint64_t index,
-                                 core::puzzles::Finder& finder, const std::atomic<bool>& cancelled);
+class EnginePlayer;
+
+// What one thread keeps from source to source: the finder, and an engine player per side and
+// level. A player's table is cleared when its game starts, so a kept one plays as a new one
+// would; keeping them saves allocating two tables a game (which fragmented the heap).
+class SourceWorker {
+public:
+    explicit SourceWorker(const core::puzzles::FinderSettings& settings);
+    ~SourceWorker();
+    SourceWorker(const SourceWorker&) = delete;
+    SourceWorker& operator=(const SourceWorker&) = delete;
+
+    // The puzzles of source `index`: a self-play game of seed game_seed(seed, index), its
+    // positions from skip_plies on (after a puzzle, the next four plies are skipped: they
+    // continue its line), or the Sniderman deal of that seed with each object in turn until one
+    // makes a puzzle. `cancelled` stops early (the result is then discarded).
+    SourceResult run(const SourceSettings& settings, std::uint64_t index,
+                     const std::atomic<bool>& cancelled);
+
+private:
+    SourceResult from_self_play(const SourceSettings& settings, std::uint64_t index,
+                                const std::atomic<bool>& cancelled);
+    SourceResult from_deal(const SourceSettings& settings, std::uint64_t index,
+                           const std::atomic<bool>& cancelled);
+    EnginePlayer& player(int side, int level);
+
+    core::puzzles::Finder finder_;
+    std::array<std::map<int, std::unique_ptr<EnginePlayer>>, 2> players_;
+};
 
 // Gathers source results in index order, whatever order they come in, dropping duplicates
 // (duplicate_key), until `wanted` puzzles or `max_sources` sources: the bank is the same on any
