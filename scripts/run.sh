@@ -6,4 +6,5 @@ scripts/install-deps.sh
 scripts/build.sh release chessence-server chessence
 mkdir -p data
 exec build/release/bin/chessence-server --port "${CHESSENCE_PORT:-8080}" \
-    --db "${CHESSENCE_DB:-data/chessence.db}" --web-root web-client "$@"
+    --db "${CHESSENCE_DB:-data/chessence.db}" --web-root web-client \
+    --puzzles "${CHESSENCE_PUZZLES:-puzzles/bank.json}" "$@"

@@ -128,6 +128,10 @@ const std::vector<Flag>& flags() {
             "--web-root", "CHESSENCE_WEB_ROOT", "folder of the web client",
             [](Config & c) -> auto& { return c.server.web_root; }, not_empty),
         flag(
+            "--puzzles", "CHESSENCE_PUZZLES",
+            "the puzzle bank (chessence puzzles writes it); missing or bad: no puzzles",
+            [](Config & c) -> auto& { return c.server.puzzles; }, not_empty),
+        flag(
             "--log-level", "CHESSENCE_LOG_LEVEL",
             "trace, debug, info, warn, error, critical or off",
             [](Config & c) -> auto& { return c.log_level; }, log_level_name),

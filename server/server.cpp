@@ -21,6 +21,7 @@
 #include "server/net/client_address.h"
 #include "server/net/http_session.h"
 #include "server/net/origin.h"
+#include "server/puzzles/puzzle_collection.h"
 
 namespace server {
 
@@ -134,6 +135,25 @@ struct Server::Impl {
     std::uint16_t port = 0;
 };
 
+namespace {
+
+// The puzzle bank at `path`, logged: its size, or why the server has no puzzles.
+std::shared_ptr<const PuzzleCollection> load_puzzles(const std::string& path) {
+    auto puzzles = std::make_shared<const PuzzleCollection>(load_puzzle_collection(path));
+    const auto& log = component_logger("puzzles");
+    if (!puzzles->available()) {
+        log->warn("no puzzles: {} (GET /api/puzzles/... answers 503)", puzzles->problem());
+    } else {
+        log->info("{} puzzles from {} ({} chessence, {} chesica, {} sniderman)", puzzles->size(),
+                  path, puzzles->of(core::VariantId::chessence).size(),
+                  puzzles->of(core::VariantId::chesica).size(),
+                  puzzles->of(core::VariantId::sniderman).size());
+    }
+    return puzzles;
+}
+
+}  // namespace
+
 void run_io_thread(asio::io_context& io) {
     for (;;) {
         bool finished = false;
@@ -167,6 +187,7 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     }
     auto impl = std::make_unique<Impl>(store, options);
     impl->state.set_trusted_proxies(std::move(*proxies));
+    impl->state.set_puzzles(load_puzzles(options.puzzles));
     boost::system::error_code ec;
     const auto address = asio::ip::make_address(options.bind, ec);
     if (ec) {

@@ -27,6 +27,7 @@ struct ServerOptions {
     std::string bind = "0.0.0.0";
     std::uint16_t port = 8080;  // 0: any free port (see Server::port)
     std::string web_root = "web-client";
+    std::string puzzles = "puzzles/bank.json";  // the puzzle bank (issue 25; missing: no puzzles)
     Limits limits;
     int threads = 2;
     std::shared_ptr<TimeSource> time;  // the game clocks' time; null: the steady clock

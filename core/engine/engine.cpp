@@ -22,6 +22,7 @@ SearchPlan make_plan(VariantId variant, int level, const SearchLimits& limits,
     plan.seed = seed;
     plan.noise_cp = settings.noise_cp;
     plan.blunder_permille = settings.blunder_permille;
+    plan.search_moves = limits.search_moves;
     if (settings.max_depth > 0) {
         plan.max_depth = std::min(plan.max_depth, settings.max_depth);
     }
@@ -127,6 +128,9 @@ Expected<SearchResult> Engine::choose(const Game& game, int level, const SearchL
                                chesica_weights_ ? &*chesica_weights_ : nullptr);
     }
     if (found.pv.empty()) {
+        if (!limits.search_moves.empty()) {
+            return make_error("none of the search moves is legal here");
+        }
         return make_error("the game is over: no move to choose");
     }
     return to_result(found, start);

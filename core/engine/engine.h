@@ -30,6 +30,10 @@ struct SearchLimits {
     std::chrono::milliseconds move_time{0};
     std::uint64_t max_nodes = 0;  // 0: no limit
     int max_depth = 0;            // 0: no limit
+    // Only these root moves are searched (as UCI's `go searchmoves`; the puzzle finder's "every
+    // move but the best"); empty: every legal move. Moves not legal here are ignored; when none
+    // is left, choose_move answers an error. Chessence and Chesica (Sniderman ignores it).
+    std::vector<std::string> search_moves;
     // Set from another thread to stop at once; the best move found so far is returned.
     const std::atomic<bool>* stop = nullptr;
     // Called on the searching thread after each completed iteration (for UCI `info` lines).

@@ -18,6 +18,7 @@ struct SearchPlan {
     int noise_cp = 0;          // each root move's exact score gets uniform noise in [0, noise_cp)
     int blunder_permille = 0;  // chance of a uniformly random legal move instead
     std::uint64_t seed = 0;
+    std::vector<std::string> search_moves;  // only these root moves (notation); empty: all
 };
 
 // One completed iteration, or the search's final answer (then `pv` starts with the move chosen).

@@ -72,6 +72,7 @@ private:
         return history_[rules_.side(p) * 4096 + rules_.from(m) * 64 + rules_.to(m)];
     }
     void update_pv(int ply, const Move& m);
+    bool in_search_moves(const SearchPlan& plan, const Move& m) const;
     std::vector<std::string> pv_notation() const;
 
     Rules rules_;

@@ -17,6 +17,14 @@ std::vector<std::string> Searcher<Rules>::pv_notation() const {
     return names;
 }
 
+// Whether the plan lets the root search m (an empty search_moves: every move).
+template <class Rules>
+bool Searcher<Rules>::in_search_moves(const SearchPlan& plan, const Move& m) const {
+    return plan.search_moves.empty() ||
+           std::find(plan.search_moves.begin(), plan.search_moves.end(), rules_.notation(m)) !=
+               plan.search_moves.end();
+}
+
 // Searches every root move (exactly enough for a level's noise, or with a null window after the
 // first one) and leaves the root moves sorted best first. Returns the best score.
 template <class Rules>
@@ -127,7 +135,7 @@ SearchReport Searcher<Rules>::run(std::span<const Position> history, const Searc
     for (int i = 0; i < frame.moves.size(); ++i) {
         pick_next(frame, i, frame.moves.size());
         push(0, frame.moves[i]);
-        if (rules_.allowed(position(1), path(0))) {
+        if (rules_.allowed(position(1), path(0)) && in_search_moves(plan, frame.moves[i])) {
             root_moves_.push_back({frame.moves[i], -infinity_score, -infinity_score});
         }
     }
@@ -162,7 +170,9 @@ SearchReport Searcher<Rules>::run(std::span<const Position> history, const Searc
         table_.store(hashes_[root_], rules_.key(best_line_[0]), score_to_table(score, 0), depth,
                      Bound::exact);
         const bool mate_seen = is_mate_score(score) && depth > mate_score - std::abs(score);
-        if (mate_seen || root_moves_.size() == 1 || Clock::now() >= plan.soft_deadline) {
+        // A single legal move needs no search, unless search_moves asked for its score.
+        const bool forced = root_moves_.size() == 1 && plan.search_moves.empty();
+        if (mate_seen || forced || Clock::now() >= plan.soft_deadline) {
             break;
         }
     }

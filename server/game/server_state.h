@@ -27,6 +27,7 @@
 #include "server/game/room_registry.h"
 #include "server/game/time_source.h"
 #include "server/limits.h"
+#include "server/puzzles/puzzle_collection.h"
 #include "server/store/store.h"
 
 namespace server {
@@ -74,6 +75,11 @@ public:
     const std::vector<std::string>& trusted_proxies() const { return trusted_proxies_; }
     void set_trusted_proxies(std::vector<std::string> addresses) {
         trusted_proxies_ = std::move(addresses);
+    }
+    // The puzzle bank (issue 25), read once at start; unavailable until set.
+    const PuzzleCollection& puzzles() const { return *puzzles_; }
+    void set_puzzles(std::shared_ptr<const PuzzleCollection> puzzles) {
+        puzzles_ = std::move(puzzles);
     }
 
     // Chat moderation, kept in memory (loaded by restore_games at start, changed by admins).
@@ -140,6 +146,8 @@ private:
     LoginLimiter login_limiter_;
     AddressLimits address_limits_;
     std::vector<std::string> trusted_proxies_;
+    std::shared_ptr<const PuzzleCollection> puzzles_ = std::make_shared<const PuzzleCollection>(
+        PuzzleCollection::unavailable("no puzzle bank was loaded"));
     std::shared_ptr<TimeSource> time_;
     int time_listener_ = 0;
     Heartbeat heartbeat_;

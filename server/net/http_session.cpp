@@ -22,6 +22,7 @@
 #include "server/net/client_address.h"
 #include "server/net/http_api.h"
 #include "server/net/http_operations.h"
+#include "server/net/http_puzzles.h"
 #include "server/net/origin.h"
 #include "server/net/static_files.h"
 #include "server/net/use_tuple.h"
@@ -108,6 +109,9 @@ HttpReply route(ServerState& state, const http::request<http::string_body>& req)
     if (auto operations = serve_operations(
             state, target, std::string_view(authorization.data(), authorization.size()))) {
         return *operations;
+    }
+    if (auto puzzles = serve_puzzle_api(state.puzzles(), target, puzzle_moment_now())) {
+        return *puzzles;
     }
     if (auto api = serve_api(state.store(), target,
                              std::string_view(authorization.data(), authorization.size()))) {

@@ -269,6 +269,7 @@ docker run -d --name "$container" --network host --health-interval 2s --health-s
     -v "$volume":/data "$image" >/dev/null
 wait_healthy
 "${client[@]}" healthz
+"${client[@]}" puzzles
 [[ $(docker exec "$container" id -u) == 10001 ]] || fail "the server does not run as uid 10001"
 [[ $(docker exec "$container" cat /proc/1/comm) == tini ]] || fail "PID 1 is not tini"
 

@@ -2,6 +2,8 @@
 """A small protocol-v1 client (standard library only) for the Docker self-hosting test.
 
   ws_play.py --port P healthz                 GET /healthz answers 200 {"status": "ok"}, GET / a page
+  ws_play.py --port P puzzles                 the image's puzzle bank is served: puzzles of every
+                                              game, a daily one of each
   ws_play.py --port P play --state FILE       two guests: seek, accept, two moves; saves what to check
   ws_play.py --port P verify --state FILE     the game of FILE is still there, over HTTP and WebSocket
   ws_play.py --port P linger --seconds N      stays connected; succeeds when the server closes the
@@ -179,6 +181,17 @@ def healthz(port):
     print("healthz: ok; the web client is served")
 
 
+def puzzles(port):
+    counts = http_json(port, "/api/puzzles")["games"]
+    for game in ("chessence", "chesica", "sniderman"):
+        if counts.get(game, 0) < 1:
+            raise Failure(f"no {game} puzzles: /api/puzzles answered {counts}")
+        daily = http_json(port, f"/api/puzzles/{game}/daily")
+        if daily.get("game") != game or not daily.get("solution") or not daily.get("fen"):
+            raise Failure(f"/api/puzzles/{game}/daily answered {daily}")
+    print(f"puzzles: {counts}")
+
+
 def play(port, state_file):
     ann, ann_welcome = connect(port, "Ann", name="Ann")
     bob, bob_welcome = connect(port, "Bob", name="Bob")
@@ -245,13 +258,15 @@ def linger(port, seconds):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("command", choices=["healthz", "play", "verify", "linger"])
+    parser.add_argument("command", choices=["healthz", "puzzles", "play", "verify", "linger"])
     parser.add_argument("--state")
     parser.add_argument("--seconds", type=float, default=30)
     args = parser.parse_args()
     try:
         if args.command == "healthz":
             healthz(args.port)
+        elif args.command == "puzzles":
+            puzzles(args.port)
         elif args.command == "play":
             play(args.port, args.state)
         elif args.command == "linger":

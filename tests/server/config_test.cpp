@@ -71,6 +71,22 @@ TEST_F(ConfigTest, BotThreadsAndQueue) {
     EXPECT_FALSE(server::parse_config({"--bot-threads", "-1"}, lookup).ok());
 }
 
+// Issue 25: the puzzle bank's file.
+TEST_F(ConfigTest, PuzzleBankFile) {
+    auto defaults = server::parse_config({}, lookup);
+    ASSERT_TRUE(defaults.ok());
+    EXPECT_EQ(defaults->server.puzzles, "puzzles/bank.json");
+    fake_env()["CHESSENCE_PUZZLES"] = "/srv/puzzles.json";
+    auto from_env = server::parse_config({}, lookup);
+    ASSERT_TRUE(from_env.ok()) << from_env.error();
+    EXPECT_EQ(from_env->server.puzzles, "/srv/puzzles.json");
+    auto from_flag = server::parse_config({"--puzzles", "mine.json"}, lookup);
+    ASSERT_TRUE(from_flag.ok()) << from_flag.error();
+    EXPECT_EQ(from_flag->server.puzzles, "mine.json");
+    EXPECT_FALSE(server::parse_config({"--puzzles", ""}, lookup).ok());
+    EXPECT_NE(server::usage_text().find("CHESSENCE_PUZZLES"), std::string::npos);
+}
+
 TEST_F(ConfigTest, BadValuesAreNamed) {
     for (const auto& args : std::vector<std::vector<std::string>>{{"--port", "70000"},
                                                                   {"--port", "80a"},

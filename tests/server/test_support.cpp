@@ -114,6 +114,9 @@ void TestServer::start() {
     options.limits = limits_;
     options.threads = 2;
     options.time = time_;
+    if (puzzles_) {
+        options.puzzles = *puzzles_;
+    }
     auto started = server::Server::start(options, *store_);
     if (!started) {
         ADD_FAILURE() << "server did not start: " << started.error();

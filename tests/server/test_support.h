@@ -37,6 +37,8 @@ public:
     const std::filesystem::path& web_root() const { return web_root_; }
     // Stops the server and starts a new one on the same store (a restart).
     void restart();
+    // The puzzle bank the next start() reads (ServerOptions::puzzles; default: its default).
+    void set_puzzles(std::string path) { puzzles_ = std::move(path); }
     void stop();
 
 private:
@@ -46,6 +48,7 @@ private:
     std::unique_ptr<server::Store> store_;
     std::shared_ptr<server::TimeSource> time_;
     std::filesystem::path web_root_;
+    std::optional<std::string> puzzles_;
     std::unique_ptr<server::Server> server_;
 };
 

@@ -15,6 +15,8 @@ int run_replay(const Args& args, std::istream& in, std::ostream& out, std::ostre
 int run_bench(const Args& args, std::ostream& out, std::ostream& err);
 int run_solve(const Args& args, std::ostream& out, std::ostream& err);
 int run_puzzle(const Args& args, std::ostream& out, std::ostream& err);
+// The puzzle bank of all three games (issue 25, puzzles.cpp).
+int run_puzzles(const Args& args, std::ostream& out, std::ostream& err);
 // The engine (issue 14): self-play matches, the UCI mode and fitting the evaluation weights.
 int run_match(const Args& args, std::ostream& out, std::ostream& err);
 int run_uci(std::istream& in, std::ostream& out);

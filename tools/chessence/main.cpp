@@ -1,4 +1,5 @@
-// chessence — check the rules from the command line: perft, replay, bench, solve, puzzle.
+// chessence — check the rules from the command line: perft, replay, bench, solve, puzzle; and
+// the engine's tools: match, uci, tune, puzzles (the puzzle bank).
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -16,6 +17,8 @@ void usage(std::ostream& err) {
            "  chessence bench <variant>\n"
            "  chessence solve sniderman --fen \"<position>\" [--moves \"...\"]\n"
            "  chessence puzzle sniderman --seed <N>\n"
+           "  chessence puzzles [--games <g1,g2>] [--count <N>] [--seed <S>] [--out <file>] "
+           "[...]\n"
            "  chessence match --variant <variant> --levels <A> <B> --games <N> (--movetime <ms> | "
            "--nodes <N>) [...]\n"
            "  chessence uci   (the UCI protocol on standard input and output)\n"
@@ -47,6 +50,9 @@ int main(int argc, char** argv) {
     }
     if (command == "puzzle") {
         return cli::run_puzzle(args, std::cout, std::cerr);
+    }
+    if (command == "puzzles") {
+        return cli::run_puzzles(args, std::cout, std::cerr);
     }
     if (command == "match") {
         return cli::run_match(args, std::cout, std::cerr);

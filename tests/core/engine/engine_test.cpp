@@ -221,4 +221,44 @@ TEST(ChooseMove, SnidermanLevelEightPlaysThePuzzleAnswer) {
     }
 }
 
+// search_moves (issue 25, the puzzle finder's "every move but the best"): only those root moves
+// are searched, a single one is searched deeper than depth 1, and none legal is an error.
+TEST(ChooseMove, SearchMovesLimitTheRoot) {
+    for (const auto variant : {VariantId::chessence, VariantId::chesica}) {
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            const auto game = random_game(variant, seed, 12);
+            const auto legal = game->legal_moves();
+            if (legal.size() < 3) {
+                continue;
+            }
+            const auto best = choose_move(*game, 8, node_limit(20000), 1);
+            ASSERT_TRUE(best.ok());
+            auto others = legal;
+            others.erase(std::find(others.begin(), others.end(), best->best_move));
+            SearchLimits limits = node_limit(20000);
+            limits.search_moves = others;
+            const auto second = choose_move(*game, 8, limits, 1);
+            ASSERT_TRUE(second.ok()) << second.error();
+            EXPECT_NE(second->best_move, best->best_move) << game->fen();
+            EXPECT_TRUE(is_legal(*game, second->best_move));
+            EXPECT_LE(second->score_cp, best->score_cp + 60) << game->fen();
+
+            limits.search_moves = {legal.back()};
+            const auto single = choose_move(*game, 8, limits, 1);
+            ASSERT_TRUE(single.ok());
+            EXPECT_EQ(single->best_move, legal.back());
+            EXPECT_GT(single->depth, 1);
+        }
+    }
+}
+
+TEST(ChooseMove, SearchMovesNoneOfWhichIsLegalAreAnError) {
+    const auto game = random_game(VariantId::chessence, 3, 6);
+    SearchLimits limits = node_limit(1000);
+    limits.search_moves = {"a1-a1"};
+    const auto result = choose_move(*game, 8, limits, 1);
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.error().find("search moves"), std::string::npos);
+}
+
 }  // namespace
