@@ -1,4 +1,5 @@
-// chessence — check the rules from the command line: perft, replay, bench, solve, puzzle.
+// chessence — check the rules from the command line: perft, replay, bench, solve, puzzle; and the
+// engine's tools: match, uci, tune, analyse.
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -20,6 +21,8 @@ void usage(std::ostream& err) {
            "--nodes <N>) [...]\n"
            "  chessence uci   (the UCI protocol on standard input and output)\n"
            "  chessence tune <chessence|chesica> [--games <N>] [--nodes <N>] [--seed <S>]\n"
+           "  chessence analyse <variant> [--nodes <N>] (--record <file> | --moves \"...\" | "
+           "--selfplay <plies>)\n"
            "variants: chessence, chesica, sniderman\n";
 }
 
@@ -56,6 +59,9 @@ int main(int argc, char** argv) {
     }
     if (command == "tune") {
         return cli::run_tune(args, std::cout, std::cerr);
+    }
+    if (command == "analyse") {
+        return cli::run_analyse(args, std::cout, std::cerr);
     }
     usage(std::cerr);
     return 2;
