@@ -114,6 +114,13 @@ inline constexpr int default_bot_threads = 1;
 inline constexpr int default_bot_queue = 32;
 // How a room whose bot could not be queued asks again.
 inline constexpr std::chrono::milliseconds bot_retry_interval{1000};
+// Game analysis (issue 25, server/analysis/), on the bot threads below every bot move: analyses
+// queued or running at once for one player and for one address (beyond: 429 too_many_analyses),
+// and in all (beyond: 429 analysis_queue_full). No flags: each is a few seconds to a minute of one
+// bot thread (docs/engine.md, "Analysis").
+inline constexpr int default_analyses_per_player = 2;
+inline constexpr int default_analyses_per_ip = 4;
+inline constexpr int default_analysis_queue = 32;
 
 struct Limits {
     std::size_t max_frame_bytes = default_max_frame_bytes;
@@ -148,6 +155,12 @@ struct Limits {
     // Tests only: every level thinks this long when set (instead of server/bots/bot_time.h's table,
     // and as the cap of a timed game's budget).
     std::chrono::milliseconds bot_move_time{0};
+    int analyses_per_player = default_analyses_per_player;
+    int analyses_per_ip = default_analyses_per_ip;
+    int analysis_queue = default_analysis_queue;
+    // Nodes the engine searches in each position of an analysis; 0: its default
+    // (core/engine/analysis.h). Tests set it.
+    std::uint64_t analysis_nodes = 0;
 };
 
 }  // namespace server

@@ -63,6 +63,9 @@ private:
     std::span<const Position> path(int ply) const {
         return std::span<const Position>(stack_.data(), root_ + ply + 1);
     }
+    // Whether the position at `ply` scores as a draw by repetition: it occurred once before
+    // within the search (the side that repeated can repeat again), or twice before at or before
+    // the root (it is then the game's third occurrence).
     bool repeated(int ply) const;
     void order_moves(Frame& frame, const Position& p, std::uint32_t tt_move, int ply);
     void pick_next(Frame& frame, int i, int n);
@@ -104,8 +107,9 @@ bool Searcher<Rules>::repeated(int ply) const {
     const std::size_t here = root_ + static_cast<std::size_t>(ply);
     const std::size_t back = std::min<std::size_t>(
         here, static_cast<std::size_t>(rules_.reversible_plies(position(ply))));
+    int before_root = 0;
     for (std::size_t i = 2; i <= back; i += 2) {
-        if (hashes_[here - i] == hashes_[here]) {
+        if (hashes_[here - i] == hashes_[here] && (here - i > root_ || ++before_root == 2)) {
             return true;
         }
     }

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "server/bots/bot_think.h"
 #include "server/log.h"
@@ -51,6 +52,18 @@ bool BotPool::submit(BotJob job) {
     return true;
 }
 
+bool BotPool::submit_background(std::shared_ptr<BackgroundWork> work) {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_ || threads_.empty() || !work) {
+            return false;
+        }
+        background_.push_back(std::move(work));
+    }
+    wake_.notify_one();
+    return true;
+}
+
 bool BotPool::has_room() const {
     std::lock_guard lock(mutex_);
     return !stopping_ && !threads_.empty() && jobs_.size() < capacity_;
@@ -59,6 +72,11 @@ bool BotPool::has_room() const {
 std::size_t BotPool::queued() const {
     std::lock_guard lock(mutex_);
     return jobs_.size();
+}
+
+std::size_t BotPool::background_queued() const {
+    std::lock_guard lock(mutex_);
+    return background_.size();
 }
 
 std::size_t BotPool::thinking() const {
@@ -76,10 +94,12 @@ void BotPool::hold(bool held) {
 
 void BotPool::cancel() {
     std::deque<BotJob> dropped;  // destroyed outside the lock
+    std::deque<std::shared_ptr<BackgroundWork>> dropped_work;
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
         dropped.swap(jobs_);
+        dropped_work.swap(background_);
         for (auto* flag : running_) {
             flag->store(true);
         }
@@ -98,44 +118,81 @@ void BotPool::stop() {
     threads_.clear();
 }
 
+BackgroundWork::Step BotPool::next_background_step() {
+    while (!background_.empty()) {
+        if (auto step = background_.front()->next_step()) {
+            return step;
+        }
+        background_.pop_front();  // every step handed out
+    }
+    return {};
+}
+
 void BotPool::work() {
     lower_bot_thread_priority();
     for (;;) {
         std::atomic<bool> stop_flag{false};
-        BotJob job;
+        std::optional<BotJob> job;
+        BackgroundWork::Step step;
         {
             std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return stopping_ || (!held_ && !jobs_.empty()); });
+            wake_.wait(lock, [&] {
+                return stopping_ || (!held_ && (!jobs_.empty() || !background_.empty()));
+            });
             if (stopping_) {
                 return;
             }
-            job = std::move(jobs_.front());
-            jobs_.pop_front();
+            // A move waiting always goes first; background work only when none does.
+            if (!jobs_.empty()) {
+                job = std::move(jobs_.front());
+                jobs_.pop_front();
+            } else {
+                step = next_background_step();
+                if (!step) {
+                    continue;
+                }
+            }
             running_.insert(&stop_flag);
         }
-        BotAnswer answer;
-        try {
-            answer = think(job, stop_flag);
-        } catch (const std::exception& e) {
-            answer.error = std::string("the bot failed: ") + e.what();
+        if (!(job ? run_job(*job, stop_flag) : run_step(step, stop_flag))) {
+            return;  // stopping
         }
-        bool stopped = false;
-        {
-            std::lock_guard lock(mutex_);
-            running_.erase(&stop_flag);
-            stopped = stopping_;
-        }
-        if (stopped) {
-            return;  // the server is stopping: the answer would be refused anyway
-        }
-        const auto thought = answer.thought;
-        if (job.done) {
-            job.done(std::move(answer));
-        }
-        // Counted after the answer was handed on, so whoever sees the count sees its effect queued.
-        metrics().bot_think_seconds.observe(thought);
-        metrics().bot_moves.add();
     }
+}
+
+bool BotPool::finished_running(std::atomic<bool>& stop_flag) {
+    std::lock_guard lock(mutex_);
+    running_.erase(&stop_flag);
+    return !stopping_;
+}
+
+bool BotPool::run_step(const BackgroundWork::Step& step, std::atomic<bool>& stop_flag) {
+    try {
+        step(stop_flag);
+    } catch (const std::exception& e) {
+        component_logger("bots")->error("background work failed: {}", e.what());
+    }
+    return finished_running(stop_flag);
+}
+
+bool BotPool::run_job(BotJob& job, std::atomic<bool>& stop_flag) {
+    BotAnswer answer;
+    try {
+        answer = think(job, stop_flag);
+    } catch (const std::exception& e) {
+        answer.error = std::string("the bot failed: ") + e.what();
+    }
+    if (!finished_running(stop_flag)) {
+        return false;  // the server is stopping: the answer would be refused anyway
+    }
+    const auto thought = answer.thought;
+    if (job.done) {
+        job.done(std::move(answer));
+    }
+    // Counted after the answer was handed on, so whoever sees the count sees its effect queued.
+    metrics().bot_think_seconds.observe(thought);
+    metrics().bot_moves.add();
+    return true;
 }
 
 }  // namespace server

@@ -47,6 +47,7 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       heartbeat_(io, store, *time_),
       lobby_(std::make_shared<Lobby>(*this, io)),
       bots_(limits.bot_threads, static_cast<std::size_t>(std::max(1, limits.bot_queue))),
+      analyses_(store, bots_, limits),
       rooms_([this](std::string_view game_id) { return load_room(game_id); }) {
     time_listener_ = time_->on_jump([this] { check_clocks(); });
 }
@@ -164,7 +165,8 @@ core::Status ServerState::restore_games() {
         ++restored;
     }
     log->info("restored {} unfinished game(s)", restored);
-    return core::ok_status();
+    // Issue 25: the analyses asked for before the restart and not done yet.
+    return analyses_.restore();
 }
 
 core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {

@@ -16,6 +16,7 @@
 #include "core/expected.h"
 #include "core/variant.h"
 #include "protocol/time_control.h"
+#include "server/analysis/analyses.h"
 #include "server/bots/bot_pool.h"
 #include "server/game/address_limits.h"
 #include "server/game/client.h"
@@ -71,6 +72,8 @@ public:
     AddressLimits& address_limits() { return address_limits_; }
     // The computer players' threads (issue 25).
     BotPool& bots() { return bots_; }
+    // The game analyses queued and running on them (issue 25).
+    Analyses& analyses() { return analyses_; }
     // The addresses of limits().trusted_proxies, parsed once (net/client_address.h).
     const std::vector<std::string>& trusted_proxies() const { return trusted_proxies_; }
     void set_trusted_proxies(std::vector<std::string> addresses) {
@@ -94,8 +97,9 @@ public:
 
     // At start-up: stores the computer players (one a level) if they are not stored yet, loads the
     // muted players, rebuilds every unfinished game of the store by replaying its events (a room
-    // whose bot is to act asks the bot pool again) and drops stale seeks. An error if the store
-    // cannot be read (a game whose events cannot be replayed is only logged and left out).
+    // whose bot is to act asks the bot pool again), drops stale seeks and queues again the game
+    // analyses not done before. An error if the store cannot be read (a game whose events cannot
+    // be replayed is only logged and left out).
     core::Status restore_games();
     // A new game's room and the writes that create it (its record and opening events). The caller
     // commits the writes (alone or with its own) and, once they are durable, calls add_room.
@@ -154,6 +158,7 @@ private:
     Downtime downtime_;
     std::shared_ptr<Lobby> lobby_;
     BotPool bots_;
+    Analyses analyses_;  // after bots_: ~ServerState stops the pool before either goes
 
     std::mutex muted_mutex_;
     std::set<std::string, std::less<>> muted_;

@@ -193,8 +193,8 @@ HttpReply seek_reply(Store& store, std::string_view seek_id) {
     return not_found_reply();
 }
 
-// A private game is read only with its key (`?key=`) or by one of its players (a bearer token):
-// otherwise 403. Nothing to refuse when the game is public.
+}  // namespace
+
 std::optional<HttpReply> private_refusal(Store& store, const GameRecord& game,
                                          std::string_view query, std::string_view authorization) {
     if (!game.is_private) {
@@ -218,8 +218,6 @@ std::optional<HttpReply> private_refusal(Store& store, const GameRecord& game,
     return json_reply(
         403, R"({"error":"this game is private: open it with the link its players share"})");
 }
-
-}  // namespace
 
 std::optional<HttpReply> serve_api(Store& store, std::string_view target,
                                    std::string_view authorization) {

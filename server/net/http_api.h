@@ -16,4 +16,10 @@ namespace server {
 std::optional<HttpReply> serve_api(Store& store, std::string_view target,
                                    std::string_view authorization = {});
 
+// A private game is read only with its key (`key=` in `query`) or by one of its players (a bearer
+// token in `authorization`): otherwise 403 (500 when the token's player cannot be read). Nothing
+// to refuse when the game is public.
+std::optional<HttpReply> private_refusal(Store& store, const GameRecord& game,
+                                         std::string_view query, std::string_view authorization);
+
 }  // namespace server

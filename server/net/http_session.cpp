@@ -20,6 +20,7 @@
 #include "server/log.h"
 #include "server/metrics/metrics.h"
 #include "server/net/client_address.h"
+#include "server/net/http_analysis.h"
 #include "server/net/http_api.h"
 #include "server/net/http_operations.h"
 #include "server/net/http_puzzles.h"
@@ -97,24 +98,33 @@ bool valid_websocket_key(std::string_view key) {
     return true;
 }
 
-HttpReply route(ServerState& state, const http::request<http::string_body>& req) {
-    if (req.method() != http::verb::get && req.method() != http::verb::head) {
+// `ip`: the client's address (the per-address limits).
+HttpReply route(ServerState& state, const http::request<http::string_body>& req,
+                const std::string& ip) {
+    const std::string_view target(req.target().data(), req.target().size());
+    const auto authorization_field = req[http::field::authorization];
+    const std::string_view authorization(authorization_field.data(), authorization_field.size());
+    const bool post = req.method() == http::verb::post;
+    if (!post && req.method() != http::verb::get && req.method() != http::verb::head) {
         return json_reply(405, R"({"error":"method not allowed"})");
     }
-    const std::string_view target(req.target().data(), req.target().size());
+    // Issue 25: the one address that takes a POST (the body, if any, is not read).
+    if (auto analysis = serve_analysis(state, post, target, authorization, ip)) {
+        return *analysis;
+    }
+    if (post) {
+        return json_reply(405, R"({"error":"method not allowed"})");
+    }
     if (target == "/ws" || target.substr(0, 4) == "/ws?") {
         return json_reply(426, R"({"error":"use a WebSocket"})");
     }
-    const auto authorization = req[http::field::authorization];
-    if (auto operations = serve_operations(
-            state, target, std::string_view(authorization.data(), authorization.size()))) {
+    if (auto operations = serve_operations(state, target, authorization)) {
         return *operations;
     }
     if (auto puzzles = serve_puzzle_api(state.puzzles(), target, puzzle_moment_now())) {
         return *puzzles;
     }
-    if (auto api = serve_api(state.store(), target,
-                             std::string_view(authorization.data(), authorization.size()))) {
+    if (auto api = serve_api(state.store(), target, authorization)) {
         return *api;
     }
     return serve_static(state.web_root(), target);
@@ -251,7 +261,7 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
         HttpReply reply;
         const bool answered = guarded(
             "http", [&] { return std::string(req.method_string()) + " " + std::string(target); },
-            [&] { reply = route(state, req); });
+            [&] { reply = route(state, req, ip); });
         if (!answered) {
             reply = json_reply(500, R"({"error":"internal error"})");
         }

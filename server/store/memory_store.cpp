@@ -98,6 +98,20 @@ core::Status MemoryStore::apply(const WriteOp& op, Undo& undo) {
                     chat_lines_kept) {
                     chat.erase(std::find_if(chat.begin(), chat.end(), in_channel));
                 }
+            } else if constexpr (std::is_same_v<W, SaveAnalysis>) {
+                const auto& id = w.analysis.game_id;
+                if (!games_.count(id)) {
+                    return core::make_error("save_analysis: no such game " + id);
+                }
+                auto it = analyses_.find(id);
+                if (it == analyses_.end()) {
+                    undo.push_back([this, id] { analyses_.erase(id); });
+                    analyses_[id] = StoredAnalysis{w.analysis, next_order_++};
+                } else {
+                    undo.push_back(
+                        [this, old = it->second] { analyses_[old.record.game_id] = old; });
+                    it->second.record = w.analysis;
+                }
             } else if constexpr (std::is_same_v<W, RecordRun>) {
                 auto it = runs_.find(w.run.started_at);
                 if (it == runs_.end()) {
@@ -242,6 +256,34 @@ core::Expected<std::vector<ServerRun>> MemoryStore::server_runs() {
         runs.push_back({started, alive});
     }
     return runs;
+}
+
+core::Expected<std::optional<AnalysisRecord>> MemoryStore::analysis(std::string_view game_id) {
+    std::lock_guard lock(mutex_);
+    auto it = analyses_.find(game_id);
+    if (it == analyses_.end()) {
+        return std::nullopt;
+    }
+    return it->second.record;
+}
+
+core::Expected<std::vector<AnalysisRecord>> MemoryStore::queued_analyses() {
+    std::lock_guard lock(mutex_);
+    std::vector<const StoredAnalysis*> queued;
+    for (const auto& [id, stored] : analyses_) {
+        if (stored.record.status == "queued") {
+            queued.push_back(&stored);
+        }
+    }
+    std::sort(queued.begin(), queued.end(), [](const StoredAnalysis* a, const StoredAnalysis* b) {
+        return std::pair(a->record.updated_at, a->order) <
+               std::pair(b->record.updated_at, b->order);
+    });
+    std::vector<AnalysisRecord> found;
+    for (const auto* stored : queued) {
+        found.push_back(stored->record);
+    }
+    return found;
 }
 
 std::unique_ptr<Store> make_memory_store() {

@@ -28,6 +28,8 @@ public:
                                                               int offset, int limit) override;
     core::Expected<std::vector<SeekRecord>> seeks() override;
     core::Expected<std::vector<ServerRun>> server_runs() override;
+    core::Expected<std::optional<AnalysisRecord>> analysis(std::string_view game_id) override;
+    core::Expected<std::vector<AnalysisRecord>> queued_analyses() override;
 
     // memory_store_accounts.cpp
     core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) override;
@@ -62,6 +64,11 @@ private:
                                                                  std::string_view viewer_id);
 
     std::map<std::int64_t, std::int64_t> runs_;  // started_at -> alive_at
+    struct StoredAnalysis {
+        AnalysisRecord record;
+        std::int64_t order = 0;  // when first saved, to break ties in queued_analyses
+    };
+    std::map<std::string, StoredAnalysis, std::less<>> analyses_;
     struct StoredGame {
         GameRecord record;
         std::vector<StoredEvent> events;

@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 8> steps = {
+constexpr std::array<std::string_view, 9> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -180,6 +180,17 @@ INSERT INTO chat_lines (game_id, n, channel, player_id, name, seat, text, at)
     FROM events
     WHERE CASE WHEN json_valid(json) THEN json_extract(json, '$.kind') = 'chat' END
       AND game_id IN (SELECT id FROM games);
+)sql",
+    // 9 (issue 25): each finished game's analysis, computed once: asked for ('queued', re-queued
+    // after a restart), computed ('done', with the JSON the API serves) or given up ('failed').
+    R"sql(
+CREATE TABLE analyses (
+    game_id     TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    status      TEXT NOT NULL CHECK (status IN ('queued', 'done', 'failed')),
+    json        TEXT NOT NULL,
+    updated_at  INTEGER NOT NULL
+);
+CREATE INDEX analyses_by_status ON analyses (status, updated_at);
 )sql",
 };
 

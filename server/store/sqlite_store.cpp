@@ -4,6 +4,7 @@
 
 #include "server/store/migrations.h"
 #include "server/store/sqlite_account_reads.h"
+#include "server/store/sqlite_analyses.h"
 #include "server/store/sqlite_reads.h"
 #include "server/store/sqlite_runs.h"
 
@@ -103,6 +104,14 @@ core::Status SqliteStore::check() {
 
 core::Expected<std::vector<ServerRun>> SqliteStore::server_runs() {
     return read([&](Connection& db) { return sqlite_runs::server_runs(db); });
+}
+
+core::Expected<std::optional<AnalysisRecord>> SqliteStore::analysis(std::string_view game_id) {
+    return read([&](Connection& db) { return sqlite_analyses::analysis(db, game_id); });
+}
+
+core::Expected<std::vector<AnalysisRecord>> SqliteStore::queued_analyses() {
+    return read([&](Connection& db) { return sqlite_analyses::queued_analyses(db); });
 }
 
 core::Expected<std::optional<AccountRecord>> SqliteStore::account(std::string_view player_id) {

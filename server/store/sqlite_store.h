@@ -48,6 +48,8 @@ public:
                                                               int offset, int limit) override;
     core::Expected<std::vector<SeekRecord>> seeks() override;
     core::Expected<std::vector<ServerRun>> server_runs() override;
+    core::Expected<std::optional<AnalysisRecord>> analysis(std::string_view game_id) override;
+    core::Expected<std::vector<AnalysisRecord>> queued_analyses() override;
     core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) override;
     core::Expected<std::optional<AccountRecord>> account_by_username(
         std::string_view username) override;

@@ -8,6 +8,7 @@
 #include "server/log.h"
 #include "server/metrics/metrics.h"
 #include "server/store/sqlite_account_writes.h"
+#include "server/store/sqlite_analyses.h"
 #include "server/store/sqlite_runs.h"
 #include "server/store/sqlite_store.h"
 
@@ -24,7 +25,8 @@ using sqlite_account_writes::apply;
 // --- The SQL of each write a batch may hold (store.h), run inside the batch's savepoint. On
 // failure each says why in the words of store.h ("append_event: version 4 of game g_1 is not the
 // last stored version (2) + 1"); the caller rolls back what the batch did so far. The accounts'
-// writes are in sqlite_account_writes.cpp, the heartbeat's in sqlite_runs.cpp.
+// writes are in sqlite_account_writes.cpp, the heartbeat's in sqlite_runs.cpp, the analyses' in
+// sqlite_analyses.cpp.
 
 bool game_exists(Connection& db, std::string_view game_id) {
     auto stmt = db.prepare("SELECT 1 FROM games WHERE id = ?");
@@ -185,6 +187,10 @@ core::Status apply(Connection& db, const RecordRun& w) {
     return sqlite_runs::record_run(db, w.run);
 }
 
+core::Status apply(Connection& db, const SaveAnalysis& w) {
+    return sqlite_analyses::save_analysis(db, w.analysis);
+}
+
 // Runs one write of a batch.
 core::Status apply_write(Connection& db, const WriteOp& op) {
     return std::visit([&](const auto& w) { return apply(db, w); }, op);
@@ -207,6 +213,8 @@ std::size_t text_bytes(const WriteBatch& batch) {
                     return sum;
                 } else if constexpr (std::is_same_v<W, SaveSeek>) {
                     return w.seek.id.size() + w.seek.json.size();
+                } else if constexpr (std::is_same_v<W, SaveAnalysis>) {
+                    return w.analysis.game_id.size() + w.analysis.json.size();
                 } else {
                     return 64;
                 }

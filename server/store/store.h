@@ -127,11 +127,26 @@ struct AddChatLine {
     ChatLine line;
 };
 
+// A finished game's analysis (issue 25, server/analysis/): asked for and waiting ("queued":
+// re-queued after a restart), computed ("done": `json` is the answer of GET
+// /api/games/<id>/analysis), or given up ("failed": as if never asked). One per game.
+struct AnalysisRecord {
+    std::string game_id;
+    std::string status;           // "queued" | "done" | "failed"
+    std::string json;             // "" unless done
+    std::int64_t updated_at = 0;  // unix seconds
+    friend bool operator==(const AnalysisRecord&, const AnalysisRecord&) = default;
+};
+// Writes a game's analysis, replacing the one stored before; fails if there is no such game.
+struct SaveAnalysis {
+    AnalysisRecord analysis;
+};
+
 // A new player's token also becomes one of its sessions (account_records.h has the other writes).
 using WriteOp =
     std::variant<InsertPlayer, RenamePlayer, CreateGame, AppendEvents, FinishGame, SaveSeek,
                  DeleteSeek, CreateAccount, SetPassword, SetAdmin, SetModeration, AddSession,
-                 RevokeSession, RevokeSessions, RateGame, RecordRun, AddChatLine>;
+                 RevokeSession, RevokeSessions, RateGame, RecordRun, AddChatLine, SaveAnalysis>;
 // Writes that belong together: committed in one transaction, all or nothing.
 using WriteBatch = std::vector<WriteOp>;
 // Called exactly once per batch with ok (durable) or the error (nothing of the batch was written).
@@ -187,6 +202,10 @@ public:
     virtual core::Expected<std::vector<SeekRecord>> seeks() = 0;
     // Every run of the server, oldest first (an error if they cannot be read).
     virtual core::Expected<std::vector<ServerRun>> server_runs() = 0;
+    // A game's analysis, if one was ever asked for.
+    virtual core::Expected<std::optional<AnalysisRecord>> analysis(std::string_view game_id) = 0;
+    // The analyses still "queued", oldest first (at start-up: they are queued again).
+    virtual core::Expected<std::vector<AnalysisRecord>> queued_analyses() = 0;
 
     // --- Accounts, sessions, moderation and ratings (account_records.h).
     virtual core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) = 0;

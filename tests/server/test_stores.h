@@ -88,6 +88,8 @@ public:
         : inner_(std::move(inner)) {}
 
     std::atomic<bool> fail_reads{false};
+    // When set, only the read of this name fails ("analysis", "game", …: the Store method's name).
+    std::atomic<const char*> fail_only{nullptr};
     // How many reads failed so far.
     std::atomic<int> failed_reads{0};
 
@@ -141,6 +143,13 @@ public:
     core::Expected<std::vector<server::ServerRun>> server_runs() override {
         return read("server_runs", [&] { return inner_->server_runs(); });
     }
+    core::Expected<std::optional<server::AnalysisRecord>> analysis(
+        std::string_view game_id) override {
+        return read("analysis", [&] { return inner_->analysis(game_id); });
+    }
+    core::Expected<std::vector<server::AnalysisRecord>> queued_analyses() override {
+        return read("queued_analyses", [&] { return inner_->queued_analyses(); });
+    }
     core::Expected<std::optional<server::AccountRecord>> account(
         std::string_view player_id) override {
         return read("account", [&] { return inner_->account(player_id); });
@@ -187,7 +196,8 @@ private:
     // The inner store's answer, or an error naming the read while reads fail.
     template <class Read>
     auto read(const char* what, Read&& ask) -> decltype(ask()) {
-        if (fail_reads) {
+        const char* only = fail_only.load();
+        if (fail_reads && (only == nullptr || std::string_view(only) == what)) {
             ++failed_reads;
             return core::make_error(std::string("test store: cannot read ") + what);
         }

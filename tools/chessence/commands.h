@@ -21,6 +21,8 @@ int run_puzzles(const Args& args, std::ostream& out, std::ostream& err);
 int run_match(const Args& args, std::ostream& out, std::ostream& err);
 int run_uci(std::istream& in, std::ostream& out);
 int run_tune(const Args& args, std::ostream& out, std::ostream& err);
+// Issue 25: the server's game analysis of one game, timed (analyse.cpp).
+int run_analyse(const Args& args, std::ostream& out, std::ostream& err);
 
 // Per-variant benchmarks: each prints its measurements and ends with the lines the issue names.
 int bench_chessence(std::ostream& out);

@@ -1,5 +1,5 @@
-// chessence — check the rules from the command line: perft, replay, bench, solve, puzzle; and
-// the engine's tools: match, uci, tune, puzzles (the puzzle bank).
+// chessence — check the rules from the command line: perft, replay, bench, solve, puzzle; and the
+// engine's tools: match, uci, tune, analyse, puzzles (the puzzle bank).
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -23,6 +23,8 @@ void usage(std::ostream& err) {
            "--nodes <N>) [...]\n"
            "  chessence uci   (the UCI protocol on standard input and output)\n"
            "  chessence tune <chessence|chesica> [--games <N>] [--nodes <N>] [--seed <S>]\n"
+           "  chessence analyse <variant> [--nodes <N>] (--record <file> | --moves \"...\" | "
+           "--selfplay <plies>)\n"
            "variants: chessence, chesica, sniderman\n";
 }
 
@@ -62,6 +64,9 @@ int main(int argc, char** argv) {
     }
     if (command == "tune") {
         return cli::run_tune(args, std::cout, std::cerr);
+    }
+    if (command == "analyse") {
+        return cli::run_analyse(args, std::cout, std::cerr);
     }
     usage(std::cerr);
     return 2;
