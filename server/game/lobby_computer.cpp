@@ -9,7 +9,6 @@
 #include "protocol/messages.h"
 #include "server/bots/bot_identity.h"
 #include "server/game/lobby.h"
-#include "server/game/room.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
 #include "server/log.h"

@@ -28,14 +28,19 @@ server::Limits bot_test_limits(std::chrono::milliseconds think = 20ms) {
 }
 
 // Starts a game against the computer; returns the snapshot that answers it (echoing its id).
+// The seek_create that asks for a game against the computer at `level`, with request id `id`.
+json computer_game_request(const std::string& variant, int level, const std::string& id) {
+    return {{"type", "seek_create"},
+            {"variant", variant},
+            {"opponent", "computer"},
+            {"level", level},
+            {"id", id}};
+}
+
 json start_bot_game(WsClient& me, const std::string& variant, int level, const json& extra = {}) {
     static int requests = 0;
     const std::string id = "bot" + std::to_string(++requests);
-    json message = {{"type", "seek_create"},
-                    {"variant", variant},
-                    {"opponent", "computer"},
-                    {"level", level},
-                    {"id", id}};
+    json message = computer_game_request(variant, level, id);
     for (const auto& [key, value] : extra.items()) {
         message[key] = value;
     }
@@ -52,11 +57,7 @@ json start_bot_game(WsClient& me, const std::string& variant, int level, const j
 // Asks for a game against the computer that the server refuses; returns the error's code.
 std::string refused_bot_game(WsClient& me, const std::string& variant, int level,
                              const std::string& id) {
-    me.send({{"type", "seek_create"},
-             {"variant", variant},
-             {"opponent", "computer"},
-             {"level", level},
-             {"id", id}});
+    me.send(computer_game_request(variant, level, id));
     return me.wait_error(id)["code"];
 }
 
