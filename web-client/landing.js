@@ -36,9 +36,11 @@ export function renderIntro({ onPlay, onComputer }) {
     return h('section', { class: 'card intro', 'aria-labelledby': 'intro-title' },
         h('h1', { id: 'intro-title' }, 'Three small chess variants to play in your browser'),
         h('p', { class: 'intro-lead' }, 'No account needed: choose a game and a clock, then play whoever is here, '
-          + 'send a friend an invitation link or play the computer. Each game takes a few minutes to learn. Or ',
-          h('a', { href: '/puzzles', class: 'learn-link', 'data-action': 'puzzles' }, 'solve a puzzle'), ': one move wins, find it.'),
-        h('ul', { class: 'intro-games' }, ...games));
+          + 'send a friend an invitation link or play the computer. Each game takes a few minutes to learn.'),
+        h('ul', { class: 'intro-games' }, ...games),
+        h('div', { class: 'row intro-puzzles' },
+          h('p', {}, 'Puzzles: in each position one move wins. A new one of each game every day.'),
+          h('a', { class: 'btn', href: '/puzzles', 'data-action': 'puzzles' }, 'Solve a puzzle')));
 }
 
 // The open seeks' empty state: something to do for a visitor who is alone.
