@@ -11,7 +11,7 @@ import path from 'node:path';
 import { launch, newPage, screenshot } from './lib/browser.mjs';
 import { suite } from './lib/suite.mjs';
 import { startServer } from './lib/server.mjs';
-import { cutOff, smallControls } from './lib/checks.mjs';
+import { cutOff, lowContrast, smallControls } from './lib/checks.mjs';
 
 const env = suite({ puzzles: true });
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -264,9 +264,23 @@ test('390×844 and 1366×768: no horizontal overflow, the board and the task in 
             const box = await page.locator('#puzzle-board svg.board').boundingBox();
             const files = Number(await page.getAttribute('#puzzle-board svg.board', 'data-files'));
             assert.ok(box.width / files >= (page === phone ? 40 : 60), `${g} at ${size}: ${box.width / files} px squares`);
+            assert.deepEqual(await lowContrast(page), [], `${g} contrast at ${size}`);
             await screenshot(page, `puzzles-${g}-${size}`);
         }
     }
+    // A wrong move on a phone: the verdict and "Try again" under the board come into view.
+    const p = (await api('/api/puzzles/chessence/daily')).body;
+    await openPuzzle(phone, '/puzzles/chessence/daily');
+    await enter(phone, (await phone.getAttribute('#puzzle-board', 'data-legal')).split(' ').find((m) => m !== p.solution[0]));
+    await phone.waitForSelector('.puzzle-layout[data-state="wrong"]');
+    await phone.waitForTimeout(800); // the smooth scroll
+    assert.deepEqual(await cutOff(phone, ['.puzzle-verdict', '[data-action="retry"]']), [], 'the verdict on a phone');
+    await screenshot(phone, 'puzzles-wrong-390x844');
+    // The light theme.
+    await desk.emulateMedia({ colorScheme: 'light' });
+    await openPuzzle(desk, '/puzzles/sniderman/daily');
+    assert.deepEqual(await lowContrast(desk), [], 'sniderman contrast in the light theme');
+    await screenshot(desk, 'puzzles-sniderman-light-1366x768');
     assert.deepEqual(phone.errors, []);
     assert.deepEqual(desk.errors, []);
 });
