@@ -1,6 +1,8 @@
 // The HTTP API from the browser: fetches JSON and hands it to protocol.js's readers. Every call
-// resolves to {ok: true, value} or {ok: false, status, error} — never throws.
-import { api, readApiError, readGameInfo, readLegal, readSeek } from './protocol.js';
+// resolves to {ok: true, value} or {ok: false, status, code, error} — never throws (`code` is the
+// server's error code when it sent one, else '').
+import { api, readApiCode, readApiError, readGameInfo, readLegal, readPuzzle, readPuzzleCounts,
+         readSeek } from './protocol.js';
 import { TOKEN_KEY, keyOf } from './socket.js';
 
 // `path` with the game's access key, when it is a private game whose key this page knows.
@@ -19,7 +21,7 @@ async function getJson(url) {
         const token = localStorage.getItem(TOKEN_KEY);
         res = await fetch(url, { headers: { accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
     } catch {
-        return { ok: false, status: 0, error: 'The server cannot be reached.' };
+        return { ok: false, status: 0, code: '', error: 'The server cannot be reached.' };
     }
     let body = null;
     try {
@@ -28,7 +30,8 @@ async function getJson(url) {
         body = null;
     }
     if (!res.ok || !body || typeof body !== 'object') {
-        return { ok: false, status: res.status, error: readApiError(body) || `HTTP ${res.status}` };
+        return { ok: false, status: res.status, code: readApiCode(body),
+                 error: readApiError(body) || `HTTP ${res.status}` };
     }
     return { ok: true, value: body };
 }
@@ -57,3 +60,7 @@ export async function fetchLegal(query) {
 export const fetchGame = async (gameId) => map(await getJson(withKey(api.gameUrl(gameId), gameId)), readGameInfo);
 export const fetchSeek = async (seekId) => map(await getJson(api.seekUrl(seekId)), readSeek);
 export const pgnUrl = (gameId) => withKey(api.pgnUrl(gameId), gameId);
+export const fetchPuzzleCounts = async () => map(await getJson(api.puzzleCountsUrl()), readPuzzleCounts);
+// A puzzle of `game`: `which` is 'daily', 'random' (avoiding the `exclude` ids) or an id.
+export const fetchPuzzle = async (game, which, exclude = []) => map(await getJson(api.puzzleUrl(game, which, exclude)),
+                                                                    readPuzzle);

@@ -10,6 +10,7 @@ import { JoinPage } from './join.js';
 import { GamePage } from './game.js';
 import { LearnPage } from './learn.js';
 import { AnalysisPage } from './analysis.js';
+import { PuzzlesPage } from './puzzles.js';
 import { Router, currentRoute } from './router.js';
 import { SettingsDialog, applyToDocument } from './settings.js';
 import { soundLog } from './sound.js';
@@ -27,6 +28,7 @@ const ROUTES = {
     join: JoinPage,
     learn: LearnPage,
     analysis: AnalysisPage,
+    puzzles: PuzzlesPage,
     player: PlayerPage,
     leaderboard: LeaderboardPage,
 };
@@ -84,8 +86,7 @@ function route() {
     document.body.dataset.page = name || 'lobby';
     delete document.body.dataset.variant;
     for (const a of document.querySelectorAll('.site-nav a')) {
-        const current = (a.dataset.nav === 'learn' && name === 'learn') || (a.dataset.nav === 'play' && name === '')
-            || (a.dataset.nav === 'leaderboard' && name === 'leaderboard');
+        const current = a.dataset.nav === (name === '' ? 'play' : name);
         if (current) {
             a.setAttribute('aria-current', 'page');
         } else {

@@ -1,5 +1,5 @@
 // What a first visitor reads on the lobby: what the site is, the three games in a line each with a
-// link to their rules and a Play action, and what to do while no one is waiting.
+// link to their rules and a Play action, the puzzles, and what to do while no one is waiting.
 import { h, variantLabel } from './ui.js';
 
 export const VARIANTS = ['chessence', 'chesica', 'sniderman'];
@@ -37,7 +37,10 @@ export function renderIntro({ onPlay, onComputer }) {
         h('h1', { id: 'intro-title' }, 'Three small chess variants to play in your browser'),
         h('p', { class: 'intro-lead' }, 'No account needed: choose a game and a clock, then play whoever is here, '
           + 'send a friend an invitation link or play the computer. Each game takes a few minutes to learn.'),
-        h('ul', { class: 'intro-games' }, ...games));
+        h('ul', { class: 'intro-games' }, ...games),
+        h('div', { class: 'row intro-puzzles' },
+          h('p', {}, 'Puzzles: in each position one move wins. A new one of each game every day.'),
+          h('a', { class: 'btn', href: '/puzzles', 'data-action': 'puzzles' }, 'Solve a puzzle')));
 }
 
 // The open seeks' empty state: something to do for a visitor who is alone.
@@ -47,5 +50,6 @@ export function aloneNote() {
           + 'or make it private and send the link to a friend.'),
         h('p', {}, 'While you wait, learn a game: ',
           ...VARIANTS.flatMap((v, i) => [i ? ' · ' : '',
-              h('a', { href: `/learn/${v}`, class: 'learn-link' }, variantLabel(v))]), '.'));
+              h('a', { href: `/learn/${v}`, class: 'learn-link' }, variantLabel(v))]),
+          ', or ', h('a', { href: '/puzzles', class: 'learn-link', 'data-action': 'puzzles' }, 'solve a puzzle'), '.'));
 }

@@ -495,6 +495,13 @@ export const api = {
     gameUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}`,
     pgnUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}.pgn`,
     seekUrl: (seekId) => `/api/seeks/${encodeURIComponent(seekId)}`,
+    puzzleCountsUrl: () => '/api/puzzles',
+    // `which`: 'daily', 'random' or a puzzle id; `exclude`: ids a random pick should avoid.
+    puzzleUrl: (game, which, exclude = []) => {
+        const base = `/api/puzzles/${encodeURIComponent(game)}/${encodeURIComponent(which)}`;
+        return which === 'random' && exclude.length
+            ? `${base}?exclude=${exclude.map(encodeURIComponent).join(',')}` : base;
+    },
 };
 
 // GET /api/legal: a position with its legal moves, check state and (Chessence) powers.
@@ -513,3 +520,18 @@ export function readGameInfo(j) {
 }
 
 export const readApiError = (j) => j?.error ?? '';
+export const readApiCode = (j) => (typeof j?.code === 'string' ? j.code : '');
+
+// GET /api/puzzles: how many puzzles of each game the server has ({chessence: n, …}).
+export function readPuzzleCounts(j) {
+    return Object.fromEntries(VARIANTS.map((v) => [v, Number(j?.games?.[v]) || 0]));
+}
+
+// GET /api/puzzles/<game>/…: one puzzle (docs/puzzles.md). `solution` starts with the only winning
+// move; `object` and `objectText` only in Sniderman.
+export function readPuzzle(j) {
+    return { id: String(j.id ?? ''), game: j.game, rules: j.rules ?? 'house', fen: j.fen ?? '',
+             toMove: j.to_move ?? null, object: j.object ?? null, objectText: j.object_text ?? '',
+             solution: Array.isArray(j.solution) ? j.solution.map(String) : [], eval: j.eval ?? null,
+             date: j.date ?? null };
+}

@@ -100,12 +100,15 @@ export async function copyText(text, input) {
 export const squareOf = (i, files) => String.fromCharCode(97 + (i % files)) + (Math.floor(i / files) + 1);
 
 // The page for a link that leads nowhere (a game that does not exist): what happened and the way
-// back, instead of an empty board.
-export function missingPage({ title, text }) {
+// back, instead of an empty board. `links` ([{href, text, action}], the first one primary) replace
+// the default ways back (the lobby, the rules).
+export function missingPage({ title, text, links = null }) {
+    const ways = links ?? [{ href: '/', text: 'Back to the lobby', action: 'lobby' },
+                           { href: '/learn/chessence', text: 'Learn the games' }];
     return h('section', { class: 'card missing', 'data-missing': '', role: 'alert', 'aria-labelledby': 'missing-title' },
         h('h1', { id: 'missing-title' }, title), h('p', {}, text),
-        h('div', { class: 'row center' }, h('a', { class: 'btn primary', href: '/', 'data-action': 'lobby' }, 'Back to the lobby'),
-          h('a', { class: 'btn', href: '/learn/chessence' }, 'Learn the games')));
+        h('div', { class: 'row center' }, ...ways.map((w, i) =>
+            h('a', { class: i ? 'btn' : 'btn primary', href: w.href, 'data-action': w.action ?? null }, w.text))));
 }
 
 // The missing game's page: `id` is shown as text (it comes from the address bar).

@@ -9,9 +9,14 @@ export function serverBinary() {
     return process.env.CHESSENCE_SERVER || path.join(REPO_DIR, 'build', 'release', 'bin', 'chessence-server');
 }
 
+// The puzzle bank the repository ships.
+export const PUZZLE_BANK = path.join(REPO_DIR, 'puzzles', 'bank.json');
+
 // `port` (0: any free one) and `db` (a fresh file by default) let a test restart a server in place;
-// stop() then keeps `db` (it removes only the folder it made itself).
-export async function startServer({ port = 0, db = null } = {}) {
+// stop() then keeps `db` (it removes only the folder it made itself). `puzzles`: the bank to load
+// (`true`: the repository's); by default none is named, and the server (started in tests/e2e, where
+// its default puzzles/bank.json is not) serves no puzzles.
+export async function startServer({ port = 0, db = null, puzzles = null } = {}) {
     const bin = serverBinary();
     if (!fs.existsSync(bin)) {
         throw new Error(`server binary not found: ${bin} (build it, or set CHESSENCE_SERVER)`);
@@ -21,8 +26,11 @@ export async function startServer({ port = 0, db = null } = {}) {
     // Every browser context is a new guest from 127.0.0.1, and a test file makes many within
     // minutes: the per-address guest limit is raised here (it is tested in
     // tests/server/net/address_limits_server_test.cpp); every other limit keeps its default.
-    const child = spawn(bin, ['--port', String(port), '--db', db, '--web-root', WEB_ROOT, '--guests-per-hour', '100000'],
-                        { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = ['--port', String(port), '--db', db, '--web-root', WEB_ROOT, '--guests-per-hour', '100000'];
+    if (puzzles) {
+        args.push('--puzzles', puzzles === true ? PUZZLE_BANK : puzzles);
+    }
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     const url = await new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 20000);
