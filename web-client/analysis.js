@@ -1,7 +1,10 @@
 // /analysis/<game_id>: the analysis board. Step through a game (a Sniderman match round by round)
 // and try other moves from any position; every position and its legal moves come from the server
-// (GET /api/legal with the game's start and the moves up to there). One side line at a time.
+// (GET /api/legal with the game's start and the moves up to there). One side line at a time: the
+// user's own, or the computer's better line. A finished game's computer analysis (its panel:
+// analysis_engine.js) marks the judged moves and draws the engine's move as an arrow.
 import { Board } from './board.js';
+import { EnginePanel, JUDGEMENTS } from './analysis_engine.js';
 import { applyEvent, readSnapshot } from './protocol.js';
 import { fetchLegal, gamePath, pgnUrl } from './api.js';
 import { describeForBoard } from './explain.js';
@@ -32,8 +35,13 @@ export class AnalysisPage {
         this.info_ = h('p', { class: 'analysis-info', role: 'status', 'aria-live': 'polite' }, 'Loading the game…');
         this.list_ = h('div', { class: 'card analysis-moves', 'aria-label': 'Moves' });
         this.head_ = h('div', { class: 'analysis-head' });
+        const engineHost = h('section', { class: 'card engine', 'aria-labelledby': 'engine-title' });
+        this.engine_ = new EnginePanel(engineHost, {
+            gameId: this.gameId_, onJump: (ply) => this.go_(false, ply),
+            onLine: (base, moves) => this.showLine_(base, moves), onChange: () => this.g_ && this.show_(),
+        });
         this.root_.append(h('div', { class: 'analysis-layout' }, this.boardHost_,
-            h('aside', { class: 'analysis-side' }, this.head_, this.info_, this.list_)));
+            h('aside', { class: 'analysis-side' }, this.head_, this.info_, engineHost, this.list_)));
         this.app_.conn.setKey(this.gameId_, new URLSearchParams(location.search).get('key'));
         this.app_.conn.watch(this.gameId_);
         document.addEventListener('keydown', this.keyHandler_);
@@ -41,6 +49,7 @@ export class AnalysisPage {
 
     leave() {
         this.left_ = true;
+        this.engine_.stop();
         this.app_.conn.unwatch(this.gameId_);
         document.removeEventListener('keydown', this.keyHandler_);
     }
@@ -66,9 +75,16 @@ export class AnalysisPage {
                 this.round_ = lines.length - 1;
                 this.ply_ = lines.at(-1)?.moves.length ?? 0;
             }
+            this.engine_.setGame(this.g_);
             this.show_();
-        } else if (msg.type === 'event' && this.g_ && applyEvent(this.g_, msg) === 'move') {
-            this.renderList_();
+        } else if (msg.type === 'event' && this.g_) {
+            const kind = applyEvent(this.g_, msg);
+            if (kind === 'move') {
+                this.renderList_();
+            } else if (kind === 'game_over') {
+                this.engine_.setGame(this.g_);
+                this.show_();
+            }
         }
     }
 
@@ -91,10 +107,16 @@ export class AnalysisPage {
         return main.slice(0, this.ply_);
     }
 
+    // What the board shows, for the computer's panel.
+    view_() {
+        return { line: this.round_, ply: this.ply_, onSide: this.onSide_ && !!this.side_, side: this.side_ };
+    }
+
     async show_() {
         const g = this.g_;
         const line = this.lines_()[this.round_];
         const moves = this.movesShown_();
+        this.engine_.show(this.view_());
         setTitle(`Analysis · ${variantTitle(g.variant)}: ${g.players.map((p) => p.name).join(' vs ')}`);
         const r = await fetchLegal({ variant: g.variant, fen: line.start, moves, rules: g.rules });
         if (this.left_ || moves.join() !== this.movesShown_().join()) {
@@ -114,7 +136,7 @@ export class AnalysisPage {
         this.board_.set({ board: p.board, flipped: seat === 'black' || seat === 'player1', legal: p.legal,
                           lastMove: moves.at(-1) ?? null, checkSquare, red: g.variant === 'sniderman',
                           variant: g.variant, dropSide: p.toMove === 'black' ? 1 : 0, powers: p.powers,
-                          showPowers: prefs.on('powers') });
+                          showPowers: prefs.on('powers'), arrows: this.engine_.arrows(this.view_()) });
         this.boardHost_.dataset.ply = String(moves.length);
         this.boardHost_.dataset.line = this.onSide_ ? 'side' : 'main';
         this.info_.textContent = !p.legal.length
@@ -130,8 +152,11 @@ export class AnalysisPage {
         const main = this.lines_()[this.round_].moves;
         if (!this.onSide_ && main[this.ply_] === move) {
             this.ply_++;
+        } else if (this.onSide_ && this.side_.moves[this.ply_] === move) {
+            this.ply_++; // along the side line
         } else if (this.onSide_) {
             this.side_.moves = [...this.side_.moves.slice(0, this.ply_), move];
+            this.side_.engine = false; // now the user's line
             this.ply_++;
         } else {
             this.side_ = { base: this.ply_, moves: [move] };
@@ -139,6 +164,17 @@ export class AnalysisPage {
             this.ply_ = 1;
         }
         this.show_();
+    }
+
+    // The computer's better line: `moves` played after `base` moves of the game, shown after its first.
+    showLine_(base, moves) {
+        this.side_ = { base, moves: moves.slice(), engine: true };
+        this.onSide_ = true;
+        this.ply_ = 1;
+        // On a phone the list is under the panel: bring the line into view (beside the board, the
+        // window stays where it is, the board whole).
+        this.show_().then(() => window.matchMedia('(max-width: 899px)').matches
+            && this.list_.querySelector('.analysis-line.side')?.scrollIntoView({ block: 'nearest' }));
     }
 
     go_(onSide, ply) {
@@ -155,10 +191,16 @@ export class AnalysisPage {
     renderList_() {
         const g = this.g_;
         const main = this.lines_()[this.round_].moves;
+        // A move's button; a judged move of the game carries its mark (?!, ?, ??).
         const cell = (onSide, ply, move, label) => {
             const current = this.onSide_ === onSide && this.ply_ === ply;
-            const b = h('button', { type: 'button', class: `mv${current ? ' active' : ''}`, 'data-ply': ply,
-                                    'data-line': onSide ? 'side' : 'main', 'aria-current': current ? 'step' : null }, label);
+            const judged = onSide ? null : this.engine_.judgementAt(this.round_, ply);
+            const j = JUDGEMENTS[judged];
+            const b = h('button', { type: 'button', class: `mv${current ? ' active' : ''}${judged ? ` judged ${judged}` : ''}`,
+                                    'data-ply': ply, 'data-line': onSide ? 'side' : 'main', 'data-judgement': judged,
+                                    'aria-current': current ? 'step' : null, title: j?.word ?? null },
+                        label, j ? [h('span', { class: `judgement ${judged}`, 'aria-hidden': 'true' }, j.mark),
+                                    h('span', { class: 'visually-hidden' }, ` (${j.word.toLowerCase()})`)] : '');
             b.addEventListener('click', () => this.go_(onSide, ply));
             return b;
         };
@@ -201,8 +243,12 @@ export class AnalysisPage {
                 this.go_(false, base);
             });
             const base = this.side_.base;
-            parts.push(h('h3', {}, base ? `Your line after ${plyLabel(g.variant, base, main[base - 1])}` : 'Your line from the start'),
-                h('ol', { class: 'analysis-line side', 'aria-label': 'Your line' },
+            const engine = this.side_.engine;
+            const title = engine ? `The computer's better line instead of ${plyLabel(g.variant, base + 1, main[base])}`
+                : base ? `Your line after ${plyLabel(g.variant, base, main[base - 1])}` : 'Your line from the start';
+            parts.push(h('h3', {}, title),
+                h('ol', { class: 'analysis-line side', 'aria-label': engine ? 'The computer\'s line' : 'Your line',
+                          'data-source': engine ? 'engine' : 'user' },
                   ...this.side_.moves.map((m, i) => h('li', {}, cell(true, i + 1, m, plyLabel(g.variant, this.side_.base + i + 1, m))))),
                 back);
         }

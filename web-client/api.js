@@ -1,7 +1,7 @@
 // The HTTP API from the browser: fetches JSON and hands it to protocol.js's readers. Every call
 // resolves to {ok: true, value} or {ok: false, status, code, error} — never throws (`code` is the
 // server's error code when it sent one, else '').
-import { api, readApiCode, readApiError, readGameInfo, readLegal, readPuzzle, readPuzzleCounts,
+import { api, readAnalysis, readApiCode, readApiError, readGameInfo, readLegal, readPuzzle, readPuzzleCounts,
          readSeek } from './protocol.js';
 import { TOKEN_KEY, keyOf } from './socket.js';
 
@@ -14,12 +14,13 @@ export function withKey(path, gameId) {
 // The game page's path (with the key of a private game).
 export const gamePath = (gameId) => withKey(`/game/${encodeURIComponent(gameId)}`, gameId);
 
-async function getJson(url) {
+async function getJson(url, method = 'GET') {
     let res;
     try {
         // The session token lets a private game's players read it without its key.
         const token = localStorage.getItem(TOKEN_KEY);
-        res = await fetch(url, { headers: { accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+        res = await fetch(url, { method, headers: { accept: 'application/json',
+                                                    ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
     } catch {
         return { ok: false, status: 0, code: '', error: 'The server cannot be reached.' };
     }
@@ -64,3 +65,8 @@ export const fetchPuzzleCounts = async () => map(await getJson(api.puzzleCountsU
 // A puzzle of `game`: `which` is 'daily', 'random' (avoiding the `exclude` ids) or an id.
 export const fetchPuzzle = async (game, which, exclude = []) => map(await getJson(api.puzzleUrl(game, which, exclude)),
                                                                     readPuzzle);
+// The computer's analysis of a game: GET reads it (404 `not_analysed` before anyone asked), POST
+// asks for it (202 queued/running, 200 done; errors with their code and the server's words).
+export const fetchAnalysis = async (gameId) => map(await getJson(withKey(api.analysisUrl(gameId), gameId)), readAnalysis);
+export const requestAnalysis = async (gameId) => map(await getJson(withKey(api.analysisUrl(gameId), gameId), 'POST'),
+                                                     readAnalysis);

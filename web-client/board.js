@@ -49,7 +49,8 @@ export class Board {
     // state: {board: {files, ranks, squares, reserves}, flipped, legal: [notation], lastMove,
     //         checkSquare, red: bool, dropSide: 0|1|null, variant, powers: {square: "rbn"}|null,
     //         showPowers, premovable: [square]|null, premove: {drop, squares}|null, premoveDrops,
-    //         premoveAnyTarget (a premove may end on another premovable square: Sniderman)}
+    //         premoveAnyTarget (a premove may end on another premovable square: Sniderman),
+    //         arrows: [notation] (drawn as arrows, e.g. the engine's best move)}
     set(state) {
         const prev = this.state_;
         if (!prev?.board || !state.board || prev.board.files !== state.board.files
@@ -284,6 +285,7 @@ export class Board {
                 frag.appendChild(g);
             }
         }
+        this.drawArrows_(frag);
         if (this.drag_?.moving) {
             const ghost = pieceGraphic(this.drag_.code, this.drag_.x - 50, this.drag_.y - 50, 100, s.variant);
             ghost.classList.add('dragging');

@@ -1,7 +1,7 @@
 // Drawing helpers of the Board, mixed into its prototype: the slide of the last move, the
-// coordinates, and the Chessence reserve piles.
+// coordinates, arrows, and the Chessence reserve piles.
 import { pieceIcon } from './pieces.js';
-import { CELL, SVG_NS, el } from './squares.js';
+import { CELL, SVG_NS, el, moveSquares } from './squares.js';
 
 export const drawMethods = {
     // Slides the piece that just arrived along its squares (a drop fades in).
@@ -44,6 +44,47 @@ export const drawMethods = {
             t.textContent = String.fromCharCode(97 + file);
             g.appendChild(t);
         }
+    },
+
+    // The arrows of state.arrows (moves in notation, e.g. the engine's best move): one shaft through
+    // every square the move passes (a jump's landings too) and a head on the last; a drop is a
+    // ring on its square. Drawn above the pieces, never in the way of a click.
+    drawArrows_(frag) {
+        const moves = this.state_.arrows ?? [];
+        if (!moves.length) {
+            return;
+        }
+        const layer = el('g', { class: 'arrows', 'aria-hidden': 'true' });
+        const centre = (sq) => {
+            const p = this.toScreen_(sq.charCodeAt(0) - 97, Number(sq.slice(1)) - 1);
+            return { x: p.x + CELL / 2, y: p.y + CELL / 2 };
+        };
+        for (const move of moves) {
+            const { drop, squares } = moveSquares(move);
+            const g = el('g', { class: `arrow${drop ? ' drop' : ''}`, 'data-move': move });
+            if (drop || squares.length < 2) {
+                const c = centre(squares[0]);
+                g.appendChild(el('circle', { cx: c.x, cy: c.y, r: CELL * 0.42, class: 'arrow-ring' }));
+                layer.appendChild(g);
+                continue;
+            }
+            const pts = squares.map(centre);
+            const a = pts.at(-2);
+            const b = pts.at(-1);
+            const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+            const [ux, uy] = [(b.x - a.x) / len, (b.y - a.y) / len];
+            const head = CELL * 0.38;
+            const shaftEnd = { x: b.x - ux * head, y: b.y - uy * head };
+            const line = [...pts.slice(0, -1), shaftEnd].map((p) => `${p.x},${p.y}`).join(' ');
+            g.appendChild(el('polyline', { points: line, class: 'arrow-shaft' }));
+            const w = CELL * 0.24;
+            const tip = { x: b.x - ux * CELL * 0.08, y: b.y - uy * CELL * 0.08 };
+            const base = { x: b.x - ux * head * 1.1, y: b.y - uy * head * 1.1 };
+            g.appendChild(el('polygon', { class: 'arrow-head', points: [
+                `${tip.x},${tip.y}`, `${base.x - uy * w},${base.y + ux * w}`, `${base.x + uy * w},${base.y - ux * w}`].join(' ') }));
+            layer.appendChild(g);
+        }
+        frag.appendChild(layer);
     },
 
     renderReserves_() {

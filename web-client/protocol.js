@@ -494,6 +494,7 @@ export const api = {
     },
     gameUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}`,
     pgnUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}.pgn`,
+    analysisUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}/analysis`,
     seekUrl: (seekId) => `/api/seeks/${encodeURIComponent(seekId)}`,
     puzzleCountsUrl: () => '/api/puzzles',
     // `which`: 'daily', 'random' or a puzzle id; `exclude`: ids a random pick should avoid.
@@ -517,6 +518,30 @@ export function readGameInfo(j) {
              isPrivate: !!j.private,
              players: (j.players ?? []).map((p) => ({ seat: p.seat, id: p.id, name: p.name ?? '?' })),
              moves: Array.isArray(j.moves) ? j.moves.length : 0, result: readResult(j.result) };
+}
+
+// GET/POST /api/games/<id>/analysis (docs/protocol.md, "Game analysis"): {status: 'queued'|'running',
+// positions: {done, total}} while it waits or runs; once done also the plies (each with its `round`
+// in Sniderman), the start's evaluation, each seat's accuracy and (Sniderman) the rounds.
+export function readAnalysis(j) {
+    const status = ['queued', 'running', 'done'].includes(j?.status) ? j.status : 'queued';
+    const positions = j?.positions ? { done: Number(j.positions.done) || 0, total: Number(j.positions.total) || 0 } : null;
+    const start = (s) => ({ eval: s?.eval ?? null, win: Number(s?.win ?? 50) });
+    return {
+        status, positions, variant: j?.variant ?? '', exact: !!j?.exact, nodes: j?.nodes ?? null,
+        start: start(j?.start),
+        plies: (Array.isArray(j?.plies) ? j.plies : []).map((p) => ({
+            ply: Number(p.ply) || 0, round: p.round ?? null, move: String(p.move ?? ''), by: p.by ?? '',
+            eval: p.eval ?? null, win: Number(p.win ?? 50), best: p.best ?? null,
+            pv: Array.isArray(p.pv) ? p.pv.map(String) : [],
+            judgement: ['inaccuracy', 'mistake', 'blunder'].includes(p.judgement) ? p.judgement : null,
+        })),
+        accuracy: j?.accuracy && typeof j.accuracy === 'object' ? { ...j.accuracy } : {},
+        rounds: (Array.isArray(j?.rounds) ? j.rounds : []).map((r) => ({
+            round: Number(r.round) || 0, fen: r.fen ?? '', object: r.object ?? null, odd: seatOf(r.odd),
+            even: seatOf(r.even), start: start(r.start),
+        })),
+    };
 }
 
 export const readApiError = (j) => j?.error ?? '';

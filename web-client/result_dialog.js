@@ -1,7 +1,8 @@
 // The end of a game in words — who won, why (and in Sniderman which object and which capture
-// decided the last round) — and what to do next: rematch, a new opponent, the analysis board, the
-// game record. Shown in the side panel, and once as a card over the board when the game ends.
+// decided the last round) — and what to do next: rematch, a new opponent, the analysis board (with
+// the computer's analysis), the game record. Shown in the side panel, and once as a card over the board when the game ends.
 import { h, reasonSentence, reasonText, sideLabel } from './ui.js';
+import { askOnArrival } from './analysis_engine.js';
 
 // The last finished Sniderman round: {round, object, odd, moves, why, winner}.
 function lastRound(g) {
@@ -108,7 +109,16 @@ export function afterGameActions(g, seat, nameOf, act, dialog = false) {
     if (seat) {
         button(act.vsComputer ? 'Play the computer again' : 'New opponent', 'new-opponent', act.newOpponent);
     }
-    items.push(h('a', { class: 'btn', href: act.analysisHref, [key]: 'analysis' }, 'Analysis board'));
+    // The analysis board; with a game to analyse, the link also asks the computer for its analysis.
+    if (hasRecord(g)) {
+        const a = h('a', { class: 'btn', href: act.analysisHref, [key]: 'analysis',
+                           title: 'Open the analysis board and ask the computer to analyse the game' },
+                    'Analyse with the computer');
+        a.addEventListener('click', () => askOnArrival(g.gameId));
+        items.push(a);
+    } else {
+        items.push(h('a', { class: 'btn', href: act.analysisHref, [key]: 'analysis' }, 'Analysis board'));
+    }
     if (hasRecord(g)) {
         items.push(h('a', { class: 'btn', href: act.pgnHref, download: act.pgnName, [key]: 'pgn' }, 'Download PGN'));
     }

@@ -15,8 +15,8 @@ export const PUZZLE_BANK = path.join(REPO_DIR, 'puzzles', 'bank.json');
 // `port` (0: any free one) and `db` (a fresh file by default) let a test restart a server in place;
 // stop() then keeps `db` (it removes only the folder it made itself). `puzzles`: the bank to load
 // (`true`: the repository's); by default none is named, and the server (started in tests/e2e, where
-// its default puzzles/bank.json is not) serves no puzzles.
-export async function startServer({ port = 0, db = null, puzzles = null } = {}) {
+// its default puzzles/bank.json is not) serves no puzzles. `args`: more flags (`--bot-threads 0`).
+export async function startServer({ port = 0, db = null, puzzles = null, args: extra = [] } = {}) {
     const bin = serverBinary();
     if (!fs.existsSync(bin)) {
         throw new Error(`server binary not found: ${bin} (build it, or set CHESSENCE_SERVER)`);
@@ -30,6 +30,7 @@ export async function startServer({ port = 0, db = null, puzzles = null } = {}) 
     if (puzzles) {
         args.push('--puzzles', puzzles === true ? PUZZLE_BANK : puzzles);
     }
+    args.push(...extra);
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     const url = await new Promise((resolve, reject) => {
