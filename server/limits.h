@@ -1,10 +1,12 @@
 #pragma once
 // Every transport limit of the server in one place. Each has a command-line flag and an environment
 // variable (see server/config.h); these are the defaults.
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <thread>
 
 namespace server {
 
@@ -110,7 +112,11 @@ inline constexpr int default_http_per_ip = 100;
 // I/O threads; 0: no games against the computer), and jobs that may wait for a thread (beyond, a
 // new game against the computer is refused with bots_busy and a running one asks again a second
 // later).
-inline constexpr int default_bot_threads = 1;
+// One thread fewer than the machine's cores (at least one), so people's moves keep a core.
+inline int default_bot_threads() {
+    const auto cores = static_cast<int>(std::thread::hardware_concurrency());
+    return std::max(1, cores - 1);
+}
 inline constexpr int default_bot_queue = 32;
 // How a room whose bot could not be queued asks again.
 inline constexpr std::chrono::milliseconds bot_retry_interval{1000};
@@ -150,7 +156,7 @@ struct Limits {
     // When set, GET /metrics answers only requests with "Authorization: Bearer <this>"; empty:
     // anyone may read it (it holds counts, no player's data).
     std::string metrics_token;
-    int bot_threads = default_bot_threads;
+    int bot_threads = default_bot_threads();
     int bot_queue = default_bot_queue;
     // Tests only: every level thinks this long when set (instead of server/bots/bot_time.h's table,
     // and as the cap of a timed game's budget).

@@ -4,11 +4,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <optional>
 
 #include "server/bots/bot_think.h"
+#include "server/bots/bot_time.h"
 #include "server/log.h"
 #include "server/metrics/metrics.h"
 
@@ -30,7 +32,8 @@ void lower_bot_thread_priority() {
 
 }  // namespace
 
-BotPool::BotPool(int threads, std::size_t queue) : capacity_(queue) {
+BotPool::BotPool(int threads, std::size_t queue)
+    : capacity_(queue), thread_count_(static_cast<std::size_t>(std::max(threads, 0))) {
     for (int i = 0; i < threads; ++i) {
         threads_.emplace_back([this] { work(); });
     }
@@ -146,6 +149,8 @@ void BotPool::work() {
             if (!jobs_.empty()) {
                 job = std::move(jobs_.front());
                 jobs_.pop_front();
+                // The moves behind this one share its time (bot_time.h).
+                job->move_time = busy_think_time(job->move_time, jobs_.size(), thread_count_);
             } else {
                 step = next_background_step();
                 if (!step) {

@@ -78,6 +78,7 @@ private:
     bool finished_running(std::atomic<bool>& stop_flag);
 
     const std::size_t capacity_;
+    const std::size_t thread_count_;  // as started (threads_ changes under stop())
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<BotJob> jobs_;

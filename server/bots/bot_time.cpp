@@ -28,4 +28,14 @@ std::chrono::milliseconds bot_think_time(std::chrono::milliseconds level_time,
     return std::chrono::milliseconds(std::max<std::int64_t>(capped, min_bot_think.count()));
 }
 
+std::chrono::milliseconds busy_think_time(std::chrono::milliseconds planned, std::size_t waiting,
+                                          std::size_t threads) {
+    if (waiting == 0 || threads == 0 || planned <= min_bot_think) {
+        return planned;
+    }
+    const auto shared = planned.count() * static_cast<std::int64_t>(threads) /
+                        static_cast<std::int64_t>(threads + waiting);
+    return std::chrono::milliseconds(std::max<std::int64_t>(shared, min_bot_think.count()));
+}
+
 }  // namespace server

@@ -5,6 +5,7 @@
 // increment, never more than its level's time and never less than 20 ms; its clock runs while it
 // thinks, so it can lose on time.
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -20,5 +21,13 @@ std::chrono::milliseconds level_move_time(int level);
 std::chrono::milliseconds bot_think_time(std::chrono::milliseconds level_time,
                                          std::optional<std::int64_t> left_ms,
                                          std::int64_t increment_ms);
+
+// The time a move taken from the bot pool's queue may think when `waiting` more moves still wait
+// for the pool's `threads` threads: `planned` shared out as planned × threads / (threads +
+// waiting), never below min_bot_think (nor above `planned`). Under load the computer plays faster
+// and a little weaker rather than making people wait: with 20 games on one thread a move then
+// waits about as long as one move alone would take, not twenty.
+std::chrono::milliseconds busy_think_time(std::chrono::milliseconds planned, std::size_t waiting,
+                                          std::size_t threads);
 
 }  // namespace server

@@ -60,7 +60,7 @@ TEST_F(ConfigTest, FlagsWinOverEnvironment) {
 TEST_F(ConfigTest, BotThreadsAndQueue) {
     auto defaults = server::parse_config({}, lookup);
     ASSERT_TRUE(defaults.ok());
-    EXPECT_EQ(defaults->server.limits.bot_threads, server::default_bot_threads);
+    EXPECT_EQ(defaults->server.limits.bot_threads, server::default_bot_threads());
     EXPECT_EQ(defaults->server.limits.bot_queue, server::default_bot_queue);
     fake_env()["CHESSENCE_BOT_QUEUE"] = "5";
     auto config = server::parse_config({"--bot-threads", "0"}, lookup);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """chessence-load --quick against a real chessence-server (a smoke run, no timing asserts): the
 setup completes, moves are played and acknowledged, the opponents and the spectators get them,
-nobody is disconnected, the lobby subscribers hear of the games, no request is refused, and the
-server's CPU and memory figures are read from its /metrics.
+nobody is disconnected, the lobby subscribers hear of the games, the computer answers its
+opponent, no request is refused, and the server's CPU and memory figures are read from its /metrics.
 Usage: load_quick_test.py <bin dir>"""
 import json
 import os
@@ -33,9 +33,11 @@ def main():
     report = json.loads(run.stdout)
     assert report['setup_complete'], report['failure']
     assert report['moves'] > 0, report
-    for key in ('move_to_ack', 'move_to_opponent', 'move_to_last_spectator'):
+    for key in ('move_to_ack', 'move_to_opponent', 'move_to_last_spectator',
+                'move_to_computer_reply'):
         assert report[key]['samples'] > 0, f'{key}: no samples: {report}'
     assert report['players_open'] == report['players'] == 6, report
+    assert report['computer_games'] == 1, report
     assert report['connections_open'] == report['connections'], report
     assert report['errors'] == {}, report['errors']
     assert report['server_cpu_us_per_move'] is not None, report

@@ -131,11 +131,18 @@ TEST_F(PuzzlesCli, CheckFailsOnAPuzzleThatIsNoLongerOne) {
 
 TEST_F(PuzzlesCli, RefusesBadOptionsAndFiles) {
     for (const char* bad : {"--count x", "--games chess", "--levels 0-3", "--levels 5-2",
-                            "--objects 11", "--threads 0", "--nodes 0", "--line-plies 0"}) {
+                            "--objects 11", "--threads 0", "--nodes 0", "--line-plies 0",
+                            "--count 1 --frobnicate", "stray", "--out"}) {
         const auto run = run_puzzles(bad);
         EXPECT_EQ(run.status, 2) << bad;
         EXPECT_NE(run.out.find("usage: chessence puzzles"), std::string::npos) << bad;
     }
+    // --help prints the usage and builds nothing (it once started a run over the shipped bank).
+    const auto help = run_puzzles("--help --out " + (dir_ / "help.json").string());
+    EXPECT_EQ(help.status, 0);
+    EXPECT_NE(help.out.find("usage: chessence puzzles"), std::string::npos) << help.out;
+    EXPECT_FALSE(fs::exists(dir_ / "help.json"));
+    EXPECT_FALSE(fs::exists(dir_ / "help.json.part"));
     const auto missing = run_puzzles("--check " + (dir_ / "missing.json").string());
     EXPECT_EQ(missing.status, 1);
     EXPECT_NE(missing.out.find("cannot read"), std::string::npos) << missing.out;

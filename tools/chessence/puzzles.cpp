@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -157,9 +158,35 @@ json settings_json(const Run& run, const std::vector<core::VariantId>& games) {
 
 int check_bank(const Args& args, std::ostream& out, std::ostream& err);
 
+// The first argument that is not one of the command's options or an option's value; empty when
+// every one is known. A run writes over its --out file for half an hour, so a stray word (such as
+// --help) must not start one.
+std::optional<std::string> unknown_argument(const Args& args) {
+    static const std::set<std::string> with_value = {
+        "--games",       "--count",      "--seed",    "--nodes",   "--screen-nodes",
+        "--move-nodes",  "--levels",     "--objects", "--threads", "--skip-plies",
+        "--max-sources", "--line-plies", "--out",     "--check",   "--sample"};
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (with_value.contains(args[i]) && i + 1 < args.size()) {
+            ++i;
+        } else if (args[i] != "--strict") {
+            return args[i];
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 int run_puzzles(const Args& args, std::ostream& out, std::ostream& err) {
+    if (has_flag(args, "--help") || has_flag(args, "-h")) {
+        out << puzzles_usage;
+        return 0;
+    }
+    if (const auto unknown = unknown_argument(args)) {
+        err << "chessence puzzles: unknown argument " << *unknown << "\n" << puzzles_usage;
+        return 2;
+    }
     if (option_value(args, "--check")) {
         return check_bank(args, out, err);
     }

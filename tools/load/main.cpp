@@ -1,7 +1,7 @@
 // chessence-load: drives a running Chessence server (or the bare relay of tools/relay/) with rooms
-// of players, spectators, idle connections and lobby subscribers, and prints what it measured
-// (docs/performance.md has the commands and the numbers). Exit code 0 when the run completed, 1
-// when its setup failed, 2 for a bad option.
+// of players, spectators, idle connections, lobby subscribers and games against the computer, and
+// prints what it measured (docs/performance.md has the commands and the numbers). Exit code 0 when
+// the run completed, 1 when its setup failed, 2 for a bad option.
 #include <cstdio>
 #include <iostream>
 #include <regex>
@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
         "chessence-load");
     app.add_option("--url", url, "the server's WebSocket endpoint")->capture_default_str();
     app.add_option("--rooms", options.rooms, "rooms of two players")
-        ->check(CLI::Range(1, 100000))
+        ->check(CLI::Range(0, 100000))
         ->capture_default_str();
     app.add_option("--spectators", options.spectators, "spectators per room")
         ->check(CLI::Range(0, 1000000))
@@ -84,6 +84,13 @@ int main(int argc, char** argv) {
     app.add_option("--variant", options.variant, "chessence or chesica")
         ->check(CLI::IsMember({"chessence", "chesica"}))
         ->capture_default_str();
+    app.add_option("--computer", options.computer,
+                   "games against the computer, each with one person who moves at once")
+        ->check(CLI::Range(0, 10000))
+        ->capture_default_str();
+    app.add_option("--level", options.computer_level, "the computer's level in those games")
+        ->check(CLI::Range(1, 8))
+        ->capture_default_str();
     app.add_option("--seed", options.seed, "the move choices' seed")->capture_default_str();
     app.add_option("--metrics-path", metrics_path, "GET path of the server's metrics")
         ->capture_default_str();
@@ -93,7 +100,7 @@ int main(int argc, char** argv) {
                  "every connection from 127.0.0.1 (no X-Forwarded-For)");
     app.add_flag("--quick", quick,
                  "a short smoke run: 3 rooms, 2 spectators each, 20 idle, 2 "
-                 "lobby subscribers, 1 s");
+                 "lobby subscribers, 1 game against the computer at level 1, 1 s");
     app.add_flag("--json", as_json, "print the report as JSON");
     try {
         app.parse(argc, argv);
@@ -115,6 +122,8 @@ int main(int argc, char** argv) {
         options.spectators = 2;
         options.idle = 20;
         options.lobby = 2;
+        options.computer = 1;
+        options.computer_level = 1;
         options.seconds = 1;
         options.setup_timeout = std::chrono::seconds(30);
     }
@@ -145,6 +154,10 @@ int main(int argc, char** argv) {
             {"lobby_frames_each", report.lobby_frames_each},
             {"spectator_frames_joining", report.spectator_frames_joining},
             {"games_finished", report.games_finished},
+            {"computer_games", options.computer},
+            {"computer_level", options.computer_level},
+            {"move_to_computer_reply", latency_json(report.computer_reply)},
+            {"computer_games_finished", report.computer_games_finished},
             {"errors", report.errors},
         };
         std::cout << out.dump(2) << std::endl;
@@ -179,6 +192,13 @@ int main(int argc, char** argv) {
             }
             std::printf("%-24s %llu\n", "games finished",
                         static_cast<unsigned long long>(report.games_finished));
+            if (options.computer > 0) {
+                std::printf("games against the computer: %d at level %d\n", options.computer,
+                            options.computer_level);
+                print_latency("move -> computer reply", report.computer_reply);
+                std::printf("%-24s %llu\n", "computer games finished",
+                            static_cast<unsigned long long>(report.computer_games_finished));
+            }
             for (const auto& [code, count] : report.errors) {
                 std::printf("%-24s %s x %llu\n", "error", code.c_str(),
                             static_cast<unsigned long long>(count));

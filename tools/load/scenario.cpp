@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -40,6 +41,19 @@ struct Room {
     std::map<std::int64_t, Clock::time_point> sent_at;  // event version -> when its move was sent
     std::map<std::int64_t, std::size_t> spectators_seen;
     std::map<std::string, Clock::time_point> acks;  // request id -> sent
+};
+
+// A game against the computer: one person who plays game after game and times each reply.
+struct ComputerGame {
+    int index = 0;
+    std::shared_ptr<Connection> conn;
+    std::string game_id;
+    std::string side;
+    std::int64_t version = 0;
+    int plies = 0;
+    bool over = false;
+    bool started = false;
+    std::optional<Clock::time_point> sent;  // the person's last move, while the computer answers
 };
 
 class Runner {
@@ -232,6 +246,104 @@ private:
         }
     }
 
+    // --- the games against the computer
+    void start_computer_game(ComputerGame& game) {
+        const auto name = "load_c" + std::to_string(game.index);
+        game.conn = connect([this, &game, name](bool ok) {
+            if (!ok) {
+                ++failed_;
+                return;
+            }
+            game.conn->send(hello(name));
+        });
+        game.conn->on_message = [this, &game](const json& m) { on_computer_game(game, m); };
+    }
+
+    void new_computer_game(ComputerGame& game) {
+        game.conn->send({{"type", "seek_create"},
+                         {"variant", options_.variant},
+                         {"opponent", "computer"},
+                         {"level", options_.computer_level},
+                         {"side", "white"}});
+    }
+
+    void on_computer_game(ComputerGame& game, const json& m) {
+        const auto type = m.value("type", "");
+        count_error(m);
+        if (type == "welcome") {
+            new_computer_game(game);
+        } else if (type == "game_started" && game.game_id != m.value("game_id", "")) {
+            game.game_id = m.value("game_id", "");
+            game.side = m.value("you", "");
+            game.version = 0;
+            game.plies = 0;
+            game.over = false;
+            game.sent.reset();
+        } else if (type == "snapshot" && m.value("game_id", "") == game.game_id) {
+            game.version = std::max<std::int64_t>(game.version, m.value("version", 0));
+            if (!game.started) {
+                game.started = true;
+                ++computer_started_;
+            }
+            computer_person_moves(game, m);
+        } else if (type == "event" && m.value("game_id", "") == game.game_id) {
+            const auto& event = m["event"];
+            const auto kind = event.value("kind", "");
+            game.version = std::max(game.version, m.value("version", std::int64_t{0}));
+            if (kind == "game_over") {
+                if (!game.over && measuring_) {
+                    ++report_.computer_games_finished;
+                }
+                game.over = true;
+                new_computer_game(game);
+            } else if (kind == "move") {
+                if (event.value("by", "") != game.side && game.sent) {
+                    if (measuring_) {
+                        report_.computer_reply.add(Clock::now() - *game.sent);
+                    }
+                    game.sent.reset();
+                }
+                computer_person_moves(game, event);
+            }
+        }
+    }
+
+    // The person plays a random legal move when `position` (a snapshot or a move event) says it
+    // is to move; at once, or after --think-ms.
+    void computer_person_moves(ComputerGame& game, const json& position) {
+        if (game.over || position.value("to_move", json()) != json(game.side)) {
+            return;
+        }
+        const auto legal = position.value("legal", json::array());
+        if (!legal.is_array() || legal.empty()) {
+            return;
+        }
+        const auto play = [this, &game, legal, version = game.version] {
+            if (game.over || game.version != version) {
+                return;
+            }
+            if (game.plies >= options_.max_plies) {
+                game.conn->send({{"type", "resign"}, {"game_id", game.game_id}});
+                return;
+            }
+            const auto pick = std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng_);
+            game.plies += 2;
+            game.sent = Clock::now();
+            game.conn->send({{"type", "move"}, {"game_id", game.game_id}, {"move", legal[pick]}});
+        };
+        if (options_.think_ms <= 0) {
+            play();
+            return;
+        }
+        auto timer = std::make_shared<asio::steady_timer>(io_);
+        timer->expires_after(std::chrono::milliseconds(options_.think_ms));
+        timer->async_wait([timer, play](const boost::system::error_code& ec) {
+            if (!ec) {
+                play();
+            }
+        });
+    }
+
     // --- the spectators
     void add_spectator(Room& room) {
         const auto name = "load_s" + std::to_string(all_.size() + 1);
@@ -317,6 +429,14 @@ private:
         }
         co_await until([&] { return rooms_started_ == options_.rooms; }, "the games to start");
 
+        computer_games_.resize(static_cast<std::size_t>(options_.computer));
+        for (int c = 0; c < options_.computer; ++c) {
+            computer_games_[static_cast<std::size_t>(c)].index = c;
+            start_computer_game(computer_games_[static_cast<std::size_t>(c)]);
+        }
+        co_await until([&] { return computer_started_ == options_.computer; },
+                       "the games against the computer to start");
+
         // Spectators join `join_batch` at a time, round the rooms.
         const int total = options_.rooms * options_.spectators;
         for (int joined = 0; joined < total;) {
@@ -400,11 +520,13 @@ private:
     std::vector<std::shared_ptr<Connection>> all_;
     std::vector<std::shared_ptr<Connection>> lobby_;
     std::vector<Room> rooms_;
+    std::vector<ComputerGame> computer_games_;
     Clock::time_point setup_deadline_;
     bool measuring_ = false;
     int failed_ = 0;
     int lobby_ready_ = 0;
     int rooms_started_ = 0;
+    int computer_started_ = 0;
     int spectators_joined_ = 0;
     std::uint64_t requests_ = 0;
 };

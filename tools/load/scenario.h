@@ -1,7 +1,8 @@
 #pragma once
 // A load run (docs/performance.md): R rooms of two players playing legal moves from the server's
 // own lists, N spectators per room joining `join_batch` at a time, idle connections (upgrade
-// only), lobby subscribers; then a measured window. Everything is driven from one thread.
+// only), lobby subscribers, games against the computer (a person who moves at once, the
+// computer's replies timed); then a measured window. Everything is driven from one thread.
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -27,6 +28,8 @@ struct Options {
     int think_ms = 0;     // 0: a player moves as soon as it is its turn (closed loop)
     int max_plies = 200;  // then the side to move resigns and a new game starts
     std::string variant = "chesica";
+    int computer = 0;              // games against the computer (issue 25), each with one person
+    int computer_level = 8;        // their level, 1..8
     bool spread_addresses = true;  // X-Forwarded-For 10.x.y.z per connection
     unsigned seed = 1;
     std::chrono::seconds setup_timeout{120};
@@ -51,6 +54,10 @@ struct Report {
     // snapshots, the spectator counts and presence; moves too when the players move meanwhile).
     std::uint64_t spectator_frames_joining = 0;
     std::uint64_t games_finished = 0;
+    // A person's move sent -> the computer's reply arriving (its thinking, its wait for a bot
+    // thread and the way through the room), in the games against the computer.
+    Latencies computer_reply;
+    std::uint64_t computer_games_finished = 0;
     std::map<std::string, std::uint64_t> errors;  // error frames by code
 };
 

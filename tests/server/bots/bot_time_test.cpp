@@ -29,4 +29,16 @@ TEST(BotTime, ARealTimeBudgetIsAShareOfTheClockCappedByTheLevel) {
     EXPECT_EQ(server::bot_think_time(milliseconds(1500), -500, 0), server::min_bot_think);
 }
 
+// Under load a move shares its time with the moves waiting behind it (per thread); alone, it
+// keeps all of it.
+TEST(BotTime, BusyPoolsShareTheTimeOutAmongTheWaitingMoves) {
+    EXPECT_EQ(server::busy_think_time(milliseconds(1500), 0, 1), milliseconds(1500));
+    EXPECT_EQ(server::busy_think_time(milliseconds(1500), 19, 1), milliseconds(75));
+    EXPECT_EQ(server::busy_think_time(milliseconds(1500), 2, 2), milliseconds(750));
+    EXPECT_EQ(server::busy_think_time(milliseconds(1500), 1, 3), milliseconds(1125));
+    EXPECT_EQ(server::busy_think_time(milliseconds(1500), 1000, 1), server::min_bot_think);
+    EXPECT_EQ(server::busy_think_time(milliseconds(10), 5, 1), milliseconds(10));
+    EXPECT_EQ(server::busy_think_time(milliseconds(1500), 5, 0), milliseconds(1500));
+}
+
 }  // namespace
