@@ -2,35 +2,16 @@
 // separate process — one line per move, each side's accuracy, what it cost; bad input refused.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <string>
 
+#include "tool_process.h"
+
 namespace {
 
-struct AnalyseRun {
-    std::string out;
-    int status = -1;
-};
-
-// Runs the tool with `arguments` (already quoted for the shell), standard error with the output.
-AnalyseRun run_analyse_tool(const std::string& arguments) {
-    const std::string command =
-        std::string(CHESSENCE_BIN_DIR) + "/chessence analyse " + arguments + " 2>&1";
-    AnalyseRun run;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        return run;
-    }
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-        run.out.append(buffer, n);
-    }
-    const int status = ::pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
+// Runs `chessence analyse` with `arguments` (already quoted for the shell).
+tool_test::ToolRun run_analyse_tool(const std::string& arguments) {
+    return tool_test::run_chessence("analyse " + arguments);
 }
 
 bool has(const std::string& text, const std::string& part) {

@@ -9,23 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "tool_process.h"
+
 namespace {
 
 // Runs `chessence <arguments>` through the shell and returns its standard output.
 std::string run_chessence(const std::string& arguments) {
     const std::string command = std::string(CHESSENCE_BIN_DIR) + "/chessence " + arguments;
-    FILE* pipe = popen(command.c_str(), "r");
-    EXPECT_NE(pipe, nullptr) << command;
-    if (pipe == nullptr) {
-        return {};
-    }
-    std::string output;
-    char buffer[4096];
-    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) {
-        output.append(buffer, n);
-    }
-    EXPECT_EQ(pclose(pipe), 0) << command;
-    return output;
+    const auto run = tool_test::run_shell(command);
+    EXPECT_EQ(run.status, 0) << command;
+    return run.out;
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

@@ -2,7 +2,6 @@
 // separate process the way a user or a script runs it.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,15 +13,13 @@
 #include <vector>
 
 #include "core/game.h"
+#include "tool_process.h"
 
 namespace {
 
 using nlohmann::json;
 
-struct ToolRun {
-    std::string out;
-    int status = -1;
-};
+using tool_test::ToolRun;
 
 // Runs the tool with `arguments` (already quoted for the shell), standard input from `input`.
 ToolRun run_tool(const std::string& arguments, const std::string& input = "") {
@@ -34,18 +31,7 @@ ToolRun run_tool(const std::string& arguments, const std::string& input = "") {
     }
     const std::string command = std::string(CHESSENCE_BIN_DIR) + "/chessence " + arguments +
                                 " < '" + input_path.string() + "' 2>&1";
-    ToolRun run;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        return run;
-    }
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-        run.out.append(buffer, n);
-    }
-    const int status = ::pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    auto run = tool_test::run_shell(command);
     std::filesystem::remove(input_path);
     return run;
 }

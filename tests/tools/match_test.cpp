@@ -2,35 +2,15 @@
 // usage errors.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <cstdio>
 #include <regex>
 #include <string>
 
+#include "tool_process.h"
+
 namespace {
 
-struct Run {
-    std::string out;
-    int status = -1;
-};
-
-Run run_chessence(const std::string& arguments) {
-    const std::string command =
-        std::string(CHESSENCE_BIN_DIR) + "/chessence " + arguments + " 2>&1";
-    Run run;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        return run;
-    }
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-        run.out.append(buffer, n);
-    }
-    const int status = ::pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
-}
+using tool_test::run_chessence;
 
 TEST(Match, TwoQuickGamesPrintWinsDrawsAndLosses) {
     for (const char* variant : {"chessence", "chesica"}) {

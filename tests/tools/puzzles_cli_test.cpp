@@ -4,8 +4,6 @@
 // refused.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,32 +13,14 @@
 
 #include "core/puzzles/finder.h"
 #include "protocol/puzzles.h"
+#include "tool_process.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct PuzzlesRun {
-    std::string out;  // standard output and error
-    int status = -1;
-};
-
-PuzzlesRun run_puzzles(const std::string& arguments) {
-    const std::string command =
-        std::string(CHESSENCE_BIN_DIR) + "/chessence puzzles " + arguments + " 2>&1";
-    PuzzlesRun run;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        return run;
-    }
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-        run.out.append(buffer, n);
-    }
-    const int status = ::pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
+tool_test::ToolRun run_puzzles(const std::string& arguments) {
+    return tool_test::run_chessence("puzzles " + arguments);
 }
 
 std::string read_text(const fs::path& path) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/sniderman/objects.h"
+#include "tool_process.h"
 
 namespace {
 
@@ -17,18 +18,7 @@ std::string run(const std::string& arguments, const std::string& input = "") {
         input.empty() ? std::string(CHESSENCE_BIN_DIR) + "/chessence " + arguments
                       : "printf '%s\\n' '" + input + "' | " + std::string(CHESSENCE_BIN_DIR) +
                             "/chessence " + arguments;
-    std::string out;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        return out;
-    }
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) {
-        out.append(buffer, n);
-    }
-    pclose(pipe);
-    return out;
+    return tool_test::run_shell(command).out;
 }
 
 TEST(SnidermanCli, PerftCountsCaptureSequences) {

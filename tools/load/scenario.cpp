@@ -192,6 +192,21 @@ private:
         }
     }
 
+    // Runs `play` at once, or after --think-ms (a player's pause before its move).
+    void after_thinking(std::function<void()> play) {
+        if (options_.think_ms <= 0) {
+            play();
+            return;
+        }
+        auto timer = std::make_shared<asio::steady_timer>(io_);
+        timer->expires_after(std::chrono::milliseconds(options_.think_ms));
+        timer->async_wait([timer, play = std::move(play)](const boost::system::error_code& ec) {
+            if (!ec) {
+                play();
+            }
+        });
+    }
+
     // `position` carries to_move and legal (a snapshot, or a move event).
     void maybe_move(Room& room, int s, const json& position) {
         const auto& seat = room.seats[static_cast<std::size_t>(s)];
@@ -223,17 +238,7 @@ private:
             conn->send(
                 {{"type", "move"}, {"game_id", room.game_id}, {"move", legal[pick]}, {"id", id}});
         };
-        if (options_.think_ms <= 0) {
-            play();
-            return;
-        }
-        auto timer = std::make_shared<asio::steady_timer>(io_);
-        timer->expires_after(std::chrono::milliseconds(options_.think_ms));
-        timer->async_wait([timer, play](const boost::system::error_code& ec) {
-            if (!ec) {
-                play();
-            }
-        });
+        after_thinking(play);
     }
 
     void arrived(const std::map<std::int64_t, Clock::time_point>& sent_at, std::int64_t version,
@@ -331,17 +336,7 @@ private:
             game.sent = Clock::now();
             game.conn->send({{"type", "move"}, {"game_id", game.game_id}, {"move", legal[pick]}});
         };
-        if (options_.think_ms <= 0) {
-            play();
-            return;
-        }
-        auto timer = std::make_shared<asio::steady_timer>(io_);
-        timer->expires_after(std::chrono::milliseconds(options_.think_ms));
-        timer->async_wait([timer, play](const boost::system::error_code& ec) {
-            if (!ec) {
-                play();
-            }
-        });
+        after_thinking(play);
     }
 
     // --- the spectators
