@@ -340,4 +340,30 @@ server = {
 }
 for t, (props, req) in server.items():
     write(f'server/{t}.json', obj({'type': const(t), **idp, **props}, ['type'] + req, title=f'server {t}'))
+
+# --- HTTP answers that are not protocol messages (issue 25): GET/POST /api/games/<id>/analysis
+EVAL = {'anyOf': [obj({'cp': I}, ['cp']), obj({'mate': I}, ['mate']),
+                  obj({'result': enum('win', 'loss', 'draw')}, ['result'])]}
+WIN = {'type': 'number', 'minimum': 0, 'maximum': 100}
+POINT = obj({'eval': EVAL, 'win': WIN}, ['eval', 'win'])
+PLY = obj({'ply': {'type': 'integer', 'minimum': 1}, 'move': s(1), 'by': ref('../defs/seat.json'),
+           'eval': EVAL, 'win': WIN, 'best': s(1), 'pv': arr(s(1), minItems=1),
+           'judgement': {'enum': [None, 'inaccuracy', 'mistake', 'blunder']},
+           'round': {'type': 'integer', 'minimum': 1}},
+          ['ply', 'move', 'by', 'eval', 'win', 'best', 'pv', 'judgement'])
+ROUND = obj({'round': {'type': 'integer', 'minimum': 1}, 'fen': s(1), 'object': {'type': 'integer', 'minimum': 1, 'maximum': 10},
+             'odd': ref('../defs/seat.json'), 'even': ref('../defs/seat.json'), 'start': POINT},
+            ['round', 'fen', 'object', 'odd', 'even', 'start'])
+ACCURACY = {'anyOf': [WIN, {'type': 'null'}]}
+write('http/analysis.json', {D: SCHEMA, 'title': 'a game analysis (GET or POST /api/games/<id>/analysis)', 'oneOf': [
+    obj({'status': enum('queued', 'running'),
+         'positions': obj({'done': {'type': 'integer', 'minimum': 0}, 'total': {'type': 'integer', 'minimum': 0}},
+                          ['done', 'total'])}, ['status', 'positions']),
+    obj({'status': const('done')}, ['status']),
+    obj({'status': const('done'), 'game_id': ref('../defs/ref.json'), 'variant': ref('../defs/variant.json'),
+         'nodes': {'type': 'integer', 'minimum': 1}, 'exact': const(True),
+         'start': {'anyOf': [POINT, {'type': 'null'}]}, 'rounds': arr(ROUND), 'plies': arr(PLY),
+         'accuracy': obj({'white': ACCURACY, 'black': ACCURACY, 'player0': ACCURACY, 'player1': ACCURACY})},
+        ['status', 'game_id', 'variant', 'plies', 'accuracy']),
+]})
 print('ok')

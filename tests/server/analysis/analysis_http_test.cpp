@@ -10,6 +10,7 @@
 #include "core/game.h"
 #include "core/sniderman/sniderman_game.h"
 #include "core/sniderman/solver.h"
+#include "protocol/schema_validator.h"
 #include "server/bots/bot_pool.h"
 #include "server/game_table.h"
 #include "server/test_stores.h"
@@ -77,9 +78,20 @@ void expect_evaluation(const json& eval) {
     }
 }
 
+// Problems of an analysis answer against docs/schema/http/analysis.json; empty when it conforms.
+std::string analysis_schema_problems(const json& body) {
+    static schema::Validator validator(schema::protocol_schema_root());
+    std::string problems;
+    for (const auto& problem : validator.validate(body, "http/analysis.json")) {
+        problems += problem + "\n";
+    }
+    return problems;
+}
+
 // The documented shape of a done analysis of `moves`, the plies by `seats` in turn.
 void expect_analysis_shape(const json& body, const std::vector<std::string>& moves,
                            const std::vector<std::string>& seats) {
+    EXPECT_EQ(analysis_schema_problems(body), "") << body.dump();
     EXPECT_EQ(body["status"], "done");
     ASSERT_TRUE(body["plies"].is_array());
     ASSERT_EQ(body["plies"].size(), moves.size());
@@ -124,8 +136,12 @@ TEST(AnalysisHttp, PostThenGetUntilDone) {
     EXPECT_EQ(queued.status, 202) << queued.body;
     const auto status = test::parse(queued.body)["status"];
     EXPECT_TRUE(status == "queued" || status == "running") << queued.body;
+    EXPECT_EQ(analysis_schema_problems(test::parse(queued.body)), "") << queued.body;
     const auto body = analysis_when_done(server.port(), table.game_id);
     expect_analysis_shape(body, moves, {"white", "black"});
+    auto broken = body;  // the schema check can fail
+    broken["plies"][0]["judgement"] = "dubious";
+    EXPECT_NE(analysis_schema_problems(broken), "");
     EXPECT_EQ(body["game_id"], table.game_id);
     EXPECT_EQ(body["variant"], "chessence");
     EXPECT_EQ(body["nodes"], 3000);
