@@ -167,7 +167,24 @@ export class EnginePanel {
         this.render_();
     }
 
-    async load_() {
+    // The first read of the analysis: not analysed yet → ask for it when the game page said so,
+    // else offer the button; a failure is shown.
+    load_() {
+        return this.read_(() => {
+            if (takeAsk(this.gameId_)) {
+                this.ask_();
+            } else {
+                this.setState_('none');
+            }
+        }, (r) => {
+            this.note_ = r.error;
+            this.setState_('failed');
+        });
+    }
+
+    // GET the analysis; `notAnalysed()` or `failed(r)` when it is not there (unless the panel
+    // was left meanwhile).
+    async read_(notAnalysed, failed) {
         const r = await fetchAnalysis(this.gameId_);
         if (this.stopped_) {
             return;
@@ -175,14 +192,9 @@ export class EnginePanel {
         if (r.ok) {
             this.take_(r.value);
         } else if (r.code === 'not_analysed') {
-            if (takeAsk(this.gameId_)) {
-                this.ask_();
-            } else {
-                this.setState_('none');
-            }
+            notAnalysed();
         } else {
-            this.note_ = r.error;
-            this.setState_('failed');
+            failed(r);
         }
     }
 
@@ -205,19 +217,14 @@ export class EnginePanel {
         this.timer_ = setTimeout(() => this.poll_(), POLL_MS);
     }
 
-    async poll_() {
-        const r = await fetchAnalysis(this.gameId_);
-        if (this.stopped_) {
-            return;
-        }
-        if (r.ok) {
-            this.take_(r.value);
-        } else if (r.code === 'not_analysed') {
+    // A read while it waits or runs: gone → it failed on the server; a failure → ask again later.
+    poll_() {
+        return this.read_(() => {
             this.note_ = 'The analysis did not finish: ask again.';
             this.setState_('none');
-        } else {
+        }, () => {
             this.timer_ = setTimeout(() => this.poll_(), POLL_MS * 2); // the server is away: keep asking
-        }
+        });
     }
 
     async ask_() {
