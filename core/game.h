@@ -88,4 +88,8 @@ public:
 // the position string or options.
 Expected<std::unique_ptr<Game>> make_game(VariantId variant, const GameOptions& options = {});
 
+// Sorts move names into byte order, as std::sort would, without comparing strings when every name
+// has at most 8 bytes (each name is then one number): legal_moves sorts its list on every move.
+void sort_move_names(std::vector<std::string>& names);
+
 }  // namespace core

@@ -2,6 +2,8 @@
 
 #include <type_traits>
 
+#include "protocol/json_text.h"
+
 namespace protocol::events {
 
 using nlohmann::json;
@@ -320,7 +322,82 @@ json encode_event(const RoomEvent& event) {
     return out;
 }
 
+namespace {
+
+// A clock reading as clock_json would be written: keys sorted (at, black, running, white; or at,
+// player0, player1, running).
+void append_clock_text(std::string& out, const ClockReading& clock) {
+    out += '{';
+    if (clock.at) {
+        out += "\"at\":";
+        out += std::to_string(*clock.at);
+        out += ',';
+    }
+    const auto left = [&](int seat) {
+        out += '"';
+        out += clock_key(clock, seat);
+        out += "\":";
+        out += std::to_string(clock.left[static_cast<std::size_t>(seat)]);
+    };
+    const auto running = [&] {
+        out += "\"running\":";
+        if (clock.running) {
+            out += '"';
+            out += clock_key(clock, *clock.running);
+            out += '"';
+        } else {
+            out += "null";
+        }
+    };
+    if (clock.by_player) {
+        left(0);
+        out += ',';
+        left(1);
+        out += ',';
+        running();
+    } else {
+        left(1);  // black
+        out += ',';
+        running();
+        out += ',';
+        left(0);  // white
+    }
+    out += '}';
+}
+
+// A move's stored form written directly, as encode_event's tree would be written (every move is
+// stored and sent): keys sorted (by, clock, kind, lag_ms, move, player, ply).
+std::string move_text(const Move& e) {
+    std::string out = "{\"by\":";
+    out.reserve(160);
+    append_json_string(out, e.by);
+    if (e.clock) {
+        out += ",\"clock\":";
+        append_clock_text(out, *e.clock);
+    }
+    out += ",\"kind\":\"move\"";
+    if (e.clock && e.lag_ms > 0) {
+        out += ",\"lag_ms\":";
+        out += std::to_string(e.lag_ms);
+    }
+    out += ",\"move\":";
+    append_json_string(out, e.move);
+    if (e.player) {
+        out += ",\"player\":";
+        append_json_string(out, *e.player);
+    }
+    out += ",\"ply\":";
+    out += std::to_string(e.ply);
+    out += '}';
+    return out;
+}
+
+}  // namespace
+
 std::string encode_event_text(const RoomEvent& event) {
+    if (const auto* move = std::get_if<Move>(&event)) {
+        return move_text(*move);
+    }
     return encode_event(event).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -149,6 +149,8 @@ std::string_view kind_name(const RoomEvent& event);
 
 // The stored form: {"kind": …, the event's own fields}.
 nlohmann::json encode_event(const RoomEvent& event);
+// Its text: encode_event's tree as to_text writes it, byte for byte (a move, the most frequent
+// event, is written without the tree).
 std::string encode_event_text(const RoomEvent& event);
 
 // Reads an event in its stored form. Fields it does not know are ignored (so an older, fatter

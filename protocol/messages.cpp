@@ -1,8 +1,8 @@
 #include "protocol/messages.h"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "protocol/json_text.h"
 #include "protocol/version.h"
 
 namespace protocol {
@@ -118,12 +118,16 @@ std::string snapshot_message(json room, const json& id) {
 std::string event_message(std::string_view game_id, std::int64_t version,
                           std::string_view event_json, const json& derived,
                           std::string_view fields_text) {
-    std::string out = to_text(json{{"type", "event"}, {"game_id", game_id}, {"version", version}});
-    out.pop_back();  // the closing brace; the event object goes in verbatim
+    // The head as to_text would write {type, game_id, version} (keys sorted), without its closing
+    // brace; the event object goes in verbatim.
+    std::string out = "{\"game_id\":";
+    out.reserve(64 + event_json.size() + fields_text.size());
+    append_json_string(out, game_id);
+    out += ",\"type\":\"event\",\"version\":";
+    out += std::to_string(version);
     out += ",\"event\":";
     const bool adds_json = derived.is_object() && !derived.empty();
     if ((adds_json || !fields_text.empty()) && event_json.size() > 2) {
-        out.reserve(out.size() + event_json.size() + fields_text.size() + 2);
         out += event_json.substr(0, event_json.size() - 1);  // without its closing brace
         if (adds_json) {
             out += ',';
@@ -192,66 +196,6 @@ std::string pong_message(const json& id) {
 std::string server_restart_message(int reconnect_ms) {
     return to_text(json{{"type", "server_restart"}, {"reconnect_ms", reconnect_ms}});
 }
-
-namespace {
-
-// `text` as a JSON string, escaped as to_text escapes it (ASCII; anything else goes through the
-// library so that the bytes stay the same).
-void append_json_string(std::string& out, std::string_view text) {
-    if (std::any_of(text.begin(), text.end(),
-                    [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
-        out += to_text(json(text));
-        return;
-    }
-    out += '"';
-    for (const char c : text) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\b':
-                out += "\\b";
-                break;
-            case '\f':
-                out += "\\f";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char escaped[8];
-                    std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-                    out += escaped;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    out += '"';
-}
-
-void append_string_array(std::string& out, const std::vector<std::string>& items) {
-    out += '[';
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0) {
-            out += ',';
-        }
-        append_json_string(out, items[i]);
-    }
-    out += ']';
-}
-
-}  // namespace
 
 std::string ack_message(const json& id, std::string_view game_id, std::int64_t version) {
     // Written directly, keys in to_text's order (game_id, id, type, version): every move has one.
@@ -336,24 +280,35 @@ std::string position_fields_text(const core::Game& game, std::string_view fen) {
     append_string_array(out, legal);
     if (!board.powers.empty()) {
         out += ",\"powers\":{";
-        // Sorted by square name, as the JSON object would hold them.
-        std::vector<std::pair<std::string, std::string_view>> powers;
+        // Sorted by square name, as the JSON object would hold them: with at most nine ranks a
+        // name is a file letter and a rank digit, so that is file by file, each rank by rank.
         const auto files = static_cast<std::size_t>(board.files);
-        for (std::size_t i = 0; i < board.powers.size() && i < board.squares.size(); ++i) {
-            if (board.squares[i] == "M" || board.squares[i] == "m") {
-                std::string square{static_cast<char>('a' + i % files)};
-                square += std::to_string(i / files + 1);
-                powers.emplace_back(std::move(square), board.powers[i]);
+        const auto ranks = static_cast<std::size_t>(board.ranks);
+        const auto name = [files](std::size_t i) {
+            std::string square{static_cast<char>('a' + i % files)};
+            return square += std::to_string(i / files + 1);
+        };
+        std::vector<std::size_t> order;
+        for (std::size_t f = 0; f < files; ++f) {
+            for (std::size_t r = 0; r < ranks; ++r) {
+                const std::size_t i = r * files + f;
+                if (i < board.powers.size() && i < board.squares.size() &&
+                    (board.squares[i] == "M" || board.squares[i] == "m")) {
+                    order.push_back(i);
+                }
             }
         }
-        std::sort(powers.begin(), powers.end());
-        for (std::size_t i = 0; i < powers.size(); ++i) {
-            if (i > 0) {
+        if (ranks > 9) {
+            std::sort(order.begin(), order.end(),
+                      [&](std::size_t a, std::size_t b) { return name(a) < name(b); });
+        }
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            if (k > 0) {
                 out += ',';
             }
-            append_json_string(out, powers[i].first);
+            append_json_string(out, name(order[k]));
             out += ':';
-            append_json_string(out, powers[i].second);
+            append_json_string(out, board.powers[order[k]]);
         }
         out += '}';
     }

@@ -497,6 +497,13 @@ std::optional<ProtocolError> check_username(std::string_view name) {
 }
 
 ParseResult parse_request(std::string_view text) {
+    if (auto move = read_move_frame(text)) {
+        return ParseResult(std::in_place_type<Request>, std::move(*move));
+    }
+    return parse_request_tree(text);
+}
+
+ParseResult parse_request_tree(std::string_view text) {
     // One JSON value and nothing after it: a NUL byte would otherwise end the text early.
     const json message = text.find('\0') == std::string_view::npos
                              ? json::parse(text, nullptr, false)

@@ -117,8 +117,15 @@ struct RequestError {
 
 using ParseResult = std::variant<Request, RequestError>;
 
-// Parses and validates one text frame.
+// Parses and validates one text frame: a move frame by read_move_frame, anything else (or a move
+// frame it does not take) by parse_request_tree.
 ParseResult parse_request(std::string_view text);
+// The general road: the frame as a JSON tree, every type, every error.
+ParseResult parse_request_tree(std::string_view text);
+// The fast road (move_frame.cpp): a valid {"type":"move","game_id":…,"move":…} with an optional
+// "id", its strings printable ASCII without escapes, read without a tree; nothing for anything
+// else, which parse_request_tree then reads. What it reads, parse_request_tree reads the same.
+std::optional<Request> read_move_frame(std::string_view text);
 
 // A display name trimmed of surrounding spaces, or bad_name: 1–20 characters, ASCII letters,
 // digits, space, '_', '-', '.'.

@@ -57,7 +57,7 @@ public:
         for (const Move& m : list) {
             result.push_back(to_notation(m));
         }
-        std::sort(result.begin(), result.end());
+        sort_move_names(result);
         return result;
     }
 

@@ -100,7 +100,7 @@ public:
         for (const Move move : list) {
             names.push_back(move_notation(move));
         }
-        std::sort(names.begin(), names.end());
+        sort_move_names(names);
         return names;
     }
 

@@ -205,7 +205,8 @@ Expected<Position> parse_position(std::string_view text) {
 
 std::string position_string(const Position& p) {
     std::string out;
-    append_board_ranks(out, file_count, rank_count, [&p](int file, int rank) -> std::string {
+    out.reserve(64);
+    append_board_ranks(out, file_count, rank_count, [&p](int file, int rank) -> std::string_view {
         const Square s = make_square(file, rank);
         const Bitboard b = bit(s);
         if (is_missing(s)) {
@@ -222,7 +223,9 @@ std::string position_string(const Position& p) {
     out += '[';
     out.append(p.reserve[0], 'M').append(p.reserve[1], 'm');
     out += p.side_to_move == Colour::white ? "] w " : "] b ";
-    out += std::to_string(p.quiet_plies) + " " + std::to_string(p.move_number);
+    out += std::to_string(p.quiet_plies);
+    out += ' ';
+    out += std::to_string(p.move_number);
     return out;
 }
 

@@ -37,7 +37,7 @@ struct Syntax {
 };
 
 Expected<Syntax> parse_syntax(std::string_view text) {
-    const std::string quoted = quote(text);
+    const auto quoted = [text] { return quote(text); };  // for a message only: not on every move
     Syntax syntax;
     std::string_view destination;
     if (text.size() == 3 && text[0] == '@') {
@@ -46,26 +46,26 @@ Expected<Syntax> parse_syntax(std::string_view text) {
     } else if (text.size() == 5 && (text[2] == '-' || text[2] == 'x')) {
         const auto from = parse_square(text.substr(0, 2));
         if (!from) {
-            return make_error(quoted + ": '" + valid_utf8(utf8_span(text, 0, 2)) +
+            return make_error(quoted() + ": '" + valid_utf8(utf8_span(text, 0, 2)) +
                               "' is not a square (files a-f, ranks 1-9)");
         }
         syntax.from = *from;
         syntax.capture_marked = text[2] == 'x';
         destination = text.substr(3);
     } else {
-        return make_error(quoted + " is not a move; write e3-e4, d2xb4 or @e1");
+        return make_error(quoted() + " is not a move; write e3-e4, d2xb4 or @e1");
     }
     const auto to = parse_square(destination);
     if (!to) {
-        return make_error(quoted + ": '" + valid_utf8(destination) +
+        return make_error(quoted() + ": '" + valid_utf8(destination) +
                           "' is not a square (files a-f, ranks 1-9)");
     }
     syntax.to = *to;
     if (!syntax.drop && is_missing(syntax.from)) {
-        return make_error(quoted + ": " + square_name(syntax.from) + " is a missing square");
+        return make_error(quoted() + ": " + square_name(syntax.from) + " is a missing square");
     }
     if (is_missing(syntax.to)) {
-        return make_error(quoted + ": " + square_name(syntax.to) + " is a missing square");
+        return make_error(quoted() + ": " + square_name(syntax.to) + " is a missing square");
     }
     return syntax;
 }
@@ -102,11 +102,20 @@ std::string why_illegal(const Position& p, const Syntax& syntax, const std::stri
 }  // namespace
 
 std::string move_notation(Move move) {
+    // Written a character at a time: at most five, inside the string's own buffer.
+    std::string out;
+    const auto square = [&out](Square s) {
+        out += static_cast<char>('a' + file_of(s));
+        out += static_cast<char>('1' + rank_of(s));
+    };
     if (move.is_drop()) {
-        std::string out(1, '@');
-        return out.append(square_name(move.to()));
+        out += '@';
+    } else {
+        square(move.from());
+        out += move.is_capture() ? 'x' : '-';
     }
-    return square_name(move.from()) + (move.is_capture() ? "x" : "-") + square_name(move.to());
+    square(move.to());
+    return out;
 }
 
 Expected<Move> parse_move(const Position& p, std::string_view text) {
@@ -114,7 +123,6 @@ Expected<Move> parse_move(const Position& p, std::string_view text) {
     if (!syntax) {
         return make_error(syntax.error());
     }
-    const std::string quoted = quote(text);
     MoveList legal;
     generate_legal(p, legal);
     for (const Move move : legal) {
@@ -125,11 +133,11 @@ Expected<Move> parse_move(const Position& p, std::string_view text) {
             continue;
         }
         if (syntax->capture_marked && !move.is_capture()) {
-            return make_error(quoted + " is not a capture; write " + move_notation(move));
+            return make_error(quote(text) + " is not a capture; write " + move_notation(move));
         }
         return move;
     }
-    return make_error(why_illegal(p, *syntax, quoted));
+    return make_error(why_illegal(p, *syntax, quote(text)));
 }
 
 }  // namespace core::chessence

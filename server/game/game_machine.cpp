@@ -145,7 +145,7 @@ Decision decide_move(const GameState& state, const Command& command, ServerTime 
     if (state.game->to_move() != side) {
         return Decision::refuse(ErrorCode::not_your_turn, "it is not your turn");
     }
-    GameState scratch = state;
+    GameState scratch = state.scratch();
     Decision decision;
     events::Move move{command.request.move, state.seat_name(seat), std::nullopt,
                       static_cast<int>(state.game->moves().size()) + 1};
@@ -242,11 +242,14 @@ core::Status apply_game(GameState& state, RoomEvent& event, json* derived, std::
             return core::make_error(played.error());
         }
         move->move = std::move(*played);
-        state.fens.push_back(state.game->fen());
+        if (state.keeps_history) {
+            state.fens.push_back(state.game->fen());
+        }
         state.draw_offer.reset();
         state.takeback_offer.reset();
         if (position) {
-            *position = protocol::position_fields_text(*state.game, state.fens.back());
+            *position = protocol::position_fields_text(
+                *state.game, state.keeps_history ? state.fens.back() : state.game->fen());
         } else if (derived) {
             *derived = protocol::position_json(*state.game);
         }

@@ -161,7 +161,7 @@ void apply_clock(GameState& state, const RoomEvent& event, ServerTime now) {
                 }
                 state.clock.on_action(*seat, e.clock, e.lag_ms, now);
                 if constexpr (std::is_same_v<E, events::Move>) {
-                    if (state.clock.timed() && !state.match) {
+                    if (state.clock.timed() && !state.match && state.keeps_history) {
                         state.clock_history.push_back(state.clock.reading(now));
                     }
                 }

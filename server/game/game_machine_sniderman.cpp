@@ -54,7 +54,7 @@ Decision decide_name_object(const GameState& state, const Command& command, Serv
     if (std::find(available.begin(), available.end(), object) == available.end()) {
         return Decision::refuse(ErrorCode::object_used, "this object was used in an earlier round");
     }
-    GameState scratch = state;
+    GameState scratch = state.scratch();
     Decision decision;
     if (auto refused =
             append_action(scratch, decision, events::ObjectNamed{state.seat_name(seat), object},
@@ -75,7 +75,7 @@ Decision decide_choose_side(const GameState& state, const Command& command, Serv
     const bool odd = command.request.side == core::Side::first;
     events::SideChosen chosen{state.seat_name(seat), state.seat_name(odd ? seat : 1 - seat),
                               state.seat_name(odd ? 1 - seat : seat)};
-    GameState scratch = state;
+    GameState scratch = state.scratch();
     Decision decision;
     if (auto refused = append_action(scratch, decision, std::move(chosen), seat, command, now,
                                      ErrorCode::bad_field)) {
@@ -99,7 +99,7 @@ Decision decide_capture(const GameState& state, const Command& command, ServerTi
     const auto odd_player = match.records()[round_index].odd_player;
     events::Move move{command.request.move, odd_player == seat ? "odd" : "even",
                       state.seat_name(seat), static_cast<int>(match.round().moves().size()) + 1};
-    GameState scratch = state;
+    GameState scratch = state.scratch();
     Decision decision;
     if (auto refused = append_action(scratch, decision, std::move(move), seat, command, now,
                                      ErrorCode::illegal_move)) {
@@ -176,7 +176,7 @@ core::Status apply_sniderman(GameState& state, RoomEvent& event, json* derived) 
                 e.move = std::move(*played);
                 const bool round_over = match.records().size() != rounds_before ||
                                         match.phase() == MatchPhase::finished;
-                if (!round_over) {
+                if (!round_over && state.keeps_history) {
                     state.fens.push_back(match.round().fen());
                 }
                 if (derived) {
@@ -209,7 +209,9 @@ core::Status apply_sniderman(GameState& state, RoomEvent& event, json* derived) 
             } else if constexpr (std::is_same_v<E, events::RoundStarted>) {
                 // The consequence of the round before it (or of the match's start).
                 state.round_version = state.version + 1;
-                state.fens = {match.round().fen()};
+                if (state.keeps_history) {
+                    state.fens = {match.round().fen()};
+                }
                 if (derived) {
                     *derived = json{{"board", protocol::board_json(match.round().board())},
                                     {"available_objects", match.available_objects()}};

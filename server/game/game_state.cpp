@@ -2,7 +2,7 @@
 
 namespace server {
 
-std::string GameState::seat_name(int seat) const {
+std::string GameStateNow::seat_name(int seat) const {
     if (variant == core::VariantId::sniderman) {
         return seat == 0 ? "player0" : "player1";
     }
@@ -10,7 +10,7 @@ std::string GameState::seat_name(int seat) const {
         core::side_name(variant, seat == 0 ? core::Side::first : core::Side::second));
 }
 
-std::optional<int> GameState::seat_from_name(const std::string& name) const {
+std::optional<int> GameStateNow::seat_from_name(const std::string& name) const {
     for (int seat = 0; seat < 2; ++seat) {
         if (seat_name(seat) == name) {
             return seat;
@@ -19,7 +19,7 @@ std::optional<int> GameState::seat_from_name(const std::string& name) const {
     return std::nullopt;
 }
 
-std::optional<int> GameState::seat_of(const std::string& player_id) const {
+std::optional<int> GameStateNow::seat_of(const std::string& player_id) const {
     for (int seat = 0; seat < 2; ++seat) {
         if (record.seats[static_cast<std::size_t>(seat)] == player_id) {
             return seat;
@@ -28,7 +28,7 @@ std::optional<int> GameState::seat_of(const std::string& player_id) const {
     return std::nullopt;
 }
 
-std::optional<int> GameState::acting_seat() const {
+std::optional<int> GameStateNow::acting_seat() const {
     if (result) {
         return std::nullopt;
     }
@@ -51,11 +51,11 @@ std::optional<int> GameState::acting_seat() const {
     return game->to_move() == core::Side::first ? 0 : 1;
 }
 
-const core::Game& GameState::current_game() const {
+const core::Game& GameStateNow::current_game() const {
     return match ? match->round() : *game;
 }
 
-std::size_t GameState::move_count() const {
+std::size_t GameStateNow::move_count() const {
     if (game) {
         return game->moves().size();
     }
@@ -66,6 +66,13 @@ std::size_t GameState::move_count() const {
         }
     }
     return moves;
+}
+
+GameState GameState::scratch() const {
+    GameState copy;
+    static_cast<GameStateNow&>(copy) = *this;
+    copy.keeps_history = false;
+    return copy;
 }
 
 core::Expected<GameState> initial_state(const GameRecord& record, ServerTime now) {

@@ -44,7 +44,8 @@ private:
     std::unique_ptr<core::Game> game_;
 };
 
-struct GameState {
+// Everything in a GameState but its histories (below).
+struct GameStateNow {
     // What the game was created with (fixed).
     GameRecord record;
     core::VariantId variant = core::VariantId::chessence;
@@ -55,7 +56,6 @@ struct GameState {
     std::int64_t version = 0;                     // events applied
     ClonedGame game;                              // Chessence, Chesica
     std::optional<core::sniderman::Match> match;  // Sniderman
-    std::vector<std::string> fens;  // the position after each ply (Sniderman: of the round)
     std::optional<protocol::events::Result> result;
     std::optional<int> draw_offer;      // seat that offered
     std::optional<int> rematch_offer;   // seat that offered
@@ -65,10 +65,9 @@ struct GameState {
     std::int64_t round_version = 0;  // Sniderman: version of the current round's round_started
     std::array<int, 2> moretime_given{0, 0};  // moretime events by the seat that gave them
 
-    // The clocks: what the events made of them, the clocks after each ply (Chessence, Chesica:
-    // [0] the start) for takebacks, and when a real-time game is aborted if nobody acts.
+    // The clocks: what the events made of them, and when a real-time game is aborted if nobody
+    // acts.
     GameClock clock;
-    std::vector<protocol::events::ClockReading> clock_history;
     std::optional<ServerTime> abort_deadline;
 
     // "white"/"black", "player0"/"player1".
@@ -81,6 +80,22 @@ struct GameState {
     const core::Game& current_game() const;
     // Moves played in the whole game (every round of a Sniderman match).
     std::size_t move_count() const;
+};
+
+struct GameState : GameStateNow {
+    // The position after each ply (Sniderman: of the round), and the clocks after each ply
+    // (Chessence, Chesica: [0] the start) for takebacks: they grow with the game.
+    std::vector<std::string> fens;
+    std::vector<protocol::events::ClockReading> clock_history;
+
+    // False in a scratch copy: applying an event then adds nothing to the histories.
+    bool keeps_history = true;
+
+    // A copy to decide an action on (a move, a name, a side): the state without its histories,
+    // which it does not extend, so that a decision costs nothing proportional to the game's
+    // length (nor the position string of every ply). Only a takeback reads the histories; it
+    // decides on a whole copy.
+    GameState scratch() const;
 };
 
 // The state of the game `record` describes before any event, its clocks set as of `now`. An error

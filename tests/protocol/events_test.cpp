@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 #include "protocol/messages.h"
@@ -163,6 +164,43 @@ TEST_F(Events, ACatchUpIsOneFrameWithThePositionAtTheEnd) {
     ASSERT_EQ(m["events"].size(), 2u);
     EXPECT_EQ(m["events"][1]["event"]["kind"], "draw_declined");
     EXPECT_TRUE(validator_.validate_message(m, "server").empty()) << m.dump();
+}
+
+}  // namespace
+
+namespace {
+
+// A move's text, written without the tree, is the tree's text byte for byte: over moves with and
+// without a player, a clock (by side or by player, running or not, with or without its time) and
+// a lag credit, and with characters that need escaping.
+TEST(EventText, AMovesTextIsTheTreesText) {
+    std::mt19937 rng(5);
+    const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    const std::vector<std::string> moves = {"e3-e4", "a1xb2", "N@c3", "q\"\\\n", "é-x", ""};
+    for (int i = 0; i < 3000; ++i) {
+        events::Move move{moves[static_cast<std::size_t>(pick(6))], pick(2) ? "white" : "odd",
+                          std::nullopt, pick(400)};
+        if (pick(2)) {
+            move.player = pick(2) ? "player0" : "player1";
+        }
+        if (pick(3)) {
+            events::ClockReading reading{{pick(1'000'000) - 1000, pick(1'000'000)},
+                                         std::nullopt,
+                                         pick(2) == 0,
+                                         std::nullopt};
+            if (pick(3)) {
+                reading.running = pick(2);
+            }
+            if (pick(2)) {
+                reading.at = 1'700'000'000'000 + pick(1'000'000);
+            }
+            move.clock = reading;
+        }
+        move.lag_ms = pick(3) ? pick(500) : 0;
+        const events::RoomEvent event = move;
+        ASSERT_EQ(events::encode_event_text(event), protocol::to_text(events::encode_event(event)))
+            << "case " << i;
+    }
 }
 
 }  // namespace

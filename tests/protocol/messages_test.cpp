@@ -87,6 +87,9 @@ TEST_F(Messages, EventEmbedsTheStoredObjectVerbatim) {
     const auto m = valid(frame);
     EXPECT_EQ(m["version"], 12);
     EXPECT_EQ(m["event"]["kind"], "draw_offered");
+    // The head is written as the JSON library writes it, with the event last.
+    EXPECT_EQ(protocol::event_message("g_\"1", 7, stored),
+              R"({"game_id":"g_\"1","type":"event","version":7,"event":)" + stored + "}");
 }
 
 TEST_F(Messages, BoardJsonKeepsTheLayout) {

@@ -1,6 +1,7 @@
 // The game machine without a room: decisions on hand-made states, and the property that a replay
-// of the stored events is the live state, over random games of all three variants with draws,
-// takebacks, more time, Sniderman's phases and clocks.
+// of the stored events is the live state (and that a decision on a state's scratch copy is the
+// same decision), over random games of all three variants with draws, takebacks, more time,
+// Sniderman's phases and clocks.
 #include "server/game/game_machine.h"
 
 #include <gtest/gtest.h>
@@ -53,14 +54,34 @@ struct Live {
     std::vector<server::StoredEvent> stored;
 
     // As a room does: time first (a flag, a missed first move), then the request's decision;
-    // the events of each are applied and stored unless the decision is an error.
+    // the events of each are applied and stored unless the decision is an error. Any request but
+    // a takeback is decided the same on the state's scratch copy, which has no history.
     server::Decision run(const Command& c, ServerTime now) {
         commit(server::decide_time(state, now), now);
         auto decision = server::decide(state, c, now);
+        if (!is_takeback(c.request.type)) {
+            expect_same(server::decide(state.scratch(), c, now), decision);
+        }
         if (!decision.error) {
             commit(decision.events, now);
         }
         return decision;
+    }
+    static bool is_takeback(RequestType type) {
+        return type == RequestType::takeback_offer || type == RequestType::takeback_accept ||
+               type == RequestType::takeback_decline;
+    }
+    static void expect_same(const server::Decision& a, const server::Decision& b) {
+        ASSERT_EQ(a.error.has_value(), b.error.has_value());
+        if (a.error) {
+            EXPECT_EQ(a.error->code, b.error->code);
+            EXPECT_EQ(a.error->message, b.error->message);
+        }
+        ASSERT_EQ(a.events.size(), b.events.size());
+        for (std::size_t i = 0; i < a.events.size(); ++i) {
+            EXPECT_EQ(events::encode_event_text(a.events[i]),
+                      events::encode_event_text(b.events[i]));
+        }
     }
     void commit(std::vector<events::RoomEvent> decided, ServerTime now) {
         for (auto& event : decided) {
@@ -123,6 +144,38 @@ TEST(GameMachine, DecideDoesNotChangeTheState) {
 
 // 60+0: the lag quota gains 390 ms per move, so White's flag falls 390 ms after zero and a move in
 // between is saved only by a lag credit that covers what it is late.
+TEST(GameMachine, AScratchCopyHasNoHistoriesAndGrowsNone) {
+    const auto t = ServerTime{} + std::chrono::hours(1);
+    auto state = server::replay(record_of("chesica", "180+2"), {}, t);
+    ASSERT_TRUE(state);
+    for (int ply = 0; ply < 6; ++ply) {
+        auto c = command(RequestType::move, ply % 2);
+        c.request.move = state->game->legal_moves().front();
+        auto decision = server::decide(*state, c, t);
+        ASSERT_FALSE(decision.error);
+        for (auto& event : decision.events) {
+            ASSERT_TRUE(server::apply(*state, event, t));
+        }
+    }
+    ASSERT_EQ(state->fens.size(), 7u);
+    ASSERT_EQ(state->clock_history.size(), 7u);
+    auto scratch = state->scratch();
+    EXPECT_TRUE(scratch.fens.empty());
+    EXPECT_TRUE(scratch.clock_history.empty());
+    EXPECT_EQ(scratch.version, state->version);
+    EXPECT_EQ(scratch.game->fen(), state->game->fen());
+    EXPECT_NE(&*scratch.game, &*state->game) << "the game is a copy";
+    // Applying a move to it changes the position and the clocks but extends no history.
+    auto c = command(RequestType::move, 0);
+    c.request.move = scratch.game->legal_moves().front();
+    auto decision = server::decide(scratch, c, t);
+    ASSERT_FALSE(decision.error);
+    ASSERT_TRUE(server::apply(scratch, decision.events.front(), t));
+    EXPECT_EQ(scratch.version, state->version + 1);
+    EXPECT_TRUE(scratch.fens.empty());
+    EXPECT_TRUE(scratch.clock_history.empty());
+}
+
 TEST(GameMachine, FlagFallsAfterTheLagGraceAndAMoveInsideItIsSavedByItsCredit) {
     const auto t0 = ServerTime{} + std::chrono::hours(1);
     Live live{*server::replay(record_of("chessence", "60+0"), {}, t0), {}};
