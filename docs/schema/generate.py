@@ -366,4 +366,26 @@ write('http/analysis.json', {D: SCHEMA, 'title': 'a game analysis (GET or POST /
          'accuracy': obj({'white': ACCURACY, 'black': ACCURACY, 'player0': ACCURACY, 'player1': ACCURACY})},
         ['status', 'game_id', 'variant', 'plies', 'accuracy']),
 ]})
+
+# --- GET /api/puzzles and /api/puzzles/<game>/daily|random|<id> (issue 25, docs/puzzles.md); the
+# bank file's entries are the same objects.
+PUZZLE_COMMON = {'id': s(1, 64), 'rules': ref('../defs/rules.json'), 'fen': s(1),
+                 'solution': arr(s(1, 64), minItems=1),
+                 'date': s(10, 10)}  # the daily one: "2026-11-27"
+write('http/puzzle.json', {D: SCHEMA, 'title': 'a puzzle (GET /api/puzzles/<game>/daily|random|<id>)', 'oneOf': [
+    obj({**PUZZLE_COMMON, 'game': enum('chessence', 'chesica'), 'to_move': enum('white', 'black'),
+         'eval': {'anyOf': [obj({'cp': I}, ['cp']), obj({'mate': {'type': 'integer', 'minimum': 1}}, ['mate'])]},
+         'second': obj({'cp': I}, ['cp']), 'nodes': {'type': 'integer', 'minimum': 1}},
+        ['id', 'game', 'rules', 'fen', 'to_move', 'solution', 'eval', 'second', 'nodes']),
+    obj({**PUZZLE_COMMON, 'game': const('sniderman'), 'to_move': enum('odd', 'even'),
+         'object': {'type': 'integer', 'minimum': 1, 'maximum': 10}, 'object_text': s(1),
+         'eval': obj({'result': const('win')}, ['result'])},
+        ['id', 'game', 'rules', 'fen', 'to_move', 'object', 'object_text', 'solution', 'eval']),
+]})
+write('http/puzzle_counts.json', obj({'games': obj({
+    'chessence': {'type': 'integer', 'minimum': 0}, 'chesica': {'type': 'integer', 'minimum': 0},
+    'sniderman': {'type': 'integer', 'minimum': 0}}, ['chessence', 'chesica', 'sniderman'])},
+    ['games'], title='the puzzles of each game (GET /api/puzzles)'))
+write('http/error.json', obj({'code': s(1), 'error': s(1)}, ['code', 'error'],
+                             title='an HTTP API error (puzzles, analysis): a stable code and a sentence'))
 print('ok')

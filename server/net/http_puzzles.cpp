@@ -101,7 +101,8 @@ std::optional<HttpReply> serve_puzzle_api(const PuzzleCollection& puzzles, std::
     const std::string_view what =
         slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
     if (what.empty() || what.find('/') != std::string_view::npos) {
-        return not_found_reply();
+        return puzzle_error_reply(404, "not_found",
+                                  "ask for /api/puzzles/<game>/daily, /random or /<id>");
     }
     if (puzzles.of(*game).empty()) {
         return puzzle_error_reply(404, "no_puzzles",

@@ -102,6 +102,7 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
         log->debug("client {}: upgrade failed: {}", self->id_, accept_error.message());
         co_return;
     }
+    request = Request();  // the upgrade's headers: this frame lives as long as the connection
     if (self->state_.stopping()) {
         metrics().refused(Refusal::draining);
         co_await self->ws_.async_close(websocket::close_code::service_restart, use_tuple);

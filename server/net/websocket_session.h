@@ -3,7 +3,6 @@
 // routes requests (identity here, lobby and rooms on their strands), and a single writer coroutine
 // draining a bounded queue of shared frames.
 #include <chrono>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <map>
@@ -17,6 +16,7 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/websocket/stream.hpp>
+#include <boost/container/devector.hpp>
 
 #include "protocol/account_messages.h"
 #include "protocol/messages.h"
@@ -112,13 +112,16 @@ private:
     boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
     boost::asio::steady_timer wake_;
     std::uint64_t id_;
-    std::deque<Frame> queue_;
+    // FIFOs that allocate nothing while empty (a std::deque allocates its first block at once),
+    // so that an idle connection costs only what it must.
+    boost::container::devector<Frame> queue_;
     std::optional<boost::beast::websocket::close_code> close_code_;
     bool closed_ = false;  // no more frames are queued
     bool left_ = false;    // the lobby and the rooms have been told that this client is gone
     std::optional<protocol::PlayerInfo> player_;
-    bool hello_pending_ = false;    // a hello waits for its player to be stored
-    std::deque<std::string> held_;  // frames that arrived while hello_pending_ or account_pending_
+    bool hello_pending_ = false;  // a hello waits for its player to be stored
+    // Frames that arrived while hello_pending_ or account_pending_.
+    boost::container::devector<std::string> held_;
     std::optional<protocol::AccountInfo> account_;  // set when the player is an account
     std::string token_hash_;                        // the session this connection speaks with
     bool account_pending_ = false;  // an account request waits for the worker or the store

@@ -11,6 +11,7 @@
 
 #include "core/puzzles/finder.h"
 #include "protocol/puzzles.h"
+#include "protocol/schema_validator.h"
 
 namespace {
 
@@ -37,6 +38,17 @@ TEST(ShippedPuzzleBank, ParsesWithAHundredPuzzlesOfEachGame) {
     for (const auto game :
          {core::VariantId::chessence, core::VariantId::chesica, core::VariantId::sniderman}) {
         EXPECT_GE(count[game], 100u) << core::variant_name(game);
+    }
+}
+
+// Every puzzle is what GET /api/puzzles/… answers: docs/schema/http/puzzle.json.
+TEST(ShippedPuzzleBank, EveryPuzzleMatchesTheApisSchema) {
+    schema::Validator validator(schema::protocol_schema_root());
+    const auto bank = shipped_bank();
+    ASSERT_FALSE(bank.puzzles.empty());
+    for (const auto& puzzle : bank.puzzles) {
+        const auto problems = validator.validate(protocol::puzzle_json(puzzle), "http/puzzle.json");
+        EXPECT_TRUE(problems.empty()) << puzzle.id << ": " << problems.front();
     }
 }
 

@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "core/game.h"
+#include "protocol/schema_validator.h"
 #include "server/puzzles/sample_puzzles.h"
 #include "server/test_support.h"
 
@@ -20,7 +21,19 @@ const server::PuzzleCollection& puzzle_api_samples() {
     return puzzles;
 }
 
-// The JSON answer of `target` with the collection above at `moment`; `status` is expected.
+// Problems of a puzzle API answer against its JSON Schema (docs/schema/http/): empty when it
+// conforms.
+std::string puzzle_schema_problems(const json& body, const std::string& schema_file) {
+    static schema::Validator validator(schema::protocol_schema_root());
+    std::string problems;
+    for (const auto& problem : validator.validate(body, "http/" + schema_file)) {
+        problems += problem + "\n";
+    }
+    return problems;
+}
+
+// The JSON answer of `target` with the collection above at `moment`; `status` is expected, and
+// the body is checked against its schema (the counts, a puzzle, or an error).
 json puzzle_api_answer(const std::string& target, int status,
                        server::PuzzleMoment moment = {20784, 0},
                        const server::PuzzleCollection& puzzles = puzzle_api_samples()) {
@@ -33,6 +46,10 @@ json puzzle_api_answer(const std::string& target, int status,
     EXPECT_EQ(reply->content_type, "application/json");
     const auto body = json::parse(reply->body, nullptr, false);
     EXPECT_FALSE(body.is_discarded()) << reply->body;
+    const std::string schema_file = reply->status != 200       ? "error.json"
+                                    : target == "/api/puzzles" ? "puzzle_counts.json"
+                                                               : "puzzle.json";
+    EXPECT_EQ(puzzle_schema_problems(body, schema_file), "") << target << ": " << reply->body;
     return body;
 }
 
@@ -106,6 +123,20 @@ TEST(PuzzleApi, FindsAPuzzleById) {
     const auto& sniderman = puzzle_api_samples().of(core::VariantId::sniderman);
     EXPECT_EQ(puzzle_api_answer("/api/puzzles/chessence/" + sniderman[0].id, 404)["code"],
               "no_such_puzzle");
+}
+
+TEST(PuzzleApi, TheSchemaRefusesABrokenPuzzle) {
+    const auto& sniderman = puzzle_api_samples().of(core::VariantId::sniderman);
+    auto puzzle = puzzle_api_answer("/api/puzzles/sniderman/" + sniderman[0].id, 200);
+    EXPECT_EQ(puzzle_schema_problems(puzzle, "puzzle.json"), "");
+    for (const char* field : {"object", "solution", "eval"}) {
+        auto broken = puzzle;
+        broken.erase(field);
+        EXPECT_NE(puzzle_schema_problems(broken, "puzzle.json"), "") << "without " << field;
+    }
+    auto empty_line = puzzle;
+    empty_line["solution"] = json::array();
+    EXPECT_NE(puzzle_schema_problems(empty_line, "puzzle.json"), "");
 }
 
 TEST(PuzzleApi, UnknownGamesAndPathsAreNotFound) {
