@@ -3,9 +3,9 @@
 # build/sanitize-<kind> (only core, protocol, server and those tests; ../../CMakeLists.txt).
 # CI runs both kinds after the README's test command (.ci/run):
 #   address  AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer on), any report fatal:
-#            protocol_tests and server_tests (but the puzzle re-proof, below); the same build
-#            holds the libFuzzer targets, of which FUZZ_TARGETS (default: all) then run for
-#            FUZZ_SECONDS each (tests/fuzz/run.sh)
+#            protocol_tests and server_tests whole; the same build holds the libFuzzer targets,
+#            of which FUZZ_TARGETS (default: all) then run for FUZZ_SECONDS each
+#            (tests/fuzz/run.sh)
 #   thread   ThreadSanitizer: server_tests whole (the protocol's tests use one thread)
 # Non-zero on any failure or sanitizer report.
 #   tests/sanitize/run.sh address|thread [FUZZ_SECONDS] [FUZZ_TARGET ...]
@@ -32,11 +32,8 @@ echo "sanitize: $kind build took $((SECONDS - start)) s"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-# Left to the Release suite: re-proving puzzles is the engine searching millions of nodes, which
-# at -O0 under ASan took 240 s of CI's time and checks no memory the other tests do not.
-skip='^ShippedPuzzleBank\.ASampleIsProvedAgain$'
 start=$SECONDS
-ctest --test-dir "$build" -j "$(nproc)" --output-on-failure -E "$skip"
+ctest --test-dir "$build" -j "$(nproc)" --output-on-failure
 echo "sanitize: $kind tests took $((SECONDS - start)) s"
 if [[ $kind == address ]]; then
     FUZZ_BUILD=$build "$source_dir/tests/fuzz/run.sh" "$fuzz_seconds" "${fuzz_targets[@]}"

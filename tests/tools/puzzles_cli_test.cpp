@@ -1,7 +1,7 @@
 // `chessence puzzles` (tools/chessence/puzzles.cpp): a tiny bank of each game (small budgets, so
 // it stays quick on a 2-core machine) is valid, every puzzle in it is proved again by the finder,
-// the same options give the same file on two threads, --check accepts it, and bad options are
-// refused.
+// the same options give the same file on two threads, --check accepts it, positions are taken
+// from the games of a record file, and bad options are refused.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/puzzles/finder.h"
+#include "core/record.h"
 #include "protocol/puzzles.h"
 #include "tool_process.h"
 
@@ -107,6 +108,62 @@ TEST_F(PuzzlesCli, CheckFailsOnAPuzzleThatIsNoLongerOne) {
     EXPECT_EQ(check.status, 1) << check.out;
     EXPECT_NE(check.out.find("not the same puzzle any more"), std::string::npos) << check.out;
     EXPECT_NE(check.out.find("1 failed"), std::string::npos) << check.out;
+}
+
+// A record file of finished games (as the server exports them) in place of self-play: a Chesica
+// game that starts at a puzzle of the shipped bank gives that puzzle; a game of another variant
+// is left alone, and a game with a move the rules refuse is read up to it.
+TEST_F(PuzzlesCli, FindsAPuzzleInTheGamesOfARecordFile) {
+    std::ifstream bank_file(std::string(CHESSENCE_SOURCE_DIR) + "/puzzles/bank.json");
+    std::stringstream bank_text;
+    bank_text << bank_file.rdbuf();
+    const auto shipped = protocol::parse_puzzle_bank(bank_text.str());
+    ASSERT_TRUE(shipped.ok()) << shipped.error();
+    const core::puzzles::Puzzle* known = nullptr;
+    for (const auto& puzzle : shipped->puzzles) {
+        if (puzzle.game == core::VariantId::chesica && puzzle.solution.size() >= 3) {
+            known = &puzzle;
+            break;
+        }
+    }
+    ASSERT_NE(known, nullptr);
+    const auto game_record = [&](const std::string& variant, std::vector<std::string> moves) {
+        core::Record record;
+        record.tags = {{"Variant", variant}, {"RuleSet", "house"}, {"FEN", known->fen}};
+        record.second_moves_first = known->to_move == core::Side::second;
+        record.moves = std::move(moves);
+        return record;
+    };
+    const auto records = dir_ / "games.pgn";
+    std::ofstream(records) << core::write_records({game_record("chessence", {"a1-a2"}),
+                                                   game_record("chesica", known->solution),
+                                                   game_record("chesica", {"a1-a8"})});
+    const auto& settings = shipped->settings;
+    const auto path = dir_ / "bank.json";
+    const auto run = run_puzzles("--games chesica --count 3 --skip-plies 0 --nodes " +
+                                 settings.at("nodes").dump() + " --screen-nodes " +
+                                 settings.at("screen_nodes").dump() + " --line-plies " +
+                                 settings.at("line_plies").dump() + " --records " +
+                                 records.string() + " --out " + path.string());
+    ASSERT_EQ(run.status, 0) << run.out;
+    EXPECT_NE(run.out.find("chesica: 2 records in"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("puzzles from 2 games"), std::string::npos) << run.out;
+    const auto bank = protocol::parse_puzzle_bank(read_text(path));
+    ASSERT_TRUE(bank.ok()) << bank.error();
+    ASSERT_GE(bank->puzzles.size(), 1u);
+    EXPECT_EQ(bank->puzzles.front().id, known->id);
+    EXPECT_EQ(bank->puzzles.front().solution.front(), known->solution.front());
+    EXPECT_EQ(bank->settings.at("records"), "games.pgn");
+
+    std::ofstream(dir_ / "bad.pgn") << "[Variant \"chesica\"]\n\n1. e3-e4 {unclosed\n";
+    const auto bad = run_puzzles("--games chesica --records " + (dir_ / "bad.pgn").string() +
+                                 " --out " + (dir_ / "x.json").string());
+    EXPECT_EQ(bad.status, 1) << bad.out;
+    EXPECT_NE(bad.out.find("bad.pgn"), std::string::npos) << bad.out;
+    const auto missing = run_puzzles("--games chesica --records " + (dir_ / "none.pgn").string() +
+                                     " --out " + (dir_ / "x.json").string());
+    EXPECT_EQ(missing.status, 1) << missing.out;
+    EXPECT_NE(missing.out.find("cannot read"), std::string::npos) << missing.out;
 }
 
 TEST_F(PuzzlesCli, RefusesBadOptionsAndFiles) {

@@ -17,7 +17,7 @@ void usage(std::ostream& err) {
            "  chessence bench <variant>\n"
            "  chessence solve sniderman --fen \"<position>\" [--moves \"...\"]\n"
            "  chessence puzzle sniderman --seed <N>\n"
-           "  chessence puzzles [--games <g1,g2>] [--count <N>] [--seed <S>] [--out <file>] "
+           "  chessence puzzles [--games <g1,g2>] [--count <N>] [--records <file>] [--out <file>] "
            "[...]\n"
            "  chessence match --variant <variant> --levels <A> <B> --games <N> (--movetime <ms> | "
            "--nodes <N>) [...]\n"

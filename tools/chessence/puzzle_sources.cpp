@@ -47,25 +47,72 @@ SourceResult SourceWorker::from_self_play(const SourceSettings& settings, std::u
     SourceResult result;
     int next_ply = settings.skip_plies;
     play_game(play, {&first, &second}, seed, [&](const core::Game& game) {
-        const int ply = static_cast<int>(game.moves().size());
-        if (cancelled.load() || !result.error.empty() || ply < next_ply ||
-            static_cast<int>(result.puzzles.size()) >= settings.per_source) {
-            return;
-        }
-        ++result.examined;
-        const auto verdict = finder_.examine({settings.game, settings.rules, game.fen(), 0});
-        if (!verdict) {
-            result.error = game.fen() + ": " + verdict.error();
-        } else if (verdict->puzzle) {
-            ++result.proved;
-            result.puzzles.push_back(*verdict->puzzle);
-            next_ply = ply + plies_after_puzzle;
-        } else {
-            result.proved += verdict->proof.nodes != 0 ? 1 : 0;
-            ++result.rejected[static_cast<std::size_t>(verdict->rejection)];
-        }
+        examine(settings, game, next_ply, result, cancelled);
     });
     return result;
+}
+
+void SourceWorker::examine(const SourceSettings& settings, const core::Game& game, int& next_ply,
+                           SourceResult& result, const std::atomic<bool>& cancelled) {
+    const int ply = static_cast<int>(game.moves().size());
+    if (cancelled.load() || !result.error.empty() || ply < next_ply ||
+        static_cast<int>(result.puzzles.size()) >= settings.per_source) {
+        return;
+    }
+    ++result.examined;
+    const auto verdict = finder_.examine({settings.game, game.rules(), game.fen(), 0});
+    if (!verdict) {
+        result.error = game.fen() + ": " + verdict.error();
+    } else if (verdict->puzzle) {
+        ++result.proved;
+        result.puzzles.push_back(*verdict->puzzle);
+        next_ply = ply + plies_after_puzzle;
+    } else {
+        result.proved += verdict->proof.nodes != 0 ? 1 : 0;
+        ++result.rejected[static_cast<std::size_t>(verdict->rejection)];
+    }
+}
+
+SourceResult SourceWorker::from_record(const SourceSettings& settings, std::uint64_t index,
+                                       const std::atomic<bool>& cancelled) {
+    SourceResult result;
+    if (index >= settings.records->size()) {
+        return result;
+    }
+    const core::Record& record = (*settings.records)[index];
+    core::GameOptions options;
+    options.rules = settings.rules;
+    if (const auto tagged = record.tag("RuleSet")) {
+        options.rules = core::parse_rule_set(*tagged).value_or(settings.rules);
+    }
+    if (const auto fen = record.tag("FEN")) {
+        options.fen = *fen;
+    }
+    auto made = core::make_game(settings.game, options);
+    if (!made) {
+        return result;  // a start position the rules refuse: nothing to examine
+    }
+    core::Game& game = **made;
+    int next_ply = settings.skip_plies;
+    examine(settings, game, next_ply, result, cancelled);  // the start, with --skip-plies 0
+    for (const auto& move : record.moves) {
+        if (cancelled.load() || !result.error.empty() || !game.play(move)) {
+            break;
+        }
+        examine(settings, game, next_ply, result, cancelled);
+    }
+    return result;
+}
+
+std::vector<core::Record> records_of(const std::vector<core::Record>& records,
+                                     core::VariantId game) {
+    std::vector<core::Record> of_game;
+    for (const auto& record : records) {
+        if (record.tag("Variant") == std::optional<std::string>(core::variant_name(game))) {
+            of_game.push_back(record);
+        }
+    }
+    return of_game;
 }
 
 SourceResult SourceWorker::from_deal(const SourceSettings& settings, std::uint64_t index,
@@ -93,8 +140,11 @@ SourceResult SourceWorker::from_deal(const SourceSettings& settings, std::uint64
 
 SourceResult SourceWorker::run(const SourceSettings& settings, std::uint64_t index,
                                const std::atomic<bool>& cancelled) {
-    return settings.game == core::VariantId::sniderman ? from_deal(settings, index, cancelled)
-                                                       : from_self_play(settings, index, cancelled);
+    if (settings.game == core::VariantId::sniderman) {
+        return from_deal(settings, index, cancelled);
+    }
+    return settings.records ? from_record(settings, index, cancelled)
+                            : from_self_play(settings, index, cancelled);
 }
 
 Collector::Collector(std::size_t wanted, std::uint64_t max_sources)

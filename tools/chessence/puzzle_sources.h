@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/puzzles/finder.h"
+#include "core/record.h"
 
 namespace cli {
 
@@ -29,7 +30,14 @@ struct SourceSettings {
     int max_plies = 200;       // a game is cut off here
     int per_source = 3;        // puzzles from one game (Sniderman: one deal gives at most one)
     std::vector<int> objects;  // Sniderman: the objects tried on each deal, in this order
+    // Chessence, Chesica: the finished games to take positions from instead of self-play (records
+    // of this game only, in file order; --records); none: self-play.
+    std::shared_ptr<const std::vector<core::Record>> records;
 };
+
+// The records of `game` among `records` (its Variant tag), in order.
+std::vector<core::Record> records_of(const std::vector<core::Record>& records,
+                                     core::VariantId game);
 
 // What one source gave: its puzzles in the order found, and how many positions were examined.
 struct SourceResult {
@@ -53,18 +61,25 @@ public:
     SourceWorker(const SourceWorker&) = delete;
     SourceWorker& operator=(const SourceWorker&) = delete;
 
-    // The puzzles of source `index`: a self-play game of seed game_seed(seed, index), its
-    // positions from skip_plies on (after a puzzle, the next four plies are skipped: they
-    // continue its line), or the Sniderman deal of that seed with each object in turn until one
-    // makes a puzzle. `cancelled` stops early (the result is then discarded).
+    // The puzzles of source `index`: a self-play game of seed game_seed(seed, index), or the
+    // index-th of `records` (its start too), its positions from skip_plies on (after a puzzle, the
+    // next four plies are skipped: they continue its line); or the Sniderman deal of that seed with
+    // each object in turn until one makes a puzzle. A record is replayed until its end or its first
+    // move the rules refuse. `cancelled` stops early (the result is then discarded).
     SourceResult run(const SourceSettings& settings, std::uint64_t index,
                      const std::atomic<bool>& cancelled);
 
 private:
     SourceResult from_self_play(const SourceSettings& settings, std::uint64_t index,
                                 const std::atomic<bool>& cancelled);
+    SourceResult from_record(const SourceSettings& settings, std::uint64_t index,
+                             const std::atomic<bool>& cancelled);
     SourceResult from_deal(const SourceSettings& settings, std::uint64_t index,
                            const std::atomic<bool>& cancelled);
+    // Examines the position `game` reached (ply `ply`) unless it is before `next_ply` or the
+    // source has its puzzles; a puzzle moves `next_ply` past its line.
+    void examine(const SourceSettings& settings, const core::Game& game, int& next_ply,
+                 SourceResult& result, const std::atomic<bool>& cancelled);
     EnginePlayer& player(int side, int level);
 
     core::puzzles::Finder finder_;

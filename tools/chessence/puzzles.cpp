@@ -1,13 +1,17 @@
 // chessence puzzles [--games G1,G2,…] [--count N] [--seed S] [--nodes N] [--screen-nodes N]
 //                   [--move-nodes N] [--levels A-B] [--skip-plies K] [--max-sources N]
-//                   [--objects O1,O2,…] [--line-plies P] [--strict] [--threads T] [--out FILE]
+//                   [--objects O1,O2,…] [--line-plies P] [--strict] [--threads T]
+//                   [--records FILE] [--out FILE]
 // chessence puzzles --check FILE [--sample N]
 // Builds the puzzle bank (issue 25, docs/puzzles.md) offline: for each game, candidates from
-// engine self-play (Chessence, Chesica) or fresh deals (Sniderman), proved by the finder
+// engine self-play or the finished games of a record file (Chessence, Chesica; --records, e.g.
+// what the server's GET /api/players/<id>/games.pgn gives) or fresh deals (Sniderman), proved by
+// the finder
 // (core/puzzles/finder.h), without duplicates, until N puzzles a game; writes one JSON file and
 // prints the count per game and the time. The same options give the same file on any number of
 // threads. --check proves every puzzle of a bank again (or every N-th with --sample N) with the
 // settings it was made with, and fails on any that is no longer one.
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <ctime>
@@ -38,7 +42,7 @@ constexpr const char* puzzles_usage =
     "usage: chessence puzzles [--games chessence,chesica,sniderman] [--count <N>] [--seed <S>]\n"
     "       [--nodes <N>] [--screen-nodes <N>] [--move-nodes <N>] [--levels <A>-<B>]\n"
     "       [--skip-plies <K>] [--max-sources <N>] [--objects <1,2,...>] [--line-plies <P>]\n"
-    "       [--strict] [--threads <T>] [--out <file>]\n"
+    "       [--strict] [--threads <T>] [--records <file>] [--out <file>]\n"
     "       chessence puzzles --check <file> [--sample <N>]\n";
 
 std::optional<std::uint64_t> whole(const std::string& text) {
@@ -163,9 +167,9 @@ int check_bank(const Args& args, std::ostream& out, std::ostream& err);
 // --help) must not start one.
 std::optional<std::string> unknown_argument(const Args& args) {
     static const std::set<std::string> with_value = {
-        "--games",       "--count",      "--seed",    "--nodes",   "--screen-nodes",
-        "--move-nodes",  "--levels",     "--objects", "--threads", "--skip-plies",
-        "--max-sources", "--line-plies", "--out",     "--check",   "--sample"};
+        "--games",  "--count",   "--seed",    "--nodes",      "--screen-nodes", "--move-nodes",
+        "--levels", "--objects", "--threads", "--skip-plies", "--max-sources",  "--line-plies",
+        "--out",    "--check",   "--sample",  "--records"};
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (with_value.contains(args[i]) && i + 1 < args.size()) {
             ++i;
@@ -246,6 +250,24 @@ int run_puzzles(const Args& args, std::ostream& out, std::ostream& err) {
     run.source.max_level = static_cast<int>(*high);
     run.source.objects = objects;
     run.source.rules = has_flag(args, "--strict") ? core::RuleSet::strict : core::RuleSet::house;
+    // The finished games to take Chessence and Chesica positions from, instead of self-play.
+    std::vector<core::Record> records;
+    const auto records_path = option_value(args, "--records");
+    if (records_path) {
+        std::ifstream in(*records_path, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in.good()) {
+            err << "chessence puzzles: cannot read " << *records_path << "\n";
+            return 1;
+        }
+        auto parsed = core::parse_records(text.str());
+        if (!parsed) {
+            err << "chessence puzzles: " << *records_path << ": " << parsed.error() << "\n";
+            return 1;
+        }
+        records = std::move(*parsed);
+    }
     const auto path = option_value(args, "--out").value_or("puzzles/bank.json");
     // Written beside the target and renamed at the end: a failed run leaves the old bank alone.
     const auto part = path + ".part";
@@ -259,8 +281,22 @@ int run_puzzles(const Args& args, std::ostream& out, std::ostream& err) {
     const std::clock_t cpu_start = std::clock();
     protocol::PuzzleBank bank;
     bank.settings = settings_json(run, games);
+    if (records_path) {
+        bank.settings["records"] = std::filesystem::path(*records_path).filename().string();
+    }
+    const std::uint64_t max_sources_given = run.max_sources;
     for (const auto game : games) {
         run.source.game = game;
+        run.source.records.reset();
+        run.max_sources = max_sources_given;
+        if (records_path && game != core::VariantId::sniderman) {
+            auto of_game =
+                std::make_shared<const std::vector<core::Record>>(records_of(records, game));
+            run.max_sources = std::min<std::uint64_t>(run.max_sources, of_game->size());
+            out << core::variant_name(game) << ": " << of_game->size() << " records in "
+                << *records_path << "\n";
+            run.source.records = std::move(of_game);
+        }
         auto found = build_game(run, out, err);
         if (!found) {
             err << found.error() << "\n";
