@@ -71,7 +71,7 @@ void append_json_string(std::string& out, std::string_view text) {
     const std::size_t mark = out.size();
     out += '"';
     std::size_t clean_from = 0;  // the characters from here on need no escape so far
-    for (std::size_t i = 0; i < text.size(); ++i) {
+    for (std::size_t i = plain; i < text.size(); ++i) {  // those before `plain` need none
         const auto c = static_cast<unsigned char>(text[i]);
         if (c >= 0x80) {
             out.resize(mark);

@@ -10,9 +10,7 @@
 #include <charconv>
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <iomanip>
-#include <iterator>
 #include <ostream>
 
 #include "commands.h"
@@ -20,6 +18,7 @@
 #include "core/engine/engine.h"
 #include "core/record.h"
 #include "options.h"
+#include "replay_record.h"
 
 namespace cli {
 
@@ -61,14 +60,9 @@ std::string evaluation_text(const core::engine::Evaluation& eval) {
 // The game of the first record of `path`: its start position, object and moves.
 core::Expected<std::vector<std::string>> record_moves(const std::string& path,
                                                       core::GameOptions& options) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return core::make_error("cannot read " + path);
-    }
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto records = core::parse_records(text);
+    auto records = read_record_file(path);
     if (!records) {
-        return core::make_error(path + ": " + records.error());
+        return core::make_error(records.error());
     }
     if (records->empty()) {
         return core::make_error(path + ": no record");

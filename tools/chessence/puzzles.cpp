@@ -6,11 +6,10 @@
 // Builds the puzzle bank (issue 25, docs/puzzles.md) offline: for each game, candidates from
 // engine self-play or the finished games of a record file (Chessence, Chesica; --records, e.g.
 // what the server's GET /api/players/<id>/games.pgn gives) or fresh deals (Sniderman), proved by
-// the finder
-// (core/puzzles/finder.h), without duplicates, until N puzzles a game; writes one JSON file and
-// prints the count per game and the time. The same options give the same file on any number of
-// threads. --check proves every puzzle of a bank again (or every N-th with --sample N) with the
-// settings it was made with, and fails on any that is no longer one.
+// the finder (core/puzzles/finder.h), without duplicates, until N puzzles a game; writes one JSON
+// file and prints the count per game and the time. The same options give the same file on any
+// number of threads. --check proves every puzzle of a bank again (or every N-th with --sample N)
+// with the settings it was made with, and fails on any that is no longer one.
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -30,6 +29,7 @@
 #include "options.h"
 #include "protocol/puzzles.h"
 #include "puzzle_sources.h"
+#include "replay_record.h"
 
 namespace cli {
 
@@ -254,19 +254,12 @@ int run_puzzles(const Args& args, std::ostream& out, std::ostream& err) {
     std::vector<core::Record> records;
     const auto records_path = option_value(args, "--records");
     if (records_path) {
-        std::ifstream in(*records_path, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        if (!in.good()) {
-            err << "chessence puzzles: cannot read " << *records_path << "\n";
+        auto read = read_record_file(*records_path);
+        if (!read) {
+            err << "chessence puzzles: " << read.error() << "\n";
             return 1;
         }
-        auto parsed = core::parse_records(text.str());
-        if (!parsed) {
-            err << "chessence puzzles: " << *records_path << ": " << parsed.error() << "\n";
-            return 1;
-        }
-        records = std::move(*parsed);
+        records = std::move(*read);
     }
     const auto path = option_value(args, "--out").value_or("puzzles/bank.json");
     // Written beside the target and renamed at the end: a failed run leaves the old bank alone.

@@ -65,17 +65,24 @@ json replay_record(core::VariantId variant, core::RuleSet rules, const core::Rec
 
 }  // namespace
 
-int run_replay_record(core::VariantId variant, core::RuleSet rules, const std::string& path,
-                      std::ostream& out, std::ostream& err) {
+core::Expected<std::vector<core::Record>> read_record_file(const std::string& path) {
     std::ifstream file(path, std::ios::binary);
     const std::string text = file ? std::string(std::istreambuf_iterator<char>(file), {}) : "";
     if (!file.is_open() || file.bad()) {
-        err << "cannot read record file '" << path << "'\n";
-        return 1;
+        return core::make_error("cannot read record file '" + path + "'");
     }
-    const auto records = core::parse_records(text);
+    auto records = core::parse_records(text);
     if (!records) {
-        err << path << ": " << records.error() << "\n";
+        return core::make_error(path + ": " + records.error());
+    }
+    return records;
+}
+
+int run_replay_record(core::VariantId variant, core::RuleSet rules, const std::string& path,
+                      std::ostream& out, std::ostream& err) {
+    const auto records = read_record_file(path);
+    if (!records) {
+        err << records.error() << "\n";
         return 1;
     }
     for (const auto& record : *records) {

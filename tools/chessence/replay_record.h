@@ -4,7 +4,10 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "core/expected.h"
+#include "core/record.h"
 #include "core/variant.h"
 
 namespace cli {
@@ -13,6 +16,11 @@ namespace cli {
 // JSON-lines output object: {"plies": [...], "result": …} or {"error": {ply, move, message}}.
 nlohmann::json replay_line(core::VariantId variant, core::RuleSet rules,
                            const nlohmann::json& input);
+
+// The records in the file `path`; the error is "cannot read record file '<path>'" or
+// "<path>: <what is malformed, with its line>". (replay --record, analyse --record, puzzles
+// --records)
+core::Expected<std::vector<core::Record>> read_record_file(const std::string& path);
 
 // Reads the records in `path` and writes one replay_line output per record to `out`, with the
 // record's clocks read back: "time_control" (its TimeControl tag) and "clocks" (each move's
