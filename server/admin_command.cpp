@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "server/store/sqlite_store.h"
+#include "server/store/open_store.h"
 
 namespace server {
 
@@ -44,7 +44,7 @@ int run_admin_command(const std::vector<std::string>& args, const std::string& d
         err << "chessence-server admin: an in-memory database keeps no accounts\n";
         return 2;
     }
-    auto store = open_sqlite_store(db);
+    auto store = open_store(db);
     if (!store) {
         err << "chessence-server admin: cannot open the database " << db << ": " << store.error()
             << "\n";

@@ -122,7 +122,7 @@ const std::vector<Flag>& flags() {
             "--port", "CHESSENCE_PORT", "TCP port, 0 = any free port (logged)",
             [](Config & c) -> auto& { return c.server.port; }, whole_number(0, 65535)),
         flag(
-            "--db", "CHESSENCE_DB", "SQLite file, or :memory: to keep nothing",
+            "--db", "CHESSENCE_DB", "SQLite file, postgresql://… URI, or :memory: to keep nothing",
             [](Config & c) -> auto& { return c.db; }, not_empty),
         flag(
             "--web-root", "CHESSENCE_WEB_ROOT", "folder of the web client",

@@ -12,26 +12,13 @@
 #include "server/guard.h"
 #include "server/log.h"
 #include "server/server.h"
-#include "server/store/memory_store.h"
-#include "server/store/sqlite_store.h"
+#include "server/store/open_store.h"
+#include "server/store/postgres_db.h"
 
 namespace {
 
 const char* read_env(const char* name) {
     return std::getenv(name);
-}
-
-// The database: in memory for ":memory:", otherwise SQLite (its folder is created if needed).
-core::Expected<std::unique_ptr<server::Store>> open_store(const std::string& path) {
-    if (path == ":memory:") {
-        return server::make_memory_store();
-    }
-    const auto folder = std::filesystem::path(path).parent_path();
-    std::error_code ec;
-    if (!folder.empty()) {
-        std::filesystem::create_directories(folder, ec);
-    }
-    return server::open_sqlite_store(path);
 }
 
 int run(int argc, char** argv) {
@@ -51,10 +38,10 @@ int run(int argc, char** argv) {
     }
     server::set_log_level(config->log_level);
     const auto& log = server::component_logger("server");
-    auto store = open_store(config->db);
+    auto store = server::open_store(config->db);
     if (!store) {
-        std::cerr << "chessence-server: cannot open the database " << config->db << ": "
-                  << store.error() << "\n";
+        std::cerr << "chessence-server: cannot open the database "
+                  << server::pg::redacted(config->db) << ": " << store.error() << "\n";
         return 1;
     }
     auto running = server::Server::start(config->server, **store);

@@ -196,33 +196,7 @@ core::Status apply_write(Connection& db, const WriteOp& op) {
     return std::visit([&](const auto& w) { return apply(db, w); }, op);
 }
 
-// --- The group commit.
-
-// About how many bytes of text a batch carries: what the group's byte cap counts.
-std::size_t text_bytes(const WriteBatch& batch) {
-    std::size_t bytes = 0;
-    for (const auto& op : batch) {
-        bytes += std::visit(
-            [](const auto& w) -> std::size_t {
-                using W = std::decay_t<decltype(w)>;
-                if constexpr (std::is_same_v<W, AppendEvents>) {
-                    std::size_t sum = w.game_id.size();
-                    for (const auto& event : w.events) {
-                        sum += event.size();
-                    }
-                    return sum;
-                } else if constexpr (std::is_same_v<W, SaveSeek>) {
-                    return w.seek.id.size() + w.seek.json.size();
-                } else if constexpr (std::is_same_v<W, SaveAnalysis>) {
-                    return w.analysis.game_id.size() + w.analysis.json.size();
-                } else {
-                    return 64;
-                }
-            },
-            op);
-    }
-    return bytes;
-}
+// --- The group commit (group_writer.h takes the groups).
 
 // Rolls the whole transaction back, if SQLite has not already done so.
 void abandon(Connection& db) {
@@ -259,20 +233,6 @@ core::Status write_batch(Connection& db, const WriteBatch& batch) {
     return status;
 }
 
-// Calls `done` (if any); an exception it throws is logged, never let into the writer's loop.
-void call_handler(const CommitHandler& done, core::Status outcome) {
-    if (!done) {
-        return;
-    }
-    try {
-        done(std::move(outcome));
-    } catch (const std::exception& e) {
-        component_logger("store")->error("a commit handler threw: {}", e.what());
-    } catch (...) {
-        component_logger("store")->error("a commit handler threw");
-    }
-}
-
 }  // namespace
 
 // Where the road of a move reaches the disk: the room's batch joins the writer's queue.
@@ -281,65 +241,10 @@ void SqliteStore::commit_batch(WriteBatch batch, CommitHandler done) {
 }
 
 SqliteWriter::SqliteWriter(std::unique_ptr<Connection> db)
-    : db_(std::move(db)), thread_([this] { run(); }) {}
+    : db_(std::move(db)), group_([this](const auto& group) { return write_group(group); }) {}
 
 SqliteWriter::~SqliteWriter() {
     stop();
-}
-
-void SqliteWriter::submit(WriteBatch batch, CommitHandler done) {
-    {
-        std::lock_guard lock(queue_mutex_);
-        if (!stopped_) {
-            queue_.push_back(Pending{std::move(batch), std::move(done)});
-            wake_.notify_one();
-            return;
-        }
-    }
-    call_handler(done, core::make_error("the store is closed; nothing was written"));
-}
-
-void SqliteWriter::stop() {
-    if (!thread_.joinable()) {
-        return;
-    }
-    assert(thread_.get_id() != std::this_thread::get_id() && "stop() called from a handler");
-    {
-        std::lock_guard lock(queue_mutex_);
-        stopping_ = true;
-    }
-    wake_.notify_one();
-    thread_.join();
-}
-
-void SqliteWriter::run() {
-    for (;;) {
-        auto group = take_group();
-        if (group.empty()) {
-            return;
-        }
-        auto outcomes = write_group(group);
-        metrics().commit_group_batches.observe(static_cast<double>(group.size()));
-        for (std::size_t i = 0; i < group.size(); ++i) {
-            call_handler(group[i].done, std::move(outcomes[i]));
-        }
-    }
-}
-
-std::vector<SqliteWriter::Pending> SqliteWriter::take_group() {
-    std::unique_lock lock(queue_mutex_);
-    wake_.wait(lock, [this] { return !queue_.empty() || stopping_; });
-    std::vector<Pending> group;
-    std::size_t bytes = 0;
-    while (!queue_.empty() && group.size() < max_group_batches && bytes < max_group_bytes) {
-        bytes += text_bytes(queue_.front().batch);
-        group.push_back(std::move(queue_.front()));
-        queue_.pop_front();
-    }
-    if (group.empty()) {
-        stopped_ = true;  // stopping, and nothing is left: later submits are refused at once
-    }
-    return group;
 }
 
 std::vector<core::Status> SqliteWriter::write_group(const std::vector<Pending>& group) {

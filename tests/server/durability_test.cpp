@@ -11,6 +11,7 @@
 #include "core/record.h"
 #include "server/live_server.h"
 #include "server/storage_test_util.h"
+#include "server/store/store_kinds.h"
 
 namespace {
 
@@ -164,9 +165,17 @@ json expect_restored(Player& watcher, const LiveGame& game, const std::string& i
     return *snapshot;
 }
 
-TEST(ServerDurability, AcknowledgedMovesSurviveSigkillAndPlayContinues) {
+// On each durable store: a SQLite file, and a PostgreSQL database (`--db postgresql://…`).
+class ServerDurability : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ServerDurability, AcknowledgedMovesSurviveSigkillAndPlayContinues) {
     storage_test::TempDir dir;
-    const auto db = dir.file("games.db");
+    std::string db = dir.file("games.db");
+    if (GetParam() == "postgresql") {
+        auto uri = test::fresh_postgres_uri();
+        ASSERT_TRUE(uri.ok()) << uri.error();
+        db = *uri;
+    }
     const auto web_root = dir.file("web");
     std::filesystem::create_directories(web_root);
     const auto log = dir.file("server.log");
@@ -257,6 +266,10 @@ TEST(ServerDurability, AcknowledgedMovesSurviveSigkillAndPlayContinues) {
         EXPECT_TRUE(seen.has_value()) << "the opponent sees the move in " << game->id;
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(DurableStores, ServerDurability,
+                         ::testing::ValuesIn(test::durable_store_kinds),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 

@@ -1,4 +1,4 @@
-// Issue 25: a game's analysis on both stores: written and replaced, read back, the queued ones
+// Issue 25: a game's analysis on every store: written and replaced, read back, the queued ones
 // listed oldest first, and one for an unknown game refused with its batch.
 #include <gtest/gtest.h>
 
@@ -6,8 +6,7 @@
 #include <string>
 
 #include "server/storage_test_util.h"
-#include "server/store/memory_store.h"
-#include "server/store/sqlite_store.h"
+#include "server/store/store_kinds.h"
 
 namespace {
 
@@ -31,13 +30,9 @@ void prepare_analysed_games(Store& store) {
 class StoredAnalyses : public ::testing::TestWithParam<std::string> {
 protected:
     void SetUp() override {
-        if (GetParam() == "memory") {
-            store_ = server::make_memory_store();
-        } else {
-            auto opened = server::open_sqlite_store(dir_.file("analyses.db"));
-            ASSERT_TRUE(opened.ok()) << opened.error();
-            store_ = std::move(*opened);
-        }
+        auto opened = test::fresh_store(GetParam(), dir_);
+        ASSERT_TRUE(opened.ok()) << opened.error();
+        store_ = std::move(*opened);
         prepare_analysed_games(*store_);
     }
     storage_test::TempDir dir_;
@@ -78,6 +73,7 @@ TEST_P(StoredAnalyses, UnknownGameFailsWithItsBatch) {
     EXPECT_FALSE(kept->has_value());  // all or nothing
 }
 
-INSTANTIATE_TEST_SUITE_P(Stores, StoredAnalyses, ::testing::Values("memory", "sqlite"));
+INSTANTIATE_TEST_SUITE_P(AllStores, StoredAnalyses, ::testing::ValuesIn(test::store_kinds),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Issue 23: a game's chat beside its event log, on both stores: lines come back oldest first in
+// Issue 23: a game's chat beside its event log, on every store: lines come back oldest first in
 // their channels, each channel keeps its newest chat_lines_kept, a line for an unknown game fails
 // (and with it its batch), and the lines outlive the store's connection.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "server/storage_test_util.h"
-#include "server/store/memory_store.h"
 #include "server/store/sqlite_store.h"
+#include "server/store/store_kinds.h"
 
 namespace {
 
@@ -42,13 +42,9 @@ void prepare(Store& store) {
 class ChatLines : public ::testing::TestWithParam<std::string> {
 protected:
     void SetUp() override {
-        if (GetParam() == "memory") {
-            store_ = server::make_memory_store();
-        } else {
-            auto opened = server::open_sqlite_store(dir_.file("chat.db"));
-            ASSERT_TRUE(opened.ok()) << opened.error();
-            store_ = std::move(*opened);
-        }
+        auto opened = test::fresh_store(GetParam(), dir_);
+        ASSERT_TRUE(opened.ok()) << opened.error();
+        store_ = std::move(*opened);
         prepare(*store_);
     }
     storage_test::TempDir dir_;
@@ -94,7 +90,8 @@ TEST_P(ChatLines, ALineForAnUnknownGameFailsItsBatch) {
     EXPECT_TRUE(store_->chat_lines("g_1").value().empty()) << "all or nothing";
 }
 
-INSTANTIATE_TEST_SUITE_P(BothStores, ChatLines, ::testing::Values("memory", "sqlite"));
+INSTANTIATE_TEST_SUITE_P(AllStores, ChatLines, ::testing::ValuesIn(test::store_kinds),
+                         [](const auto& info) { return info.param; });
 
 TEST(ChatLinesSqlite, SurviveReopening) {
     storage_test::TempDir dir;

@@ -1,0 +1,15 @@
+#pragma once
+// Which store `--db` names: ":memory:" keeps nothing (MemoryStore), a "postgresql://…" URI is a
+// PostgreSQL database (postgres_store.h), anything else a SQLite file, whose folder is created if
+// needed (sqlite_store.h).
+#include <memory>
+#include <string>
+
+#include "core/expected.h"
+#include "server/store/store.h"
+
+namespace server {
+
+core::Expected<std::unique_ptr<Store>> open_store(const std::string& db);
+
+}  // namespace server

@@ -1,0 +1,21 @@
+#pragma once
+// The PostgreSQL schema as an ordered list of migration steps, like the SQLite one (migrations.h)
+// but starting from its current shape: step 1 is the schema SQLite reached at its step 9. The
+// version lives in the table `schema_version`; each step and its version bump run in one
+// transaction under an advisory lock, so nodes starting together migrate once.
+#include <string>
+
+#include "core/expected.h"
+#include "server/store/postgres_db.h"
+
+namespace server {
+
+// The version the newest step brings a database to.
+int current_postgres_schema_version();
+
+// Brings the database to the current schema by applying the missing steps in order. A database at
+// a newer version than this program knows is refused with an error naming `where` and both
+// versions, and left untouched.
+core::Status migrate_postgres(pg::Connection& db, const std::string& where);
+
+}  // namespace server

@@ -1,0 +1,92 @@
+#pragma once
+// The store for more than one machine: a PostgreSQL database, with SQLite's promises (store.h). One
+// writer connection makes batches durable in groups (group_writer.h: one transaction, a savepoint
+// per batch, one commit with synchronous_commit on); reads use connections of their own, lent to
+// one reader at a time, and never wait for a write. The schema is migrated at start-up
+// (postgres_schema.h).
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/expected.h"
+#include "server/store/group_writer.h"
+#include "server/store/postgres_db.h"
+#include "server/store/store.h"
+
+namespace server {
+
+// Connects to `conninfo` (a libpq URI, "postgresql://user:password@host:5432/db"), migrates the
+// database and starts the writer. An unreachable server, a refused login or a schema newer than
+// this program's gives an error naming the server (never its password) and the problem.
+core::Expected<std::unique_ptr<Store>> open_postgres_store(const std::string& conninfo);
+
+class PostgresStore final : public Store {
+public:
+    PostgresStore(std::string conninfo, std::unique_ptr<pg::Connection> writer);
+    // Writes what is queued, then closes every connection.
+    ~PostgresStore() override;
+
+    void commit_batch(WriteBatch batch, CommitHandler done) override;
+    // A one-row query on a read connection.
+    core::Status check() override;
+
+    core::Expected<std::optional<PlayerRecord>> player(std::string_view id) override;
+    core::Expected<std::optional<PlayerRecord>> player_by_token_hash(
+        std::string_view token_hash) override;
+    core::Expected<std::optional<GameRecord>> game(std::string_view id) override;
+    core::Expected<std::vector<GameRecord>> unfinished_games() override;
+    core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
+                                                    std::int64_t after_version) override;
+    core::Expected<std::vector<ChatLine>> chat_lines(std::string_view game_id) override;
+    core::Expected<std::vector<GameRecord>> finished_games_of(std::string_view player_id,
+                                                              int offset, int limit) override;
+    core::Expected<std::vector<SeekRecord>> seeks() override;
+    core::Expected<std::vector<ServerRun>> server_runs() override;
+    core::Expected<std::optional<AnalysisRecord>> analysis(std::string_view game_id) override;
+    core::Expected<std::vector<AnalysisRecord>> queued_analyses() override;
+    core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) override;
+    core::Expected<std::optional<AccountRecord>> account_by_username(
+        std::string_view username) override;
+    core::Expected<Moderation> moderation(std::string_view player_id) override;
+    core::Expected<std::vector<std::string>> muted_players() override;
+    core::Expected<std::vector<RatingRecord>> ratings_of(std::string_view player_id) override;
+    core::Expected<std::vector<GameRating>> game_ratings(std::string_view game_id) override;
+    core::Expected<std::vector<GameRating>> rating_history(std::string_view player_id) override;
+    core::Expected<std::vector<LeaderboardRow>> leaderboard(std::string_view variant, double max_rd,
+                                                            std::int64_t active_since,
+                                                            int limit) override;
+    core::Expected<std::vector<GameRecord>> find_games(const GameQuery& query) override;
+    core::Expected<GameTally> tally(std::string_view player_id,
+                                    std::string_view viewer_id) override;
+
+private:
+    // Connections kept open while nobody reads; more are opened while more threads read at once.
+    static constexpr std::size_t max_idle_readers = 8;
+
+    // Runs `query` on a read connection of its own; an error naming the server when none can be
+    // had. A connection the server dropped is not kept.
+    template <class Read>
+    auto read(Read&& query) -> decltype(query(std::declval<pg::Connection&>())) {
+        auto db = acquire_reader();
+        if (!db) {
+            return core::make_error(db.error());
+        }
+        auto result = query(**db);
+        release_reader(std::move(*db));
+        return result;
+    }
+    core::Expected<std::unique_ptr<pg::Connection>> acquire_reader();
+    void release_reader(std::unique_ptr<pg::Connection> db);
+
+    // The outcome of each batch of the group, every one of them final (committed or rolled back).
+    std::vector<core::Status> write_group(const std::vector<GroupWriter::Pending>& group);
+
+    std::string conninfo_;
+    std::mutex readers_mutex_;
+    std::vector<std::unique_ptr<pg::Connection>> idle_readers_;
+    std::unique_ptr<pg::Connection> writer_db_;  // the writer thread's alone
+    GroupWriter writer_;                         // last: its thread starts once the rest is ready
+};
+
+}  // namespace server

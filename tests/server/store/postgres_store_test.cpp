@@ -1,0 +1,194 @@
+// What only the PostgreSQL store can show (the contract both durable stores share is in
+// store_contract_test.cpp): reads on connections of their own, a read that fails said as a failure,
+// a connection the server dropped, migrations at start-up by several nodes at once, and a password
+// kept out of messages.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include "server/store/postgres_db.h"
+#include "server/store/postgres_schema.h"
+#include "server/store/postgres_store.h"
+#include "server/store/store_kinds.h"
+
+namespace postgres_store_test {
+namespace {
+
+using server::pg::Connection;
+
+struct Opened {
+    std::string uri;
+    std::unique_ptr<server::Store> store;
+};
+
+// A store on a new schema, with players p_a and p_b; `extra` is added to its URI.
+Opened open_with_players(const std::string& extra = "") {
+    auto uri = test::fresh_postgres_uri();
+    EXPECT_TRUE(uri.ok()) << (uri.ok() ? "" : uri.error());
+    if (!uri.ok()) {
+        return {};
+    }
+    auto store = server::open_postgres_store(*uri + extra);
+    EXPECT_TRUE(store.ok()) << (store.ok() ? "" : store.error());
+    if (!store.ok()) {
+        return {};
+    }
+    for (const auto* id : {"p_a", "p_b"}) {
+        EXPECT_TRUE(
+            (*store)
+                ->insert_player({id, std::string("Name ") + id, std::string("hash-") + id, 1})
+                .ok());
+    }
+    return {*uri, std::move(*store)};
+}
+
+std::unique_ptr<Connection> connect(const std::string& uri) {
+    auto db = Connection::open(uri);
+    EXPECT_TRUE(db.ok()) << (db.ok() ? "" : db.error());
+    return db.ok() ? std::move(*db) : nullptr;
+}
+
+// A reader has a connection of its own: it answers while the writer waits for a row lock another
+// connection holds.
+TEST(PostgresStore, AReadDoesNotWaitForTheWriter) {
+    auto opened = open_with_players();
+    ASSERT_TRUE(opened.store);
+    auto other = connect(opened.uri);
+    ASSERT_TRUE(other);
+    ASSERT_TRUE(other->exec("BEGIN; UPDATE players SET name = 'Locked' WHERE id = 'p_a'").ok());
+    std::promise<core::Status> outcome;
+    auto written = outcome.get_future();
+    opened.store->commit({server::RenamePlayer{"p_a", "Ann"}},
+                         [&](core::Status status) { outcome.set_value(std::move(status)); });
+    const auto found = opened.store->player("p_a").value();
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->name, "Name p_a");
+    EXPECT_EQ(written.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout)
+        << "the write waits for the other connection's lock";
+    ASSERT_TRUE(other->exec("ROLLBACK").ok());
+    EXPECT_TRUE(written.get().ok());
+    EXPECT_EQ(opened.store->player("p_a").value()->name, "Ann");
+}
+
+// Tables gone under a running store: every read says so, with the server's reason, instead of
+// answering "no such player" or an empty list.
+TEST(PostgresStore, AReadThatFailsIsAnErrorNotNotFound) {
+    auto opened = open_with_players();
+    ASSERT_TRUE(opened.store);
+    auto other = connect(opened.uri);
+    ASSERT_TRUE(other);
+    for (const auto* table : {"players", "games", "events", "accounts", "ratings", "seeks"}) {
+        ASSERT_TRUE(
+            other->exec(std::string("ALTER TABLE ") + table + " RENAME TO " + table + "_gone")
+                .ok());
+    }
+    const auto player = opened.store->player("p_a");
+    ASSERT_FALSE(player.ok()) << "p_a read as " << (player.value() ? "found" : "not found");
+    EXPECT_NE(player.error().find("reading player p_a"), std::string::npos) << player.error();
+    EXPECT_NE(player.error().find("does not exist"), std::string::npos) << player.error();
+    EXPECT_FALSE(opened.store->player_by_token_hash("hash-p_a").ok());
+    EXPECT_FALSE(opened.store->game("g_1").ok());
+    EXPECT_FALSE(opened.store->events("g_1").ok());
+    EXPECT_FALSE(opened.store->unfinished_games().ok());
+    EXPECT_FALSE(opened.store->account("p_a").ok());
+    EXPECT_FALSE(opened.store->ratings_of("p_a").ok());
+    EXPECT_FALSE(opened.store->seeks().ok());
+    EXPECT_FALSE(opened.store->insert_player({"p_c", "C", "hash-c", 1}).ok());
+}
+
+// The server drops the store's connections (a restart, a failover): the group in flight fails and
+// says so, nothing of it is written, and the next write and read connect again.
+TEST(PostgresStore, ADroppedConnectionFailsItsGroupAndTheNextOneReconnects) {
+    const auto name = "dropme" + std::to_string(::getpid());
+    auto opened = open_with_players("&application_name=" + name);
+    ASSERT_TRUE(opened.store);
+    auto other = connect(opened.uri);
+    ASSERT_TRUE(other);
+    auto killed = other->query_text(
+        "SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity "
+        "WHERE application_name = $1",
+        server::pg::Params(name));
+    ASSERT_TRUE(killed.ok()) << killed.error();
+    ASSERT_GE(std::stoi(killed->value_or("0")), 2) << "the writer and a reader";
+
+    const auto lost = opened.store->rename_player("p_a", "Lost");
+    ASSERT_FALSE(lost.ok());
+    EXPECT_FALSE(lost.error().empty());
+    const auto read = opened.store->player("p_a");
+    EXPECT_FALSE(read.ok()) << "a read on a dropped connection is a failure, not an answer";
+
+    ASSERT_TRUE(opened.store->rename_player("p_b", "Bea").ok()) << "the writer connected again";
+    const auto again = opened.store->player("p_a");
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ((*again)->name, "Name p_a") << "the failed rename was not written";
+    EXPECT_EQ(opened.store->player("p_b").value()->name, "Bea");
+}
+
+TEST(PostgresStore, ASchemaNewerThanTheProgramIsRefusedAndLeftAlone) {
+    auto opened = open_with_players();
+    ASSERT_TRUE(opened.store);
+    opened.store.reset();
+    auto other = connect(opened.uri);
+    ASSERT_TRUE(other);
+    ASSERT_TRUE(other->exec("UPDATE schema_version SET version = 99").ok());
+    auto refused = server::open_postgres_store(opened.uri);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().find("schema version 99 is newer"), std::string::npos)
+        << refused.error();
+    EXPECT_EQ(other->query_text("SELECT version FROM schema_version").value(), "99");
+    EXPECT_EQ(other->query_text("SELECT name FROM players WHERE id = 'p_a'").value(), "Name p_a");
+}
+
+// Nodes starting at once on a new database: one migrates, the others wait and find it done.
+TEST(PostgresStore, StoresOpeningTogetherMigrateOnce) {
+    auto uri = test::fresh_postgres_uri();
+    ASSERT_TRUE(uri.ok()) << uri.error();
+    std::vector<std::future<core::Expected<std::unique_ptr<server::Store>>>> opening;
+    for (int i = 0; i < 4; ++i) {
+        opening.push_back(
+            std::async(std::launch::async, [&] { return server::open_postgres_store(*uri); }));
+    }
+    std::vector<std::unique_ptr<server::Store>> stores;
+    for (auto& next : opening) {
+        auto store = next.get();
+        ASSERT_TRUE(store.ok()) << store.error();
+        stores.push_back(std::move(*store));
+    }
+    ASSERT_TRUE(stores[0]->insert_player({"p_a", "Ann", "hash-a", 1}).ok());
+    EXPECT_EQ(stores[3]->player("p_a").value()->name, "Ann") << "one database for all";
+    auto other = connect(*uri);
+    ASSERT_TRUE(other);
+    EXPECT_EQ(
+        other->query_text("SELECT count(*) || ':' || max(version) FROM schema_version").value(),
+        "1:" + std::to_string(server::current_postgres_schema_version()));
+}
+
+TEST(PostgresStore, AnUnreachableServerIsAnErrorWithoutThePassword) {
+    auto refused = server::open_postgres_store(
+        "postgresql://someone:s3cret-word@/chessence?host=/nonexistent-folder&connect_timeout=2");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().find("s3cret-word"), std::string::npos) << refused.error();
+    EXPECT_NE(refused.error().find("someone:***@"), std::string::npos) << refused.error();
+    EXPECT_EQ(server::pg::redacted("postgresql://u:pw@h:5432/db"), "postgresql://u:***@h:5432/db");
+    EXPECT_EQ(server::pg::redacted("postgresql://u@h/db"), "postgresql://u@h/db");
+    EXPECT_TRUE(server::pg::is_postgres_url("postgres://h/db"));
+    EXPECT_FALSE(server::pg::is_postgres_url("data/chessence.db"));
+}
+
+// Every double the ratings hold comes back bit for bit.
+TEST(PostgresStore, DoublesRoundTripExactly) {
+    auto opened = open_with_players();
+    ASSERT_TRUE(opened.store);
+    auto other = connect(opened.uri);
+    ASSERT_TRUE(other);
+    for (const double value : {1500.0, 0.1 + 0.2, 1.0 / 3.0, 349.99999999999994, 6e-8}) {
+        auto back = other->query_text("SELECT $1::DOUBLE PRECISION", server::pg::Params(value));
+        ASSERT_TRUE(back.ok()) << back.error();
+        EXPECT_EQ(std::stod(back->value()), value) << back->value();
+    }
+}
+
+}  // namespace
+}  // namespace postgres_store_test
