@@ -81,7 +81,8 @@ inline constexpr std::size_t password_queue = 64;
 inline constexpr std::uint64_t default_password_ops = 2;
 inline constexpr std::size_t default_password_memory = 64u * 1024u * 1024u;
 // Ratings: the leaderboard lists this many players with RD at most the provisional bound who
-// played in the last leaderboard_days; a player's games download as one PGN of at most this many.
+// played in the last leaderboard_days, and as many provisional ones apart; a player's games
+// download as one PGN of at most this many.
 inline constexpr int leaderboard_size = 50;
 inline constexpr int leaderboard_days = 90;
 inline constexpr int max_pgn_games = 2000;

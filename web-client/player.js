@@ -192,15 +192,35 @@ export class LeaderboardPage {
         this.root_.append(h('section', { class: 'card leaderboard' }, h('h1', {}, 'Leaderboard'), tabs,
             h('p', { class: 'form-note' }, 'The top 50 players with an established rating (RD ≤ 110) who played a rated game in the last 90 days.'),
             this.list_));
-        getJson(`/api/leaderboard/${this.variant_}`).then((board) => {
-            this.list_.replaceChildren(board.players.length === 0 ? h('p', { class: 'empty' },
-                'No one here yet: a rating is established (RD ≤ 110) after a number of rated games; until then it shows with a “?” on the player\'s page.')
-                : h('table', { class: 'list', 'data-list': 'leaderboard' },
-                    h('thead', {}, h('tr', {}, ...['#', 'Player', 'Rating', 'Games'].map((x) => h('th', { scope: 'col' }, x)))),
-                    h('tbody', {}, ...board.players.map((p) => h('tr', {}, h('td', {}, String(p.rank)),
-                        h('td', {}, h('a', { href: `/player/${encodeURIComponent(p.id)}` }, p.name)),
-                        h('td', {}, ratingText(p)), h('td', {}, String(p.games)))))));
-        }).catch(() => this.list_.replaceChildren(h('p', { class: 'empty' }, 'The leaderboard could not be loaded.')));
+        getJson(`/api/leaderboard/${this.variant_}`).then((board) => this.show_(board))
+            .catch(() => this.list_.replaceChildren(h('p', { class: 'empty' }, 'The leaderboard could not be loaded.')));
+    }
+
+    // The established players ranked, then the provisional ones (RD above 110) unranked, each with
+    // its own line; the empty text only when both lists are.
+    show_(board) {
+        const established = board.players ?? [];
+        const provisional = board.provisional ?? [];
+        const row = (p, rank) => h('tr', { 'data-player': p.id }, ...(rank ? [h('td', {}, String(p.rank))] : []),
+            h('td', {}, h('a', { href: `/player/${encodeURIComponent(p.id)}` }, p.name)),
+            h('td', { class: 'rating' }, ratingText(p)), h('td', {}, String(p.games)));
+        const table = (list, players, rank) => h('table', { class: 'list', 'data-list': list },
+            h('thead', {}, h('tr', {}, ...[...(rank ? ['#'] : []), 'Player', 'Rating', 'Games'].map((x) => h('th', { scope: 'col' }, x)))),
+            h('tbody', {}, ...players.map((p) => row(p, rank))));
+        if (established.length === 0 && provisional.length === 0) {
+            this.list_.replaceChildren(h('p', { class: 'empty' },
+                'No one here yet: play a rated game to appear. A rating is established (RD ≤ 110) after a number of rated games; until then it shows with a “?”.'));
+            return;
+        }
+        const parts = [established.length > 0 ? table('leaderboard', established, true)
+            : h('p', { class: 'empty', 'data-empty': 'established' }, 'No established ratings yet: a rating is established (RD ≤ 110) after a number of rated games.')];
+        if (provisional.length > 0) {
+            parts.push(h('section', { class: 'provisional', 'aria-labelledby': 'provisional-title' },
+                h('h2', { id: 'provisional-title' }, 'Provisional'),
+                h('p', { class: 'form-note' }, 'Fewer rated games, so the rating is still uncertain (RD above 110): it shows with a “?” and is not ranked yet.'),
+                table('provisional', provisional, false)));
+        }
+        this.list_.replaceChildren(...parts);
     }
 
     leave() {}

@@ -1,7 +1,11 @@
 #include "server/net/http_players.h"
 
+#include <algorithm>
 #include <charconv>
+#include <climits>
+#include <limits>
 #include <map>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -243,6 +247,41 @@ HttpReply games_pgn_reply(Store& store, const PlayerRecord& player, std::string_
     return HttpReply{200, "application/x-chess-pgn; charset=utf-8", std::move(text)};
 }
 
+json leaderboard_line(const LeaderboardRow& row) {
+    return {{"id", row.player_id},
+            {"name", row.name},
+            {"rating", row.rating.value.rating},
+            {"rd", row.rating.value.rd},
+            {"games", row.rating.games}};
+}
+
+// The best provisional ratings (RD above provisional_rd) active since `since`, highest first, at
+// most leaderboard_size. The store lists ratings under an RD bound only, so this reads the ratings
+// of any RD, established ones included, and reads further while those crowd out the provisional.
+core::Expected<std::vector<LeaderboardRow>> provisional_rows(Store& store, std::string_view variant,
+                                                             std::int64_t since) {
+    // Any RD: no bound that rounding could put a capped RD (max_rd) just above.
+    constexpr double any_rd = std::numeric_limits<double>::max();
+    for (int limit = 2 * leaderboard_size;; limit = std::min(limit, INT_MAX / 2) * 2) {
+        auto rows = store.leaderboard(variant, any_rd, since, limit);
+        if (!rows) {
+            return rows;
+        }
+        const bool all_read = rows->size() < static_cast<std::size_t>(limit);
+        std::erase_if(*rows, [](const LeaderboardRow& row) {
+            return row.rating.value.rd <= glicko2::provisional_rd;
+        });
+        if (all_read || rows->size() >= static_cast<std::size_t>(leaderboard_size)) {
+            if (rows->size() > static_cast<std::size_t>(leaderboard_size)) {
+                rows->resize(static_cast<std::size_t>(leaderboard_size));
+            }
+            return rows;
+        }
+    }
+}
+
+// The established players (RD at most provisional_rd) ranked, then the provisional ones unranked;
+// both of those who played a rated game in the last leaderboard_days.
 HttpReply leaderboard_reply(Store& store, std::string_view variant) {
     if (!core::parse_variant(variant)) {
         return not_found_reply();
@@ -252,17 +291,23 @@ HttpReply leaderboard_reply(Store& store, std::string_view variant) {
     if (!rows) {
         return read_failed_reply("the leaderboard", rows.error());
     }
+    const auto unsure = provisional_rows(store, variant, since);
+    if (!unsure) {
+        return read_failed_reply("the leaderboard", unsure.error());
+    }
     json players = json::array();
     int rank = 0;
     for (const auto& row : *rows) {
-        players.push_back({{"rank", ++rank},
-                           {"id", row.player_id},
-                           {"name", row.name},
-                           {"rating", row.rating.value.rating},
-                           {"rd", row.rating.value.rd},
-                           {"games", row.rating.games}});
+        players.push_back(leaderboard_line(row));
+        players.back()["rank"] = ++rank;
     }
-    return json_reply(200, protocol::to_text(json{{"variant", variant}, {"players", players}}));
+    json provisional = json::array();
+    for (const auto& row : *unsure) {
+        provisional.push_back(leaderboard_line(row));
+    }
+    return json_reply(
+        200, protocol::to_text(
+                 json{{"variant", variant}, {"players", players}, {"provisional", provisional}}));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Accounts and ratings in Chromium against the real server (issue 16): two guests register, play a
 // rated game to a result, both see the rating change at the end, and the player page shows the
 // new rating (provisional "?"), the win/draw/loss tally, an SVG rating-history chart and the game
-// in the finished-games list with its replay link.
+// in the finished-games list with its replay link; the leaderboard lists them as provisional.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, screenshot } from './lib/browser.mjs';
@@ -69,4 +69,48 @@ test('register, play a rated game, see the rating change and the chart', async (
     await ann.waitForSelector('#board[data-version]');
     await ann.waitForSelector('.rating-change:not([hidden])');
     assert.ok(await ann.isVisible('[data-action="pgn"]'), 'a finished game offers its PGN');
+
+    // One rated game each: nobody is established yet, both are listed as provisional, unranked,
+    // the winner first, ratings with "?".
+    await ann.goto(`${env.server.url}/leaderboard/chessence`);
+    await ann.waitForSelector('[data-list="provisional"] tbody tr');
+    assert.equal(await ann.locator('[data-list="leaderboard"]').count(), 0);
+    assert.match(await ann.textContent('[data-empty="established"]'), /No established ratings yet/);
+    assert.equal(await ann.textContent('.provisional h2'), 'Provisional');
+    assert.match(await ann.textContent('.provisional .form-note'), /uncertain.*RD above 110/);
+    const rows = await ann.$$eval('[data-list="provisional"] tbody tr', (trs) => trs.map((tr) => tr.innerText.split('\t')));
+    assert.deepEqual(rows, [['bob_e2e', '1662?', '1'], ['ann_e2e', '1338?', '1']]);
+    assert.deepEqual(await ann.$$eval('[data-list="provisional"] th', (ths) => ths.map((th) => th.textContent)), ['Player', 'Rating', 'Games']);
+    await screenshot(ann, 'leaderboard-provisional');
+    await ann.goto(`${env.server.url}/leaderboard/chesica`);
+    await ann.waitForSelector('.leaderboard .empty');
+    assert.match(await ann.textContent('.leaderboard .empty'), /^No one here yet/);
+    assert.equal(await ann.locator('.provisional').count(), 0);
+});
+
+test('the leaderboard ranks established ratings and lists provisional ones below, on a desktop and a phone', async () => {
+    const board = {
+        variant: 'chesica',
+        players: [{ rank: 1, id: 'p_top', name: 'established_one', rating: 1873.4, rd: 62.1, games: 41 },
+                  { rank: 2, id: 'p_next', name: 'established_two', rating: 1610.2, rd: 109.9, games: 23 }],
+        provisional: [{ id: 'p_new', name: 'newcomer_with_a_name', rating: 1702.6, rd: 180.3, games: 3 },
+                      { id: 'p_one', name: 'one_game', rating: 1338.2, rd: 290.3, games: 1 }],
+    };
+    for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+        const { context, page } = await newPage(env.browser, { viewport });
+        env.contexts.push(context);
+        await page.route('**/api/leaderboard/chesica', (route) => route.fulfill({ json: board }));
+        await page.goto(`${env.server.url}/leaderboard/chesica`);
+        await page.waitForSelector('[data-list="provisional"] tbody tr');
+        const cells = (list) => page.$$eval(`[data-list="${list}"] tbody tr`, (trs) => trs.map((tr) => tr.innerText.split('\t')));
+        assert.deepEqual(await cells('leaderboard'), [['1', 'established_one', '1873', '41'], ['2', 'established_two', '1610', '23']]);
+        assert.deepEqual(await cells('provisional'), [['newcomer_with_a_name', '1703?', '3'], ['one_game', '1338?', '1']]);
+        // The provisional section comes below the ranked table; no empty text with either list full.
+        const [ranked, unsure] = await Promise.all(['[data-list="leaderboard"]', '.provisional'].map((s) => page.locator(s).boundingBox()));
+        assert.ok(unsure.y >= ranked.y + ranked.height, 'provisional below the ranked players');
+        assert.equal(await page.locator('.leaderboard .empty').count(), 0);
+        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling');
+        assert.deepEqual(page.errors, []);
+        await screenshot(page, `leaderboard-${viewport.width}x${viewport.height}`);
+    }
 });

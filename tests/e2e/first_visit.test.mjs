@@ -158,6 +158,38 @@ test('game controls (takeback, abort, +15 s, the first-move warning, draw, resig
     assert.deepEqual(a.errors, []);
 });
 
+test('phone header: a guest\'s whole name, not "G…", and no sideways scrolling; the name opens the settings', async () => {
+    const page = await visitor({ ...PHONE });
+    const name = await page.evaluate(() => window.chessence.me.name);
+    assert.match(name, /^Guest \d{4}$/);
+    await page.waitForFunction((n) => document.getElementById('me-name').textContent === n, name);
+    for (const path of ['/', '/learn/chessence', '/leaderboard/chessence']) {
+        await page.goto(`${env.server.url}${path}`);
+        await waitOnline(page);
+        await page.waitForFunction((n) => document.getElementById('me-name').textContent === n, name);
+        const seen = await page.evaluate(() => {
+            const el = document.getElementById('me-name');
+            const r = el.getBoundingClientRect();
+            return { text: el.textContent, scroll: el.scrollWidth, client: el.clientWidth, left: r.left, right: r.right,
+                     page: document.documentElement.scrollWidth, header: document.querySelector('.site-header').scrollWidth };
+        });
+        assert.equal(seen.text, name);
+        assert.ok(seen.client > 0 && seen.scroll <= seen.client, `${path}: the name is cut (${seen.scroll} px in ${seen.client} px)`);
+        assert.ok(seen.left >= 0 && seen.right <= 390, `${path}: the name is in view`);
+        assert.ok(seen.page <= 390 && seen.header <= 390, `${path}: ${seen.page} px wide, header ${seen.header} px`);
+        for (const sel of ['.site-nav a[data-nav="play"]', '.site-nav a[data-nav="learn"]', '.site-nav a[data-nav="puzzles"]',
+                           '[data-action="account-menu"]', '#me-button', '#conn']) {
+            assert.ok(await page.isVisible(sel), `${path}: ${sel} is shown`);
+        }
+    }
+    await screenshot(page, 'phone-header');
+    // The gear gives way to the name, which opens the same settings.
+    assert.equal(await page.isVisible('#settings-button'), false);
+    await page.click('#me-button');
+    await page.waitForSelector('#settings[open] input[name="sound"]');
+    assert.deepEqual(page.errors, []);
+});
+
 test('a game link that does not exist: a "No such game" page with a way back, no board, no chat', async () => {
     const page = await visitor({ ...PHONE });
     for (const path of ['/game/g_no_such_game', '/analysis/g_no_such_game']) {

@@ -8,6 +8,7 @@ import { newPage, screenshot } from './lib/browser.mjs';
 import { suite } from './lib/suite.mjs';
 import { createSeek, gameIdOf, playMove, chooser, setName, waitOnline } from './lib/play.mjs';
 import { cutOff, lowContrast, smallControls } from './lib/checks.mjs';
+import { socketGame } from './lib/socket_game.mjs';
 
 const env = suite();
 
@@ -31,6 +32,25 @@ async function newGame(variant) {
     const gameId = await gameIdOf(a);
     await gameIdOf(b);
     return [a, b, gameId];
+}
+
+// With the page scrolled to the top: the game controls (time: abort, takeback, +15 s; actions:
+// draw, resign) and both player bars (the clocks) that are not wholly inside the window, and the
+// names of the controls shown.
+async function controlsOutOfView(page) {
+    await page.evaluate(() => window.scrollTo({ top: 0, left: 0, behavior: 'instant' }));
+    return page.evaluate(() => {
+        const els = [...document.querySelectorAll('.time-actions [data-action], .actions [data-action], .player-bar')]
+            .filter((el) => el.getClientRects().length && !el.closest('[hidden]'));
+        const out = [];
+        for (const el of els) {
+            const r = el.getBoundingClientRect();
+            if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
+                out.push(`${el.dataset.action ?? el.className} at ${Math.round(r.top)}–${Math.round(r.bottom)} of ${innerHeight}`);
+            }
+        }
+        return { out, shown: els.map((el) => el.dataset.action).filter(Boolean), scrollY };
+    });
 }
 
 // Controls without a name a screen reader could read.
@@ -71,10 +91,70 @@ test('every game page fits 390×844, 760×900, 1024×600 and 1366×768 with its 
         const squares = variant === 'chessence' ? 9 : variant === 'chesica' ? 8 : 4;
         assert.ok(box.height / squares >= (variant === 'chessence' ? 70 : 80), `${variant}: ${box.height / squares}px squares at 1366×768`);
         console.log(`${variant} at 1366×768: ${(box.height / squares).toFixed(1)} px squares`);
+        const controls = await controlsOutOfView(a);
+        assert.ok(controls.shown.includes('resign'), `${variant}: ${controls.shown}`);
+        assert.deepEqual(controls.out, [], `${variant}: the game controls and clocks at 1366×768`);
         assert.deepEqual(await unnamed(a), []);
         await screenshot(a, `game-${variant}-desktop`);
         await a.context().close();
         await b.context().close();
+    }
+});
+
+test('1366×768: the game controls and clocks stay in view beside a long game and a long chat', { timeout: 240000 }, async () => {
+    const { context, page: lobby } = await newPage(env.browser);
+    env.contexts.push(context);
+    await lobby.goto(`${env.server.url}/`);
+    const line = (n) => `Line ${n} of a long talk about the game, long enough to fill a few rows of the chat beside the board.`;
+    for (const [i, variant] of ['chessence', 'chesica', 'sniderman'].entries()) {
+        // A game of 40 plies (Sniderman: rounds of a five-round match) still going, each player in a
+        // page of their own.
+        let game = null;
+        for (let seed = 1; !game || game.result; seed++) {
+            assert.ok(seed < 10, `${variant}: a game still going after its plies`);
+            game = await socketGame(lobby, { variant, plies: variant === 'sniderman' ? 12 : 40, seed, finish: false, rounds: 5 });
+        }
+        const pages = [];
+        for (const token of game.tokens) {
+            const { context: c, page } = await newPage(env.browser, { viewport: { width: 1366, height: 768 } });
+            env.contexts.push(c);
+            await page.addInitScript((t) => localStorage.setItem('chessence.token', t), token);
+            await page.goto(`${env.server.url}/game/${game.gameId}`);
+            await page.waitForSelector('#board[data-version]');
+            await page.waitForSelector('.actions [data-action="resign"]');
+            pages.push(page);
+        }
+        const [first, second] = pages;
+        let seen = await controlsOutOfView(first);
+        assert.deepEqual(seen.out, [], `${variant} beside ${game.moves.length} moves`);
+        // Five lines from each player (the server's burst), both reading all ten.
+        if (i > 0) {
+            await first.waitForTimeout(10500); // the chat limit per address is ten lines in 10 s
+        }
+        for (const page of pages) {
+            for (let n = 0; n < 5; n++) {
+                await page.fill('.chat-form input', line(n));
+                await page.press('.chat-form input', 'Enter');
+                await page.waitForFunction(() => document.querySelector('.chat-form input').value === '');
+            }
+        }
+        for (const page of pages) {
+            await page.waitForFunction(() => document.querySelectorAll('.chat-log li:not(.chat-empty)').length === 10);
+        }
+        seen = await controlsOutOfView(first);
+        assert.deepEqual(seen.out, [], `${variant} beside a long chat`);
+        assert.ok(seen.shown.includes('resign') && (variant === 'sniderman' || seen.shown.includes('draw-offer')), `${variant}: ${seen.shown}`);
+        // The move list and the chat scroll inside their boxes.
+        if (variant !== 'sniderman') {
+            assert.ok(await first.evaluate(() => { const l = document.querySelector('.move-list'); return l.scrollHeight > l.clientHeight; }),
+                      `${variant}: the move list scrolls`);
+        }
+        assert.ok(await first.evaluate(() => { const l = document.querySelector('.chat-log'); return l.scrollHeight > l.clientHeight; }),
+                  `${variant}: the chat scrolls`);
+        assert.deepEqual([...first.errors, ...second.errors], []);
+        await screenshot(first, `game-${variant}-1366x768-long`);
+        await first.context().close();
+        await second.context().close();
     }
 });
 
@@ -118,7 +198,9 @@ test('lobby, rules and invitation pages: nothing cut off, tap targets, names', {
         assert.deepEqual(await unnamed(phone), [], path);
         await screenshot(phone, `phone${path === '/' ? '-lobby' : path.replace(/\//g, '-')}`);
     }
-    await phone.click('#settings-button');
+    // On a phone a guest's name button stands for the gear: it opens the same dialog.
+    assert.equal(await phone.isVisible('#settings-button'), false);
+    await phone.click('#me-button');
     await phone.waitForSelector('#settings[open]');
     assert.deepEqual(await smallControls(phone), [], 'settings dialog');
     await screenshot(phone, 'phone-settings');

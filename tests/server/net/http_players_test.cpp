@@ -6,8 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include "server/game/glicko2.h"
+#include "server/game/identity.h"
 #include "server/storage_test_util.h"
+#include "server/store/memory_store.h"
 #include "server/store/sqlite_store.h"
 #include "server/test_support.h"
 
@@ -187,6 +191,95 @@ TEST(HttpPlayers, GameListsFilterPageAndHidePrivateGamesFromOthers) {
     EXPECT_EQ(board["variant"], "chessence");
     EXPECT_TRUE(board["players"].empty());
     get_json(server.port(), "/api/leaderboard/chess", 404);
+}
+
+// Gives `a` and `b` these ratings in Chessence as if they had just played each other at `at`.
+void set_ratings(server::Store& store, const std::string& a, server::RatingValue ra,
+                 const std::string& b, server::RatingValue rb, std::int64_t at) {
+    server::RateGame write;
+    write.game_id = "g_" + a + "_" + b;
+    write.variant = "chessence";
+    write.players = {a, b};
+    write.at = at;
+    write.rate = [=](const auto&, std::int64_t) {
+        const server::RatingValue start{1500, 350, 0.06};
+        return std::vector<server::RatedSeat>{{start, ra}, {start, rb}};
+    };
+    std::promise<core::Status> done;
+    store.commit({std::move(write)}, [&](core::Status s) { done.set_value(std::move(s)); });
+    ASSERT_TRUE(done.get_future().get());
+}
+
+std::vector<std::string> ids_of(const json& list) {
+    std::vector<std::string> ids;
+    for (const auto& line : list) {
+        ids.push_back(line["id"]);
+    }
+    return ids;
+}
+
+TEST(HttpPlayers, ProvisionalRatingsAreListedUnrankedApartFromTheLeaderboard) {
+    auto store = server::make_memory_store();
+    for (const char* id : {"p_ann", "p_bob", "p_cat", "p_dan", "p_eve", "p_fay"}) {
+        ASSERT_TRUE(
+            store->insert_player({id, std::string(id).substr(2), "hash_" + std::string(id), 1}));
+    }
+    const auto now = server::unix_now();
+    // ann and bob after one rated game each (provisional), cat and dan established, eve and fay
+    // provisional but last seen 100 days ago.
+    const auto one_game = server::glicko2::rate_game({}, 0.0, {}, 0.0, 1.0);
+    set_ratings(*store, "p_ann", {one_game.first.rating, one_game.first.rd, 0.06}, "p_bob",
+                {one_game.second.rating, one_game.second.rd, 0.06}, now);
+    set_ratings(*store, "p_cat", {1900, 60, 0.06}, "p_dan", {1400, 110, 0.06}, now);
+    set_ratings(*store, "p_eve", {2000, 200, 0.06}, "p_fay", {1000, 200, 0.06}, now - 100 * 86400);
+    ASSERT_GT(one_game.first.rd, server::glicko2::provisional_rd);
+
+    const auto reply = server::serve_player_api(*store, "/api/leaderboard/chessence", "", "");
+    ASSERT_TRUE(reply);
+    ASSERT_EQ(reply->status, 200);
+    const auto board = test::parse(reply->body);
+    EXPECT_EQ(ids_of(board["players"]), (std::vector<std::string>{"p_cat", "p_dan"}));
+    EXPECT_EQ(board["players"][0]["rank"], 1);
+    EXPECT_EQ(board["players"][1]["rank"], 2);
+    EXPECT_EQ(ids_of(board["provisional"]), (std::vector<std::string>{"p_ann", "p_bob"}));
+    const auto& ann = board["provisional"][0];
+    EXPECT_FALSE(ann.contains("rank"));
+    EXPECT_EQ(ann["name"], "ann");
+    EXPECT_DOUBLE_EQ(ann["rating"].get<double>(), one_game.first.rating);
+    EXPECT_DOUBLE_EQ(ann["rd"].get<double>(), one_game.first.rd);
+    EXPECT_EQ(ann["games"], 1);
+    EXPECT_TRUE(test::parse(server::serve_player_api(*store, "/api/leaderboard/chesica", "", "")
+                                ->body)["provisional"]
+                    .empty());
+}
+
+TEST(HttpPlayers, ManyBetterEstablishedRatingsDoNotCrowdOutTheProvisionalOnes) {
+    auto store = server::make_memory_store();
+    const auto now = server::unix_now();
+    // 150 established players, all rated above 60 provisional ones.
+    for (int i = 0; i < 105; ++i) {
+        const auto a = "p_a" + std::to_string(i);
+        const auto b = "p_b" + std::to_string(i);
+        for (const auto& id : {a, b}) {
+            ASSERT_TRUE(store->insert_player({id, id, "hash_" + id, 1}));
+        }
+        if (i < 75) {
+            set_ratings(*store, a, {2000.0 + i, 50, 0.06}, b, {1900.0 + i, 50, 0.06}, now);
+        } else {
+            set_ratings(*store, a, {1500.0 + i, 200, 0.06}, b, {1200.0 + i, 200, 0.06}, now);
+        }
+    }
+    const auto board =
+        test::parse(server::serve_player_api(*store, "/api/leaderboard/chessence", "", "")->body);
+    ASSERT_EQ(board["players"].size(), 50u);
+    EXPECT_EQ(board["players"][0]["id"], "p_a74");
+    ASSERT_EQ(board["provisional"].size(), 50u);
+    EXPECT_EQ(board["provisional"][0]["id"], "p_a104");
+    EXPECT_EQ(board["provisional"][29]["id"], "p_a75");
+    EXPECT_EQ(board["provisional"][30]["id"], "p_b104");
+    for (const auto& line : board["provisional"]) {
+        EXPECT_GT(line["rd"].get<double>(), server::glicko2::provisional_rd);
+    }
 }
 
 }  // namespace
