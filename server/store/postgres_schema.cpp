@@ -158,11 +158,6 @@ core::Status migrate_postgres(pg::Connection& db, const std::string& where) {
         (void)db.exec("ROLLBACK");
         return core::make_error(where + ": " + what + ": " + why);
     };
-    if (auto made = db.exec("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)");
-        !made) {
-        return core::make_error(where +
-                                ": cannot create the schema version table: " + made.error());
-    }
     for (;;) {
         if (auto begun = db.exec("BEGIN"); !begun) {
             return core::make_error(where + ": cannot start a migration: " + begun.error());
@@ -172,6 +167,12 @@ core::Status migrate_postgres(pg::Connection& db, const std::string& where) {
                 db.exec("SELECT pg_advisory_xact_lock(" + std::string(migration_lock) + ")");
             !locked) {
             return fail("cannot take the migration lock", locked.error());
+        }
+        // Under the lock: two nodes creating it at once would collide even with IF NOT EXISTS.
+        if (auto made =
+                db.exec("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)");
+            !made) {
+            return fail("cannot create the schema version table", made.error());
         }
         auto text = db.query_text("SELECT COALESCE(MAX(version), 0) FROM schema_version");
         if (!text) {

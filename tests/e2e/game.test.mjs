@@ -46,18 +46,24 @@ async function samePly(pages, ply, round = '') {
     }, [ply, round], { timeout: 15000 })));
 }
 
-// Sniderman: the namer names the first open object; the chooser takes ODD.
+// Sniderman: the namer names the first open object; the chooser takes ODD. A button seen may be
+// drawn again (or go, when the other page acted) before the click lands: the caller's loop then
+// looks again, and the panel's text is logged so that a panel that never offers the choice shows.
 async function matchDecisions(players) {
     for (const p of players) {
-        const object = p.locator('.match button.object-choice').first();
-        if (await object.isVisible().catch(() => false)) {
-            await object.click();
-            return true;
-        }
-        const odd = p.locator('.match button[data-side="odd"]');
-        if (await odd.isVisible().catch(() => false)) {
-            await odd.click();
-            return true;
+        for (const selector of ['.match button.object-choice', '.match button[data-side="odd"]']) {
+            const button = p.locator(selector).first();
+            if (!(await button.isVisible().catch(() => false))) {
+                continue;
+            }
+            try {
+                await button.click({ timeout: 3000 });
+                return true;
+            } catch (err) {
+                const panel = await p.locator('.match').textContent().catch(() => '?');
+                console.log(`match decision missed (${selector}): ${err.message.split('\n')[0]}; panel: ${panel}`);
+                return false;
+            }
         }
     }
     return false;
