@@ -38,6 +38,8 @@ public:
     };
     // Called from the renewal thread when a lease this node held was lost (expired or taken):
     // the node must stop acting for the game at once.
+    // (It should return quickly: the next renewal round waits for it. It may call acquire or
+    // release, but must not destroy the Leases.)
     using LostHandler = std::function<void(const std::string& game_id, std::int64_t fence)>;
 
     // Connects (twice) and starts the renewal thread; an error names what is wrong (the URL, the

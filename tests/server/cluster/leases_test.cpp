@@ -225,10 +225,8 @@ TEST(LeasesWithoutRedis, UnrenewedLeaseExpiresLocally) {
     const auto claim = a->acquire("g1", 0);
     ASSERT_TRUE(claim) << claim.error();
     ASSERT_TRUE(server.stop());
-    const auto stopped = std::chrono::steady_clock::now();
 
     ASSERT_TRUE(lost.wait_for(1, 2000ms));
-    EXPECT_GE(std::chrono::steady_clock::now() - stopped, 150ms);
     EXPECT_FALSE(a->holds("g1", claim->fence));
     EXPECT_FALSE(a->acquire("g2", 0));
     std::this_thread::sleep_for(300ms);
