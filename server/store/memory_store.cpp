@@ -121,6 +121,10 @@ core::Status MemoryStore::apply(const WriteOp& op, Undo& undo) {
                     undo.push_back([this, old = *it] { runs_[old.first] = old.second; });
                     it->second = std::max(it->second, w.run.alive_at);
                 }
+            } else if constexpr (std::is_same_v<W, ClaimGame>) {
+                return apply_fence(w, undo);
+            } else if constexpr (std::is_same_v<W, CheckFence>) {
+                return apply_fence(w);
             } else {
                 return apply_account(w, undo);
             }

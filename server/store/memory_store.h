@@ -59,6 +59,9 @@ private:
     core::Status apply_account(const RevokeSession& w, Undo& undo);
     core::Status apply_account(const RevokeSessions& w, Undo& undo);
     core::Status apply_account(const RateGame& w, Undo& undo);
+    // memory_store_fences.cpp: claiming a game and checking a batch's fence (fences.h).
+    core::Status apply_fence(const ClaimGame& w, Undo& undo);
+    core::Status apply_fence(const CheckFence& w);
     // The finished games of `player_id` that `viewer_id` may see, newest first, with the seat.
     std::vector<std::pair<const GameRecord*, int>> visible_games(std::string_view player_id,
                                                                  std::string_view viewer_id);

@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 9> steps = {
+constexpr std::array<std::string_view, 10> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -191,6 +191,11 @@ CREATE TABLE analyses (
     updated_at  INTEGER NOT NULL
 );
 CREATE INDEX analyses_by_status ON analyses (status, updated_at);
+)sql",
+    // 10 (issue 27): the newest fencing number that claimed each game (fences.h); the games stored
+    // before were never claimed.
+    R"sql(
+ALTER TABLE games ADD COLUMN fence INTEGER NOT NULL DEFAULT 0;
 )sql",
 };
 

@@ -13,7 +13,7 @@ using pg::Result;
 
 constexpr const char* game_columns =
     "id, variant, rules, start_fen, seed, rounds, private, status, result_json, created_at, "
-    "finished_at, time_control, rated, access_key";
+    "finished_at, time_control, rated, access_key, fence";
 
 core::Expected<std::optional<PlayerRecord>> find_player(Connection& db, std::string_view what,
                                                         const std::string& sql,
@@ -41,6 +41,7 @@ GameRecord game_from_row(const Result& r, int i) {
     g.time_control = r.text(i, 11);
     g.rated = r.integer(i, 12) != 0;
     g.access_key = r.text(i, 13);
+    g.fence = r.integer(i, 14);
     return g;
 }
 
@@ -58,7 +59,7 @@ core::Expected<std::vector<GameRecord>> query_games(Connection& db, std::string_
                   where,
               params, [&](const Result& r, int i) {
                   auto g = game_from_row(r, i);
-                  const auto seats = r.text(i, 14);
+                  const auto seats = r.text(i, 15);
                   for (std::size_t at = 0; at < seats.size();) {
                       auto end = seats.find('\x1f', at);
                       end = end == std::string::npos ? seats.size() : end;

@@ -10,7 +10,7 @@ namespace {
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
 // Integers are BIGINT (SQLite's INTEGER), flags SMALLINT 0/1 as in SQLite, doubles DOUBLE
 // PRECISION; `seq` columns stand for SQLite's rowid where the order of insertion is read.
-constexpr std::array<std::string_view, 1> postgres_steps = {
+constexpr std::array<std::string_view, 2> postgres_steps = {
     // 1: everything SQLite's nine steps built (migrations.cpp), in one.
     R"sql(
 CREATE TABLE players (
@@ -141,6 +141,11 @@ CREATE TABLE analyses (
     updated_at  BIGINT NOT NULL
 );
 CREATE INDEX analyses_by_status ON analyses (status, updated_at);
+)sql",
+    // 2 (issue 27), SQLite's step 10: the newest fencing number that claimed each game (fences.h);
+    // the games stored before were never claimed.
+    R"sql(
+ALTER TABLE games ADD COLUMN fence BIGINT NOT NULL DEFAULT 0;
 )sql",
 };
 

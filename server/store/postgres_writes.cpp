@@ -51,11 +51,11 @@ core::Status apply(Connection& db, const CreateGame& w) {
     const auto& g = w.game;
     auto inserted = db.query(
         "INSERT INTO games (id, variant, rules, start_fen, seed, rounds, private, status, "
-        "result_json, created_at, finished_at, time_control, rated, access_key) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+        "result_json, created_at, finished_at, time_control, rated, access_key, fence) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         Params(g.id, g.variant, g.rules, g.start_fen, static_cast<std::int64_t>(g.seed), g.rounds,
                g.is_private, g.status, g.result_json, g.created_at, g.finished_at, g.time_control,
-               g.rated, g.access_key));
+               g.rated, g.access_key, g.fence));
     if (!inserted) {
         return failed_with(db, pg::unique_violation)
                    ? core::make_error("create_game: game " + g.id + " already exists")

@@ -31,6 +31,10 @@ core::Status apply(pg::Connection& db, const RevokeSession& write);
 core::Status apply(pg::Connection& db, const RevokeSessions& write);
 core::Status apply(pg::Connection& db, const RateGame& write);
 
+// postgres_fences.cpp: claiming a game and checking a batch's fence (fences.h).
+core::Status apply(pg::Connection& db, const ClaimGame& write);
+core::Status apply(pg::Connection& db, const CheckFence& write);
+
 // Runs one write of a batch.
 inline core::Status apply_write(pg::Connection& db, const WriteOp& op) {
     return std::visit([&](const auto& w) { return apply(db, w); }, op);

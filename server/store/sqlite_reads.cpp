@@ -12,7 +12,7 @@ using sqlite::Statement;
 
 constexpr const char* game_columns =
     "id, variant, rules, start_fen, seed, rounds, private, status, result_json, created_at, "
-    "finished_at, time_control, rated, access_key";
+    "finished_at, time_control, rated, access_key, fence";
 
 core::Expected<std::optional<PlayerRecord>> find_player(Connection& db, std::string_view what,
                                                         const std::string& sql,
@@ -42,6 +42,7 @@ GameRecord game_from_row(const Statement& s) {
     g.time_control = s.text(11);
     g.rated = s.integer(12) != 0;
     g.access_key = s.text(13);
+    g.fence = s.integer(14);
     return g;
 }
 

@@ -9,6 +9,7 @@
 #include "server/metrics/metrics.h"
 #include "server/store/sqlite_account_writes.h"
 #include "server/store/sqlite_analyses.h"
+#include "server/store/sqlite_fences.h"
 #include "server/store/sqlite_runs.h"
 #include "server/store/sqlite_store.h"
 
@@ -26,7 +27,7 @@ using sqlite_account_writes::apply;
 // failure each says why in the words of store.h ("append_event: version 4 of game g_1 is not the
 // last stored version (2) + 1"); the caller rolls back what the batch did so far. The accounts'
 // writes are in sqlite_account_writes.cpp, the heartbeat's in sqlite_runs.cpp, the analyses' in
-// sqlite_analyses.cpp.
+// sqlite_analyses.cpp, the fences' in sqlite_fences.cpp.
 
 bool game_exists(Connection& db, std::string_view game_id) {
     auto stmt = db.prepare("SELECT 1 FROM games WHERE id = ?");
@@ -77,15 +78,15 @@ core::Status apply(Connection& db, const CreateGame& w) {
     auto inserted =
         run(db,
             "INSERT INTO games (id, variant, rules, start_fen, seed, rounds, private, status, "
-            "result_json, created_at, finished_at, time_control, rated, access_key) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "result_json, created_at, finished_at, time_control, rated, access_key, fence) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [&](Statement& s) {
                 s.bind(1, g.id).bind(2, g.variant).bind(3, g.rules).bind(4, g.start_fen);
                 s.bind(5, static_cast<std::int64_t>(g.seed)).bind(6, std::int64_t{g.rounds});
                 s.bind(7, std::int64_t{g.is_private ? 1 : 0}).bind(8, g.status);
                 s.bind(9, g.result_json).bind(10, g.created_at).bind(11, g.finished_at);
                 s.bind(12, g.time_control).bind(13, std::int64_t{g.rated ? 1 : 0});
-                s.bind(14, g.access_key);
+                s.bind(14, g.access_key).bind(15, g.fence);
             });
     if (!inserted) {
         return db.last_error_code() == SQLITE_CONSTRAINT_PRIMARYKEY
@@ -189,6 +190,14 @@ core::Status apply(Connection& db, const RecordRun& w) {
 
 core::Status apply(Connection& db, const SaveAnalysis& w) {
     return sqlite_analyses::save_analysis(db, w.analysis);
+}
+
+core::Status apply(Connection& db, const ClaimGame& w) {
+    return sqlite_fences::claim_game(db, w);
+}
+
+core::Status apply(Connection& db, const CheckFence& w) {
+    return sqlite_fences::check_fence(db, w);
 }
 
 // Runs one write of a batch.

@@ -21,6 +21,7 @@
 
 #include "core/expected.h"
 #include "server/store/account_records.h"
+#include "server/store/fences.h"
 
 namespace server {
 
@@ -51,6 +52,9 @@ struct GameRecord {
     std::string result_json;        // "" while active, else {"winner":…,"reason":…}
     std::int64_t created_at = 0;    // unix seconds
     std::int64_t finished_at = 0;
+    // The newest fencing number that claimed the game (fences.h, ClaimGame); 0 = never claimed
+    // (a single node never claims).
+    std::int64_t fence = 0;
 };
 
 struct StoredEvent {
@@ -121,6 +125,20 @@ struct RecordRun {
 struct DeleteSeek {
     std::string id;
 };
+// Sets a game's stored fence to `fence` (fences.h): the node holding it owns the game now. Fails
+// if there is no such game, or with a fenced error if the stored fence is greater (a newer owner
+// claimed it); claiming again with the same fence is fine.
+struct ClaimGame {
+    std::string game_id;
+    std::int64_t fence = 0;
+};
+// Writes nothing; fails the batch with a fenced error if the game's stored fence is greater than
+// `fence` (and with an ordinary error if there is no such game). An owner puts it first in every
+// batch it commits into its game, so the whole batch is refused once a newer owner claimed it.
+struct CheckFence {
+    std::string game_id;
+    std::int64_t fence = 0;
+};
 // Adds a line to a game's chat and forgets its channel's lines beyond the newest chat_lines_kept;
 // fails if there is no such game.
 struct AddChatLine {
@@ -143,10 +161,10 @@ struct SaveAnalysis {
 };
 
 // A new player's token also becomes one of its sessions (account_records.h has the other writes).
-using WriteOp =
-    std::variant<InsertPlayer, RenamePlayer, CreateGame, AppendEvents, FinishGame, SaveSeek,
-                 DeleteSeek, CreateAccount, SetPassword, SetAdmin, SetModeration, AddSession,
-                 RevokeSession, RevokeSessions, RateGame, RecordRun, AddChatLine, SaveAnalysis>;
+using WriteOp = std::variant<InsertPlayer, RenamePlayer, CreateGame, AppendEvents, FinishGame,
+                             SaveSeek, DeleteSeek, CreateAccount, SetPassword, SetAdmin,
+                             SetModeration, AddSession, RevokeSession, RevokeSessions, RateGame,
+                             RecordRun, AddChatLine, SaveAnalysis, ClaimGame, CheckFence>;
 // Writes that belong together: committed in one transaction, all or nothing.
 using WriteBatch = std::vector<WriteOp>;
 // Called exactly once per batch with ok (durable) or the error (nothing of the batch was written).

@@ -1,0 +1,182 @@
+// Fencing numbers (fences.h) where they matter: two nodes, each with a PostgresStore of its own, on
+// one database. A node that lost a game can never commit into it again, a claim waits for a batch
+// that passed its check, and a schema from before fences reads every game with fence 0. The
+// contract every store keeps is in fences_test.cpp.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include <unistd.h>
+
+#include "server/store/fences.h"
+#include "server/store/postgres_db.h"
+#include "server/store/postgres_store.h"
+#include "server/store/store_kinds.h"
+
+namespace postgres_fences_test {
+namespace {
+
+using server::AppendEvents;
+using server::CheckFence;
+using server::ClaimGame;
+using server::pg::Connection;
+using server::pg::Params;
+
+std::unique_ptr<server::Store> open_node(const std::string& uri) {
+    auto store = server::open_postgres_store(uri);
+    EXPECT_TRUE(store.ok()) << (store.ok() ? "" : store.error());
+    return store.ok() ? std::move(*store) : nullptr;
+}
+
+std::unique_ptr<Connection> connect_to(const std::string& uri) {
+    auto db = Connection::open(uri);
+    EXPECT_TRUE(db.ok()) << (db.ok() ? "" : db.error());
+    return db.ok() ? std::move(*db) : nullptr;
+}
+
+// A database holding players p_a and p_b and the active game g_1, never claimed.
+std::string database_with_a_game() {
+    auto uri = test::fresh_postgres_uri();
+    EXPECT_TRUE(uri.ok()) << (uri.ok() ? "" : uri.error());
+    if (!uri.ok()) {
+        return "";
+    }
+    auto store = open_node(*uri);
+    if (!store) {
+        return "";
+    }
+    EXPECT_TRUE(store->insert_player({"p_a", "Ann", "hash-a", 1}).ok());
+    EXPECT_TRUE(store->insert_player({"p_b", "Bob", "hash-b", 1}).ok());
+    server::GameRecord game;
+    game.id = "g_1";
+    game.variant = "chessence";
+    game.rules = "house";
+    game.seats = {"p_a", "p_b"};
+    EXPECT_TRUE(store->create_game(game).ok());
+    return *uri;
+}
+
+// Event `n` of g_1 as an owner holding `fence` commits it: its fence checked first.
+server::WriteBatch owner_append(std::int64_t fence, std::int64_t n) {
+    return {CheckFence{"g_1", fence},
+            AppendEvents{"g_1", n, {"{\"n\":" + std::to_string(n) + "}"}}};
+}
+
+// Waits (polling, up to a minute) until a backend of `application` waits for a lock; its pid.
+std::string pid_waiting_for_a_lock(Connection& db, const std::string& application) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (std::chrono::steady_clock::now() < deadline) {
+        auto pid = db.query_text(
+            "SELECT pid::TEXT FROM pg_stat_activity "
+            "WHERE application_name = $1 AND wait_event_type = 'Lock'",
+            Params(application));
+        EXPECT_TRUE(pid.ok()) << (pid.ok() ? "" : pid.error());
+        if (!pid.ok() || pid->has_value()) {
+            return pid.ok() ? **pid : "";
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ADD_FAILURE() << "no backend of " << application << " came to wait for a lock";
+    return "";
+}
+
+TEST(PostgresFences, ANodeThatLostAGameCanNeverCommitIntoItAgain) {
+    const auto uri = database_with_a_game();
+    ASSERT_FALSE(uri.empty());
+    auto first = open_node(uri);
+    auto second = open_node(uri);
+    ASSERT_TRUE(first && second);
+
+    ASSERT_TRUE(first->commit_sync({ClaimGame{"g_1", 1}}).ok());
+    ASSERT_TRUE(first->commit_sync(owner_append(1, 1)).ok());
+    // The first node's lease ran out; the second takes the game over.
+    ASSERT_TRUE(second->commit_sync({ClaimGame{"g_1", 2}}).ok());
+
+    const auto late = first->commit_sync(owner_append(1, 2));
+    ASSERT_FALSE(late.ok());
+    EXPECT_TRUE(server::is_fenced(late.error())) << late.error();
+    EXPECT_EQ(late.error(), server::fenced_error("g_1", 2, 1));
+    const auto reclaim = first->commit_sync({ClaimGame{"g_1", 1}});
+    ASSERT_FALSE(reclaim.ok());
+    EXPECT_TRUE(server::is_fenced(reclaim.error())) << reclaim.error();
+
+    ASSERT_TRUE(second->commit_sync(owner_append(2, 2)).ok());
+    const auto events = second->events("g_1").value();
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events[1].json, "{\"n\":2}") << "the new owner's event, not the old one's";
+    EXPECT_EQ(first->game("g_1").value()->fence, 2);
+}
+
+// The first node's batch has passed its check and waits (for a row lock a third connection holds)
+// before its group commits; the second node's claim then waits for that batch's transaction, and
+// the batch lands whole. Deterministic: each step waits for PostgreSQL to report the lock wait.
+TEST(PostgresFences, AClaimWaitsForABatchThatPassedItsCheck) {
+    const auto uri = database_with_a_game();
+    ASSERT_FALSE(uri.empty());
+    // Before the stores: a store that closes early (a failed assertion) still calls its handlers.
+    std::promise<core::Status> batch_outcome;
+    std::promise<core::Status> claim_outcome;
+    auto batch_done = batch_outcome.get_future();
+    auto claim_done = claim_outcome.get_future();
+    const auto tag = std::to_string(::getpid());
+    auto first = open_node(uri + "&application_name=fence_first_" + tag);
+    auto second = open_node(uri + "&application_name=fence_second_" + tag);
+    auto other = connect_to(uri);
+    // Outside every transaction: a transaction sees pg_stat_activity as it was when first read.
+    auto watch = connect_to(uri);
+    ASSERT_TRUE(first && second && other && watch);
+    ASSERT_TRUE(first->commit_sync({ClaimGame{"g_1", 1}}).ok());
+
+    ASSERT_TRUE(other->exec("BEGIN; UPDATE players SET name = 'Held' WHERE id = 'p_a'").ok());
+    auto batch = owner_append(1, 1);
+    batch.push_back(server::RenamePlayer{"p_a", "Ann again"});
+    first->commit(std::move(batch),
+                  [&](core::Status status) { batch_outcome.set_value(std::move(status)); });
+    const auto first_pid = pid_waiting_for_a_lock(*watch, "fence_first_" + tag);
+    ASSERT_FALSE(first_pid.empty()) << "the batch passed its check and waits to rename p_a";
+
+    second->commit({ClaimGame{"g_1", 2}},
+                   [&](core::Status status) { claim_outcome.set_value(std::move(status)); });
+    const auto second_pid = pid_waiting_for_a_lock(*watch, "fence_second_" + tag);
+    ASSERT_FALSE(second_pid.empty()) << "the claim waits";
+    const auto blockers = watch->query_text("SELECT array_to_string(pg_blocking_pids($1), ',')",
+                                            Params(std::stoi(second_pid)));
+    ASSERT_TRUE(blockers.ok()) << blockers.error();
+    EXPECT_EQ(blockers->value_or(""), first_pid) << "the claim waits for the checked batch";
+
+    ASSERT_TRUE(other->exec("ROLLBACK").ok());
+    EXPECT_TRUE(batch_done.get().ok()) << "the batch that passed its check lands whole";
+    EXPECT_TRUE(claim_done.get().ok());
+    EXPECT_EQ(second->events("g_1").value().size(), 1u);
+    EXPECT_EQ(second->player("p_a").value()->name, "Ann again");
+    EXPECT_EQ(second->game("g_1").value()->fence, 2);
+    const auto late = first->commit_sync(owner_append(1, 2));
+    EXPECT_TRUE(!late.ok() && server::is_fenced(late.error()));
+}
+
+// Schema step 2 on a database at step 1: the games stored before read with fence 0.
+TEST(PostgresFences, GamesStoredBeforeFencesReadWithFenceZero) {
+    const auto uri = database_with_a_game();
+    ASSERT_FALSE(uri.empty());
+    {
+        auto other = connect_to(uri);
+        ASSERT_TRUE(other);
+        // Back to schema version 1, the game with it.
+        ASSERT_TRUE(other
+                        ->exec("ALTER TABLE games DROP COLUMN fence; "
+                               "UPDATE schema_version SET version = 1")
+                        .ok());
+    }
+    auto store = open_node(uri);
+    ASSERT_TRUE(store);
+    const auto game = store->game("g_1");
+    ASSERT_TRUE(game.ok() && game->has_value()) << (game.ok() ? "no game" : game.error());
+    EXPECT_EQ((*game)->fence, 0);
+    EXPECT_TRUE(store->commit_sync({ClaimGame{"g_1", 1}}).ok());
+    EXPECT_EQ(store->game("g_1").value()->fence, 1);
+}
+
+}  // namespace
+}  // namespace postgres_fences_test
