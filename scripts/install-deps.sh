@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, whatever of the project's Debian 12 packages is missing. Idempotent.
 #   scripts/install-deps.sh          build and run the server
-#   scripts/install-deps.sh --test   also what the tests need (browser, Node.js, Docker, debootstrap)
+#   scripts/install-deps.sh --test   also what the tests need (browser, Node.js, Docker, debootstrap,
+#                                    PostgreSQL and Redis servers)
 set -euo pipefail
 
 # What each is for: README.md, "Debian packages".
 packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlog-dev libgtest-dev
-          libsqlite3-dev sqlite3 libpq-dev libsodium-dev libcli11-dev libvalijson-dev curl ca-certificates)
+          libsqlite3-dev sqlite3 libpq-dev libhiredis-dev libsodium-dev libcli11-dev libvalijson-dev
+          curl ca-certificates)
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(chromium nodejs npm docker.io docker-compose debootstrap iproute2 procps python3
                python3-jsonschema python3-prometheus-client clang libclang-rt-14-dev
-               postgresql)
+               postgresql redis-server)
 fi
 
 missing=()

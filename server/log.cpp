@@ -15,10 +15,10 @@ namespace {
 // An append-only table of loggers. Readers scan the published prefix without a lock; a writer
 // (a component's first use, or a level change) holds `mutex`, fills the next slot and then
 // publishes it by raising `count` (release), so a reader that sees the count sees the slot.
-struct Registry {
+struct LoggerRegistry {
     static constexpr std::size_t capacity = 32;
 
-    Registry() {
+    LoggerRegistry() {
         for (const char* name : {"server", "http", "ws", "lobby", "room", "store"}) {
             add(name);
         }
@@ -27,7 +27,7 @@ struct Registry {
     // Creates the logger `name` in the next slot; the caller holds `mutex` (or is the constructor).
     const std::shared_ptr<spdlog::logger>& add(std::string_view name) {
         const auto n = count.load(std::memory_order_relaxed);
-        assert(n < capacity && "more logger components than Registry::capacity");
+        assert(n < capacity && "more logger components than LoggerRegistry::capacity");
         if (n == capacity) {
             return loggers[0];
         }
@@ -59,8 +59,8 @@ struct Registry {
     std::mutex mutex;
 };
 
-Registry& registry() {
-    static Registry instance;
+LoggerRegistry& registry() {
+    static LoggerRegistry instance;
     return instance;
 }
 

@@ -98,6 +98,8 @@ TEST(Layout, ServerFoldersIncludeOnlyDownwards) {
         // Issue 25: the puzzle bank, read once at start (a leaf like the bots).
         {"puzzles", {"puzzles"}},
         {"store", {"store", "metrics"}},
+        // Issue 27: cluster mode's Redis client and room leases (a leaf: nothing of the server).
+        {"cluster", {"cluster"}},
         {"records", {"records", "bots", "store", "metrics"}},
         // Issue 25: a game's analysis runs on the bots' pool and is kept in the store.
         {"analysis", {"analysis", "bots", "store", "metrics"}},

@@ -1,0 +1,345 @@
+#include "server/cluster/leases.h"
+
+#include <algorithm>
+#include <charconv>
+#include <exception>
+#include <iterator>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "server/log.h"
+
+namespace server::cluster {
+
+namespace {
+
+// The shortest ttl accepted: renewal runs every ttl/3.
+constexpr std::chrono::milliseconds min_lease_ttl{30};
+// A renewal round sends at most this many scripts in one pipeline.
+constexpr std::size_t renewals_per_round = 512;
+
+// KEYS: lease, fence. ARGV: node id, ttl in ms, floor. A live lease is returned as it is (and
+// refreshed when it is this node's); a free one gets the next fence, above `floor`.
+constexpr std::string_view acquire_lua = R"lua(
+local held = redis.call('GET', KEYS[1])
+if held then
+  if string.sub(held, 1, #ARGV[1] + 1) == ARGV[1] .. '|' then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  end
+  return held
+end
+local fence = redis.call('INCR', KEYS[2])
+local floor = tonumber(ARGV[3])
+if fence <= floor then
+  fence = floor + 1
+  redis.call('SET', KEYS[2], string.format('%d', fence))
+end
+local value = ARGV[1] .. '|' .. string.format('%d', fence)
+redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
+return value
+)lua";
+
+// KEYS: lease. ARGV: "node|fence", ttl in ms. 1 when renewed, 0 when the lease is gone or taken.
+constexpr std::string_view renew_lua = R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+)lua";
+
+// KEYS: lease. ARGV: "node|fence". 1 when deleted, 0 when it was no longer this lease.
+constexpr std::string_view release_lua = R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+)lua";
+
+const std::shared_ptr<spdlog::logger>& cluster_log() {
+    return component_logger("cluster");
+}
+
+// EVALSHA `sha` (or, by_text, EVAL `text`) with `keys` and `args`.
+std::vector<std::string> script_command(std::string_view text, const std::string& sha, bool by_text,
+                                        std::vector<std::string> keys,
+                                        std::vector<std::string> args) {
+    std::vector<std::string> argv = {by_text ? "EVAL" : "EVALSHA",
+                                     by_text ? std::string(text) : sha,
+                                     std::to_string(keys.size())};
+    std::move(keys.begin(), keys.end(), std::back_inserter(argv));
+    std::move(args.begin(), args.end(), std::back_inserter(argv));
+    return argv;
+}
+
+bool is_noscript(std::string_view error) {
+    return error.find("NOSCRIPT") != std::string_view::npos;
+}
+
+// Runs a script by its SHA1, and by its text when Redis no longer has it cached.
+core::Expected<RedisReply> run_script(RedisConnection& redis, std::string_view text,
+                                      const std::string& sha, std::vector<std::string> keys,
+                                      std::vector<std::string> args) {
+    auto reply = redis.command(script_command(text, sha, false, keys, args));
+    if (!reply && is_noscript(reply.error())) {
+        reply = redis.command(script_command(text, sha, true, std::move(keys), std::move(args)));
+    }
+    return reply;
+}
+
+core::Expected<std::string> load_script(RedisConnection& redis, std::string_view text) {
+    auto reply = redis.command({"SCRIPT", "LOAD", std::string(text)});
+    if (!reply) {
+        return core::make_error(reply.error());
+    }
+    return reply->text;
+}
+
+// "node|fence" → the owner and the fence.
+std::optional<std::pair<std::string, std::int64_t>> parsed_lease(std::string_view value) {
+    const auto bar = value.rfind('|');
+    if (bar == std::string_view::npos || bar == 0) {
+        return std::nullopt;
+    }
+    std::int64_t fence = 0;
+    const auto digits = value.substr(bar + 1);
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), fence);
+    if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
+        return std::nullopt;
+    }
+    return std::pair{std::string(value.substr(0, bar)), fence};
+}
+
+}  // namespace
+
+core::Expected<std::unique_ptr<Leases>> Leases::open(Options options, LostHandler on_lost) {
+    auto url = parse_redis_url(options.url);
+    if (!url) {
+        return core::make_error(url.error());
+    }
+    if (options.node_id.empty() || options.node_id.find('|') != std::string::npos) {
+        return core::make_error("leases: the node id must be non-empty and without '|'");
+    }
+    if (options.ttl < min_lease_ttl) {
+        return core::make_error("leases: the ttl must be at least " +
+                                std::to_string(min_lease_ttl.count()) + " ms");
+    }
+    // A renewal that cannot finish within a third of the ttl is better abandoned and retried.
+    const auto timeout =
+        std::clamp(options.ttl / 3, std::chrono::milliseconds(10), std::chrono::milliseconds(2000));
+    auto commands = RedisConnection::open(*url, timeout);
+    if (!commands) {
+        return core::make_error(commands.error());
+    }
+    auto renewals = RedisConnection::open(*url, timeout);
+    if (!renewals) {
+        return core::make_error(renewals.error());
+    }
+    ScriptShas shas;
+    for (auto [text, sha] :
+         {std::pair{acquire_lua, &shas.acquire}, std::pair{renew_lua, &shas.renew},
+          std::pair{release_lua, &shas.release}}) {
+        auto loaded = load_script(**commands, text);
+        if (!loaded) {
+            return core::make_error(loaded.error());
+        }
+        *sha = std::move(*loaded);
+    }
+    return std::unique_ptr<Leases>(new Leases(std::move(options), std::move(on_lost),
+                                              std::move(shas), std::move(*commands),
+                                              std::move(*renewals)));
+}
+
+Leases::Leases(Options options, LostHandler on_lost, ScriptShas shas,
+               std::unique_ptr<RedisConnection> commands, std::unique_ptr<RedisConnection> renewals)
+    : options_(std::move(options)),
+      on_lost_(std::move(on_lost)),
+      shas_(std::move(shas)),
+      commands_(std::move(commands)),
+      renewals_(std::move(renewals)) {
+    renewer_ = std::thread([this] { renew_loop(); });
+}
+
+Leases::~Leases() {
+    {
+        std::lock_guard lock(state_mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    renewer_.join();
+}
+
+std::string Leases::lease_key(const std::string& game_id) const {
+    return options_.key_prefix + "lease:" + game_id;
+}
+
+std::string Leases::fence_key(const std::string& game_id) const {
+    return options_.key_prefix + "fence:" + game_id;
+}
+
+std::string Leases::lease_value(std::int64_t fence) const {
+    return options_.node_id + "|" + std::to_string(fence);
+}
+
+core::Expected<Leases::Claim> Leases::acquire(const std::string& game_id, std::int64_t floor) {
+    const auto started = Clock::now();
+    auto reply = [&] {
+        std::lock_guard lock(commands_mutex_);
+        return run_script(
+            *commands_, acquire_lua, shas_.acquire, {lease_key(game_id), fence_key(game_id)},
+            {options_.node_id, std::to_string(options_.ttl.count()), std::to_string(floor)});
+    }();
+    if (!reply) {
+        return core::make_error("lease of game " + game_id + ": " + reply.error());
+    }
+    const auto lease =
+        reply->kind == RedisReply::Kind::string ? parsed_lease(reply->text) : std::nullopt;
+    if (!lease) {
+        return core::make_error("lease of game " + game_id + ": Redis holds '" + reply->text +
+                                "', not 'node|fence'");
+    }
+    Claim claim{lease->first == options_.node_id, lease->second, lease->first};
+    if (claim.mine) {
+        std::lock_guard lock(state_mutex_);
+        auto& held = held_[game_id];
+        const auto deadline = started + options_.ttl;
+        held.deadline = held.fence == claim.fence ? std::max(held.deadline, deadline) : deadline;
+        held.fence = claim.fence;
+    }
+    return claim;
+}
+
+void Leases::release(const std::string& game_id, std::int64_t fence) {
+    forget(game_id, fence);
+    std::lock_guard lock(commands_mutex_);
+    if (auto done = run_script(*commands_, release_lua, shas_.release, {lease_key(game_id)},
+                               {lease_value(fence)});
+        !done) {
+        cluster_log()->warn("lease of game {} (fence {}) not released, it will expire: {}", game_id,
+                            fence, done.error());
+    }
+}
+
+bool Leases::holds(const std::string& game_id, std::int64_t fence) const {
+    std::lock_guard lock(state_mutex_);
+    const auto found = held_.find(game_id);
+    return found != held_.end() && found->second.fence == fence &&
+           Clock::now() < found->second.deadline;
+}
+
+std::size_t Leases::held_count() const {
+    std::lock_guard lock(state_mutex_);
+    return held_.size();
+}
+
+const std::string& Leases::node_id() const {
+    return options_.node_id;
+}
+
+bool Leases::forget(const std::string& game_id, std::int64_t fence) {
+    std::lock_guard lock(state_mutex_);
+    const auto found = held_.find(game_id);
+    if (found == held_.end() || found->second.fence != fence) {
+        return false;
+    }
+    held_.erase(found);
+    return true;
+}
+
+void Leases::renew_loop() {
+    const auto period = std::max(options_.ttl / 3, std::chrono::milliseconds(1));
+    bool failing = false;
+    std::unique_lock lock(state_mutex_);
+    while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {
+        lock.unlock();
+        const auto renewed = renew_all();
+        if (!renewed && !failing) {
+            cluster_log()->warn("lease renewal failed, retrying every {} ms: {}", period.count(),
+                                renewed.error());
+            failing = true;
+        } else if (renewed && *renewed > 0 && failing) {
+            cluster_log()->info("lease renewal works again");
+            failing = false;
+        }
+        lock.lock();
+    }
+}
+
+core::Expected<std::size_t> Leases::renew_all() {
+    const auto started = Clock::now();
+    std::vector<std::pair<std::string, std::int64_t>> due;
+    std::vector<std::pair<std::string, std::int64_t>> lost;
+    {
+        std::lock_guard lock(state_mutex_);
+        for (auto it = held_.begin(); it != held_.end();) {
+            if (it->second.deadline <= started) {
+                lost.emplace_back(it->first, it->second.fence);
+                it = held_.erase(it);
+            } else {
+                due.emplace_back(it->first, it->second.fence);
+                ++it;
+            }
+        }
+    }
+    core::Expected<std::size_t> reached = std::size_t{0};
+    for (std::size_t first = 0; first < due.size(); first += renewals_per_round) {
+        const auto round_started = Clock::now();
+        const auto last = std::min(due.size(), first + renewals_per_round);
+        const auto commands = [&](bool by_text) {
+            std::vector<std::vector<std::string>> list;
+            for (std::size_t i = first; i < last; ++i) {
+                list.push_back(script_command(
+                    renew_lua, shas_.renew, by_text, {lease_key(due[i].first)},
+                    {lease_value(due[i].second), std::to_string(options_.ttl.count())}));
+            }
+            return list;
+        };
+        auto replies = renewals_->pipeline(commands(false));
+        if (replies && std::any_of(replies->begin(), replies->end(), [](const RedisReply& r) {
+                return r.is_error() && is_noscript(r.text);
+            })) {
+            replies = renewals_->pipeline(commands(true));
+        }
+        if (!replies) {
+            reached = core::make_error(replies.error());
+            break;
+        }
+        *reached += last - first;
+        for (std::size_t i = first; i < last; ++i) {
+            const auto& reply = (*replies)[i - first];
+            const auto& [game_id, fence] = due[i];
+            if (reply.kind == RedisReply::Kind::integer && reply.integer == 1) {
+                std::lock_guard lock(state_mutex_);
+                if (const auto found = held_.find(game_id);
+                    found != held_.end() && found->second.fence == fence) {
+                    found->second.deadline =
+                        std::max(found->second.deadline, round_started + options_.ttl);
+                }
+            } else if (reply.kind == RedisReply::Kind::integer) {
+                if (forget(game_id, fence)) {
+                    lost.emplace_back(game_id, fence);
+                }
+            } else {
+                cluster_log()->warn("lease of game {} (fence {}) not renewed: {}", game_id, fence,
+                                    reply.text);
+            }
+        }
+    }
+    for (const auto& [game_id, fence] : lost) {
+        cluster_log()->warn("lease of game {} (fence {}) lost", game_id, fence);
+        if (!on_lost_) {
+            continue;
+        }
+        try {
+            on_lost_(game_id, fence);
+        } catch (const std::exception& e) {
+            cluster_log()->error("lease of game {}: the lost handler threw: {}", game_id, e.what());
+        } catch (...) {
+            cluster_log()->error("lease of game {}: the lost handler threw", game_id);
+        }
+    }
+    return reached;
+}
+
+}  // namespace server::cluster

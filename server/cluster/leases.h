@@ -1,0 +1,107 @@
+#pragma once
+// Cluster mode's room ownership (issue 27): a game is played on the one node that holds its lease
+// in Redis. A lease is a key with a time to live that its node renews; each new lease of a game
+// carries a fencing number greater than every earlier one, so a store can refuse the writes of a
+// node that lost its lease without knowing it yet. docs/architecture.md, "Cluster mode: room
+// ownership leases".
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "core/expected.h"
+#include "server/cluster/redis_client.h"
+
+namespace server::cluster {
+
+// Room ownership across nodes: a game is owned by the one node holding its lease in Redis.
+// Thread-safe: acquire, release and holds may be called from any thread while the renewal thread
+// runs (acquire and release share one connection behind a mutex; renewal has its own).
+class Leases {
+public:
+    struct Options {
+        std::string url;                        // redis://… (parse_redis_url)
+        std::string node_id;                    // unique per running node
+        std::chrono::milliseconds ttl{5000};    // a lease not renewed for this long expires
+        std::string key_prefix = "chessence:";  // tests use a unique prefix per test
+    };
+    struct Claim {
+        bool mine = false;       // this node holds the lease now
+        std::int64_t fence = 0;  // the lease's fencing number (when mine, or the owner's)
+        std::string owner;       // the owning node's id
+    };
+    // Called from the renewal thread when a lease this node held was lost (expired or taken):
+    // the node must stop acting for the game at once.
+    // (It should return quickly: the next renewal round waits for it. It may call acquire or
+    // release, but must not destroy the Leases.)
+    using LostHandler = std::function<void(const std::string& game_id, std::int64_t fence)>;
+
+    // Connects (twice) and starts the renewal thread; an error names what is wrong (the URL, the
+    // node id, the ttl, or Redis).
+    static core::Expected<std::unique_ptr<Leases>> open(Options options, LostHandler on_lost);
+    Leases(const Leases&) = delete;
+    Leases& operator=(const Leases&) = delete;
+    ~Leases();  // stops renewing (does not release: a stopped node's leases expire)
+
+    // Takes the game's lease if free (or returns this node's own, same fence); a fresh lease gets
+    // a fence greater than both every fence Redis gave for the game and `floor` (the store's
+    // newest fence, in case Redis lost its data). Another node's live lease: mine = false.
+    core::Expected<Claim> acquire(const std::string& game_id, std::int64_t floor);
+    // Gives the lease up if this node still holds it with this fence.
+    void release(const std::string& game_id, std::int64_t fence);
+    // Whether this node holds the game's lease with this fence and, by its own clock, it has not
+    // expired.
+    bool holds(const std::string& game_id, std::int64_t fence) const;
+    std::size_t held_count() const;
+    const std::string& node_id() const;
+
+private:
+    using Clock = std::chrono::steady_clock;
+    // A lease this node holds: its fence, and when it expires by this node's clock (ttl after the
+    // start of the last command that set or renewed it).
+    struct Held {
+        std::int64_t fence = 0;
+        Clock::time_point deadline;
+    };
+    // The SHA1s under which Redis caches the three scripts (SCRIPT LOAD at open; a Redis that
+    // forgot them gets the text again through EVAL).
+    struct ScriptShas {
+        std::string acquire;
+        std::string renew;
+        std::string release;
+    };
+
+    Leases(Options options, LostHandler on_lost, ScriptShas shas,
+           std::unique_ptr<RedisConnection> commands, std::unique_ptr<RedisConnection> renewals);
+    std::string lease_key(const std::string& game_id) const;
+    std::string fence_key(const std::string& game_id) const;
+    std::string lease_value(std::int64_t fence) const;
+    void renew_loop();
+    // One renewal round over every held lease (reporting those lost): how many Redis was asked
+    // about, or why it could not be asked.
+    core::Expected<std::size_t> renew_all();
+    // Forgets the game's lease if it is still held with `fence`; true when it was.
+    bool forget(const std::string& game_id, std::int64_t fence);
+
+    const Options options_;
+    const LostHandler on_lost_;
+    ScriptShas shas_;
+
+    std::mutex commands_mutex_;  // guards commands_
+    std::unique_ptr<RedisConnection> commands_;
+    std::unique_ptr<RedisConnection> renewals_;  // the renewal thread's own
+
+    mutable std::mutex state_mutex_;  // guards held_ and stopping_
+    std::map<std::string, Held, std::less<>> held_;
+    bool stopping_ = false;
+    std::condition_variable wake_;
+    std::thread renewer_;
+};
+
+}  // namespace server::cluster

@@ -1,0 +1,291 @@
+#include "server/cluster/leases.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "server/cluster/redis_client.h"
+#include "server/cluster/test_redis.h"
+
+namespace {
+
+using server::cluster::Leases;
+using server::cluster::RedisConnection;
+using namespace std::chrono_literals;
+
+// What a node's LostHandler was told, in order.
+class LostLog {
+public:
+    Leases::LostHandler handler() {
+        return [this](const std::string& game_id, std::int64_t fence) {
+            std::lock_guard lock(mutex_);
+            lost_.emplace_back(game_id, fence);
+            changed_.notify_all();
+        };
+    }
+    // Waits up to `limit` for at least `count` reports.
+    bool wait_for(std::size_t count, std::chrono::milliseconds limit) {
+        std::unique_lock lock(mutex_);
+        return changed_.wait_for(lock, limit, [&] { return lost_.size() >= count; });
+    }
+    std::vector<std::pair<std::string, std::int64_t>> reports() {
+        std::lock_guard lock(mutex_);
+        return lost_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<std::pair<std::string, std::int64_t>> lost_;
+};
+
+// Nodes sharing the tests' Redis server under a key prefix of this test's own.
+class LeasesTest : public testing::Test {
+protected:
+    void SetUp() override {
+        const auto url = test::test_redis_url();
+        ASSERT_TRUE(url) << url.error();
+        url_ = *url;
+    }
+
+    std::unique_ptr<Leases> node(const std::string& id, std::chrono::milliseconds ttl = 5000ms,
+                                 Leases::LostHandler on_lost = {}) {
+        auto opened = Leases::open({url_, id, ttl, prefix_}, std::move(on_lost));
+        EXPECT_TRUE(opened) << opened.error();
+        return opened ? std::move(*opened) : nullptr;
+    }
+
+    std::unique_ptr<RedisConnection> raw_redis() {
+        auto opened = RedisConnection::open(*server::cluster::parse_redis_url(url_), 1000ms);
+        EXPECT_TRUE(opened) << opened.error();
+        return opened ? std::move(*opened) : nullptr;
+    }
+
+    std::string url_;
+    const std::string prefix_ = test::unique_prefix();
+};
+
+TEST_F(LeasesTest, FreeLeaseIsMine) {
+    const auto a = node("node-a");
+    ASSERT_TRUE(a);
+    const auto claim = a->acquire("g1", 0);
+    ASSERT_TRUE(claim) << claim.error();
+    EXPECT_TRUE(claim->mine);
+    EXPECT_GE(claim->fence, 1);
+    EXPECT_EQ(claim->owner, "node-a");
+    EXPECT_TRUE(a->holds("g1", claim->fence));
+    EXPECT_FALSE(a->holds("g1", claim->fence + 1));
+    EXPECT_FALSE(a->holds("g2", claim->fence));
+    EXPECT_EQ(a->held_count(), 1u);
+    EXPECT_EQ(a->node_id(), "node-a");
+
+    const auto redis = raw_redis();
+    ASSERT_TRUE(redis);
+    const auto value = redis->command({"GET", prefix_ + "lease:g1"});
+    ASSERT_TRUE(value) << value.error();
+    EXPECT_EQ(value->text, "node-a|" + std::to_string(claim->fence));
+    const auto ttl = redis->command({"PTTL", prefix_ + "lease:g1"});
+    ASSERT_TRUE(ttl) << ttl.error();
+    EXPECT_GT(ttl->integer, 0);
+    EXPECT_LE(ttl->integer, 5000);
+    EXPECT_EQ(redis->command({"PTTL", prefix_ + "fence:g1"})->integer, -1);
+}
+
+TEST_F(LeasesTest, AnotherNodesLeaseIsNotMine) {
+    const auto a = node("node-a");
+    const auto b = node("node-b");
+    ASSERT_TRUE(a && b);
+    const auto first = a->acquire("g1", 0);
+    ASSERT_TRUE(first) << first.error();
+    const auto second = b->acquire("g1", 0);
+    ASSERT_TRUE(second) << second.error();
+    EXPECT_FALSE(second->mine);
+    EXPECT_EQ(second->owner, "node-a");
+    EXPECT_EQ(second->fence, first->fence);
+    EXPECT_FALSE(b->holds("g1", first->fence));
+    EXPECT_EQ(b->held_count(), 0u);
+}
+
+TEST_F(LeasesTest, SameNodeAgainGetsTheSameFence) {
+    const auto a = node("node-a");
+    ASSERT_TRUE(a);
+    const auto first = a->acquire("g1", 0);
+    const auto again = a->acquire("g1", 0);
+    ASSERT_TRUE(first && again);
+    EXPECT_TRUE(again->mine);
+    EXPECT_EQ(again->fence, first->fence);
+    EXPECT_EQ(a->held_count(), 1u);
+}
+
+TEST_F(LeasesTest, FenceIsAboveTheFloor) {
+    const auto a = node("node-a");
+    ASSERT_TRUE(a);
+    const auto claim = a->acquire("g1", 41);
+    ASSERT_TRUE(claim) << claim.error();
+    EXPECT_EQ(claim->fence, 42);
+    a->release("g1", 42);
+    // Below what Redis handed out already, the floor changes nothing.
+    const auto next = a->acquire("g1", 5);
+    ASSERT_TRUE(next) << next.error();
+    EXPECT_EQ(next->fence, 43);
+}
+
+TEST_F(LeasesTest, ReleasedLeaseGoesToTheNextNodeWithAGreaterFence) {
+    const auto a = node("node-a");
+    const auto b = node("node-b");
+    ASSERT_TRUE(a && b);
+    const auto first = a->acquire("g1", 0);
+    ASSERT_TRUE(first) << first.error();
+    // A stale fence releases nothing.
+    a->release("g1", first->fence + 7);
+    EXPECT_TRUE(a->holds("g1", first->fence));
+    EXPECT_FALSE(b->acquire("g1", 0)->mine);
+
+    a->release("g1", first->fence);
+    EXPECT_FALSE(a->holds("g1", first->fence));
+    EXPECT_EQ(a->held_count(), 0u);
+    const auto second = b->acquire("g1", 0);
+    ASSERT_TRUE(second) << second.error();
+    EXPECT_TRUE(second->mine);
+    EXPECT_GT(second->fence, first->fence);
+    EXPECT_EQ(second->owner, "node-b");
+}
+
+TEST_F(LeasesTest, RenewalKeepsALeaseAlivePastItsTtl) {
+    LostLog lost;
+    const auto a = node("node-a", 300ms, lost.handler());
+    const auto b = node("node-b", 300ms);
+    ASSERT_TRUE(a && b);
+    const auto claim = a->acquire("g1", 0);
+    ASSERT_TRUE(claim) << claim.error();
+    std::this_thread::sleep_for(1000ms);
+    EXPECT_TRUE(a->holds("g1", claim->fence));
+    const auto other = b->acquire("g1", 0);
+    ASSERT_TRUE(other) << other.error();
+    EXPECT_FALSE(other->mine);
+    EXPECT_EQ(other->owner, "node-a");
+    EXPECT_TRUE(lost.reports().empty());
+}
+
+TEST_F(LeasesTest, LeaseDeletedBehindTheNodesBackIsReportedLostOnce) {
+    LostLog lost;
+    const auto a = node("node-a", 300ms, lost.handler());
+    ASSERT_TRUE(a);
+    const auto claim = a->acquire("g1", 0);
+    const auto kept = a->acquire("g2", 0);
+    ASSERT_TRUE(claim && kept);
+    const auto redis = raw_redis();
+    ASSERT_TRUE(redis);
+    ASSERT_TRUE(redis->command({"DEL", prefix_ + "lease:g1"}));
+
+    ASSERT_TRUE(lost.wait_for(1, 2000ms));
+    EXPECT_FALSE(a->holds("g1", claim->fence));
+    EXPECT_TRUE(a->holds("g2", kept->fence));
+    EXPECT_EQ(a->held_count(), 1u);
+    std::this_thread::sleep_for(400ms);
+    const auto reports = lost.reports();
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_EQ(reports[0].first, "g1");
+    EXPECT_EQ(reports[0].second, claim->fence);
+    // Never silently taken again: the key stays free until someone acquires it.
+    EXPECT_EQ(redis->command({"EXISTS", prefix_ + "lease:g1"})->integer, 0);
+}
+
+TEST_F(LeasesTest, LeaseTakenByAnotherNodeIsReportedLost) {
+    LostLog lost;
+    const auto a = node("node-a", 300ms, lost.handler());
+    ASSERT_TRUE(a);
+    const auto claim = a->acquire("g1", 0);
+    ASSERT_TRUE(claim) << claim.error();
+    const auto redis = raw_redis();
+    ASSERT_TRUE(redis);
+    ASSERT_TRUE(redis->command({"SET", prefix_ + "lease:g1", "node-b|99", "PX", "5000"}));
+    ASSERT_TRUE(lost.wait_for(1, 2000ms));
+    EXPECT_FALSE(a->holds("g1", claim->fence));
+    EXPECT_EQ(redis->command({"GET", prefix_ + "lease:g1"})->text, "node-b|99");
+}
+
+// Redis unreachable: the lease runs out by the node's own clock and is reported lost once.
+TEST(LeasesWithoutRedis, UnrenewedLeaseExpiresLocally) {
+    test::PrivateRedis server;
+    ASSERT_TRUE(server.start());
+    LostLog lost;
+    auto opened =
+        Leases::open({server.url(), "node-a", 300ms, test::unique_prefix()}, lost.handler());
+    ASSERT_TRUE(opened) << opened.error();
+    const auto& a = *opened;
+    const auto claim = a->acquire("g1", 0);
+    ASSERT_TRUE(claim) << claim.error();
+    ASSERT_TRUE(server.stop());
+
+    ASSERT_TRUE(lost.wait_for(1, 2000ms));
+    EXPECT_FALSE(a->holds("g1", claim->fence));
+    EXPECT_FALSE(a->acquire("g2", 0));
+    std::this_thread::sleep_for(300ms);
+    EXPECT_EQ(lost.reports().size(), 1u);
+}
+
+TEST_F(LeasesTest, DestructorIsPrompt) {
+    auto a = node("node-a", 6000ms);
+    ASSERT_TRUE(a);
+    ASSERT_TRUE(a->acquire("g1", 0));
+    std::this_thread::sleep_for(50ms);
+    const auto start = std::chrono::steady_clock::now();
+    a.reset();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 200ms);
+}
+
+TEST_F(LeasesTest, ManyThreadsAcquireAndCheckAtOnce) {
+    const auto a = node("node-a", 300ms);
+    ASSERT_TRUE(a);
+    std::atomic<int> mine{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 20; ++i) {
+                const auto game = std::to_string(t * 100 + i);
+                const auto claim = a->acquire(game, 0);
+                if (claim && claim->mine && a->holds(game, claim->fence)) {
+                    ++mine;
+                }
+                if (i % 2 == 0 && claim) {
+                    a->release(game, claim->fence);
+                }
+            }
+        });
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    EXPECT_EQ(mine.load(), 80);
+    EXPECT_EQ(a->held_count(), 40u);
+}
+
+TEST(LeasesOpen, RejectsBadOptions) {
+    const auto url = test::test_redis_url();
+    ASSERT_TRUE(url) << url.error();
+    const auto bad_url = Leases::open({"http://x", "node-a", 5000ms, "p:"}, {});
+    ASSERT_FALSE(bad_url);
+    EXPECT_NE(bad_url.error().find("Redis URL"), std::string::npos) << bad_url.error();
+    const auto no_id = Leases::open({*url, "", 5000ms, "p:"}, {});
+    ASSERT_FALSE(no_id);
+    EXPECT_NE(no_id.error().find("node id"), std::string::npos) << no_id.error();
+    EXPECT_FALSE(Leases::open({*url, "a|b", 5000ms, "p:"}, {}));
+    const auto short_ttl = Leases::open({*url, "node-a", 1ms, "p:"}, {});
+    ASSERT_FALSE(short_ttl);
+    EXPECT_NE(short_ttl.error().find("ttl"), std::string::npos) << short_ttl.error();
+    const auto no_server =
+        Leases::open({"unix:///nonexistent/chessence/redis.sock", "node-a", 5000ms, "p:"}, {});
+    ASSERT_FALSE(no_server);
+    EXPECT_NE(no_server.error().find("cannot connect"), std::string::npos) << no_server.error();
+}
+
+}  // namespace
