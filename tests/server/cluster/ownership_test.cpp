@@ -98,7 +98,7 @@ protected:
     std::string db_;
     std::string redis_;
     std::string web_root_;
-    std::string unique_ = test::unique_prefix();
+    std::string unique_ = std::to_string(::getpid());
 };
 
 TEST_F(ClusterOwnership, ANodeDoesNotLoadAGameAnotherNodeOwns) {

@@ -128,8 +128,6 @@ TEST_F(RegistryTest, AFloodOfMadeUpIdsHasABoundedMemory) {
     EXPECT_LE(rooms.unknown_count(), Registry::unknown_max);
 }
 
-}  // namespace
-
 // Issue 27: a room that lost its game's lease is forgotten, so the next get() loads the game
 // afresh; a newer copy registered since is never dropped by the old one's forget.
 TEST_F(RegistryTest, ForgetDropsOnlyTheCopyItNames) {
@@ -147,3 +145,5 @@ TEST_F(RegistryTest, ForgetDropsOnlyTheCopyItNames) {
     EXPECT_NE(again, newer);
     EXPECT_EQ(loads_, 2) << "forgotten: loaded afresh";
 }
+
+}  // namespace
