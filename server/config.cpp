@@ -1,12 +1,14 @@
 #include "server/config.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <functional>
 #include <type_traits>
 
 #include <CLI/CLI.hpp>
 
+#include "server/cluster/redis_client.h"
 #include "server/log.h"
 #include "server/net/client_address.h"
 #include "server/net/origin.h"
@@ -66,6 +68,29 @@ const CLI::Validator bearer_token(
                    : std::string("must be 16 to 256 visible ASCII characters");
     },
     "TOKEN");
+
+// A Redis URL (cluster/redis_client.h), or "" for a node that runs alone.
+const CLI::Validator redis_url(
+    [](std::string& text) {
+        if (text.empty()) {
+            return std::string();
+        }
+        auto parsed = cluster::parse_redis_url(text);
+        return parsed ? std::string() : parsed.error();
+    },
+    "URL");
+
+// A cluster node's id: letters, digits, '-', '_' and '.', at most 64 ("" picks one).
+const CLI::Validator node_id_text(
+    [](std::string& text) {
+        const bool fine = text.size() <= 64 && std::all_of(text.begin(), text.end(), [](char c) {
+                              return std::isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+                                     c == '_' || c == '.';
+                          });
+        return fine ? std::string()
+                    : std::string("must be at most 64 letters, digits, '-', '_' or '.'");
+    },
+    "ID");
 
 const CLI::Validator log_level_name(
     [](std::string& text) {
@@ -234,6 +259,21 @@ const std::vector<Flag>& flags() {
             "--bot-queue", "CHESSENCE_BOT_QUEUE",
             "computer moves that may wait for a bot thread (beyond: bots_busy)",
             [](Config & c) -> auto& { return c.server.limits.bot_queue; }, whole_number(1, 100000)),
+        // Issue 27: cluster mode (docs/self-hosting.md, "More than one machine").
+        flag(
+            "--redis", "CHESSENCE_REDIS",
+            "redis://host:port turns cluster mode on (rooms owned through leases in Redis); "
+            "empty: this node runs alone",
+            [](Config & c) -> auto& { return c.server.redis; }, redis_url),
+        flag(
+            "--node-id", "CHESSENCE_NODE_ID",
+            "this node's id in the cluster (empty: the host name and a random suffix)",
+            [](Config & c) -> auto& { return c.server.node_id; }, node_id_text),
+        flag(
+            "--lease-ms", "CHESSENCE_LEASE_MS",
+            "milliseconds a room's lease lives unless its node renews it (cluster mode; a dead "
+            "node's games move after about this long)",
+            [](Config & c) -> auto& { return c.server.lease_ms; }, whole_number(300, 120000)),
     };
     return table;
 }

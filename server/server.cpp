@@ -211,6 +211,13 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     }
     impl->address = options.bind;
     impl->port = acceptor.local_endpoint(ec).port();
+    if (!options.redis.empty()) {
+        if (auto joined = impl->state.join_cluster(options.redis, options.node_id,
+                                                   std::chrono::milliseconds(options.lease_ms));
+            !joined) {
+            return core::make_error("cannot join the cluster: " + joined.error());
+        }
+    }
     if (auto restored = impl->state.restore_games(); !restored) {
         return core::make_error("cannot restore the games: " + restored.error());
     }

@@ -31,6 +31,11 @@ struct ServerOptions {
     Limits limits;
     int threads = 2;
     std::shared_ptr<TimeSource> time;  // the game clocks' time; null: the steady clock
+    // Cluster mode (issue 27): redis://… turns it on ("" runs alone); this node's id ("" picks
+    // hostname-random); how long a room's lease lives unless renewed.
+    std::string redis;
+    std::string node_id;
+    int lease_ms = 5000;
 };
 
 class Server {

@@ -183,6 +183,16 @@ export class Connection {
             this.restartDelayMs_ = 250 + Math.floor(Math.random() * (most - 250));
             this.setState_('restarting');
         }
+        if (msg.type === 'error' && msg.code === 'server_restarting' && msg.game_id &&
+            this.state_ !== 'restarting' && this.welcomed_) {
+            // Cluster mode: this node does not own the game (any more). Reconnect soon (the load
+            // balancer may pick the owner) and watch again from the last version seen.
+            this.dispatch_(msg);
+            this.restartDelayMs_ = 250 + Math.floor(Math.random() * 750);
+            this.attempt_ = 0;
+            this.drop_();
+            return;
+        }
         if (msg.type === 'error' && msg.code === 'bad_token') {
             // Only a definite "unknown token" forgets it (a welcome for a new guest follows).
             localStorage.removeItem(TOKEN_KEY);

@@ -225,6 +225,10 @@ void Room::post_lag(std::uint64_t client_id, int lag_ms) {
 }
 
 void Room::handle(const Actor& actor, const protocol::Request& request) {
+    if (lost()) {
+        refuse_lost(actor, request.id);
+        return;
+    }
     if (busy_) {
         waiting_.emplace_back(actor, request);
         return;
@@ -451,6 +455,16 @@ void Room::commit(std::vector<RoomEvent> decided, const Actor& actor, const json
 }
 
 void Room::store(WriteBatch writes, InFlight batch) {
+    if (fence_ > 0) {
+        // Cluster mode: only while the lease is held, and the store refuses the batch should a
+        // newer owner have claimed the game meanwhile.
+        if (!owns()) {
+            refuse_lost(batch.requester, batch.request_id);
+            lose("its lease expired");
+            return;
+        }
+        writes.insert(writes.begin(), CheckFence{id(), fence_});
+    }
     state_.store().commit(std::move(writes), [self = shared_from_this(), batch = std::move(batch)](
                                                  core::Status status) mutable {
         boost::asio::post(self->strand_,
@@ -470,6 +484,11 @@ void Room::committed(core::Status status, InFlight batch) {
     const bool ok = guarded(
         "room", [&] { return "room " + id() + ": committed"; },
         [&] {
+            if (!status && is_fenced(status.error())) {
+                refuse_lost(batch.requester, batch.request_id);
+                lose(status.error());
+                return;
+            }
             if (!status) {
                 log->error("game {}: cannot store {}: {}", id(),
                            batch.chat ? std::string("a chat line")
@@ -537,6 +556,9 @@ void Room::committed(core::Status status, InFlight batch) {
                 publish_summary_soon();  // a move, an offer: only counters changed
             }
         });
+    if (lost()) {
+        return;
+    }
     if (!ok) {
         rebuild();
     }
@@ -599,6 +621,9 @@ void Room::broadcast(const Frame& frame) {
 }
 
 void Room::schedule_clock() {
+    if (lost()) {
+        return;
+    }
     auto due = busy_ ? std::nullopt : next_deadline(game_);
     const auto consider = [&due](std::optional<ServerTime> at) {
         if (at && (!due || *at < *due)) {
@@ -628,7 +653,7 @@ void Room::schedule_clock() {
 }
 
 void Room::check_clock() {
-    if (busy_) {
+    if (busy_ || lost()) {
         return;
     }
     const auto t = now();

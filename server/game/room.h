@@ -8,7 +8,7 @@
 //
 // Files: room.cpp (life, requests, commits, the clock timer), room_watchers.cpp (watching,
 // catch-up, snapshots, presence, spectators, the lobby line), room_rating.cpp (rated games),
-// room_bots.cpp (the computer's seat).
+// room_bots.cpp (the computer's seat), room_lease.cpp (cluster mode: the game's lease).
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -40,9 +40,16 @@ namespace server {
 
 class ServerState;
 
+// What a client is told when the node it speaks to does not (or no longer) own the game's room:
+// it reconnects, and the game goes on where its owner is (issue 27).
+inline constexpr const char* lost_room_text =
+    "this game is moving to another server: reconnect in a moment and send this again";
+
 class Room : public std::enable_shared_from_this<Room> {
 public:
     Room(ServerState& state, GameRecord record, std::vector<std::string> seat_names);
+    // In cluster mode, gives the game's lease back unless it was lost.
+    ~Room();
 
     // A new game: builds its state and returns the writes that create it (the game record and its
     // opening events), already applied to this room. Called once, before the room is shared; the
@@ -74,6 +81,15 @@ public:
     // If the computer plays in this game and must act (or answer an offer), it is asked now (after
     // a restart).
     void post_bot_check();
+
+    // Cluster mode (issue 27, room_lease.cpp): the fence of the lease this node holds for the
+    // game, set before the room is shared. Every batch then carries a CheckFence, and the room
+    // stops acting for the game for good once the lease is lost or a batch is fenced off.
+    void set_fence(std::int64_t fence) { fence_ = fence; }
+    // The lease with `fence` was lost (the lease renewal thread says so).
+    void post_lease_lost(std::int64_t fence);
+    // Whether the room stopped acting for its game (readable from any thread).
+    bool lost() const { return lost_flag_.load(); }
 
     const std::string& id() const { return record_.id; }
     // Player ids by seat; fixed for the room's life, so readable from any thread.
@@ -162,6 +178,15 @@ private:
     // request must not run (the drain, or a stale answer).
     bool drop_bot_request(const Actor& actor, const protocol::Request& request);
 
+    // room_lease.cpp (issue 27)
+    // Whether this node may still write into the game: always outside cluster mode; else while
+    // its lease with fence_ is held.
+    bool owns() const;
+    // Stops acting for the game for good: timers stop, every watcher and waiting request is told
+    // to reconnect (server_restarting), and the registry forgets the room.
+    void lose(const std::string& why);
+    void refuse_lost(const Actor& actor, const Json& request_id);
+
     // room_watchers.cpp
     void watch(const Actor& actor, const protocol::Request& request);
     void unwatch(const Actor& actor, const protocol::Request& request);
@@ -235,6 +260,9 @@ private:
     std::int64_t bot_answered_offer_ = -1;  // the version whose offer the bot answered
     boost::asio::steady_timer bot_timer_;   // asks the pool again when it was full
     bool bot_retry_armed_ = false;
+
+    std::int64_t fence_ = 0;  // the lease's fence in cluster mode; 0 alone
+    std::atomic<bool> lost_flag_{false};
 };
 
 }  // namespace server

@@ -37,7 +37,7 @@ Actor Room::bot_actor(std::int64_t version) const {
 }
 
 void Room::bot_turn() {
-    if (!bot_seat_ || busy_ || broken_ || state_.stopping()) {
+    if (!bot_seat_ || busy_ || broken_ || lost() || state_.stopping()) {
         return;
     }
     const int bot = *bot_seat_;

@@ -106,6 +106,20 @@ public:
         }
     }
 
+    // Forgets `id` if its live copy is `room` (one that stopped acting for its game): the next
+    // get() loads the game afresh. Another copy registered since is left alone.
+    void forget(std::string_view id, const T* room) {
+        std::lock_guard lock(mutex_);
+        auto it = rooms_.find(id);
+        if (it == rooms_.end()) {
+            return;
+        }
+        const auto any = it->second.any.lock();
+        if (it->second.held.get() == room || any.get() == room) {
+            rooms_.erase(it);
+        }
+    }
+
     // Every room held, for walks over them outside the lock.
     std::vector<std::shared_ptr<T>> held() {
         std::lock_guard lock(mutex_);

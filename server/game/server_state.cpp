@@ -1,5 +1,7 @@
 #include "server/game/server_state.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 
@@ -7,6 +9,7 @@
 #include "protocol/limits.h"
 #include "protocol/messages.h"
 #include "server/bots/bot_identity.h"
+#include "server/cluster/leases.h"
 #include "server/game/lobby.h"
 #include "server/game/room.h"
 #include "server/game/secrets.h"
@@ -15,6 +18,10 @@
 namespace server {
 
 namespace {
+
+// The start of build_room's error for a game whose events do not replay (a bug, not a failure
+// to read).
+constexpr std::string_view unreplayable_prefix = "unreplayable: ";
 
 // The display names of the seated players ("Unknown" for a player the store does not have); an
 // error when a player cannot be read.
@@ -86,6 +93,10 @@ void ServerState::sign_out(const std::string& player_id, std::uint64_t except_cl
 }
 
 ServerState::~ServerState() {
+    {
+        std::lock_guard lock(lost_mutex_);
+        lost_open_ = false;  // the lease thread may call on_lost until leases_ goes, after rooms_
+    }
     bots_.stop();
     heartbeat_.stop();
     time_->forget(time_listener_);
@@ -95,6 +106,36 @@ void ServerState::check_clocks() {
     for (const auto& room : rooms_.held()) {
         room->post_clock_check();
     }
+}
+
+core::Status ServerState::join_cluster(const std::string& redis_url, std::string node_id,
+                                       std::chrono::milliseconds lease_ttl) {
+    if (node_id.empty()) {
+        char host[256] = {};
+        gethostname(host, sizeof host - 1);
+        node_id = std::string(host[0] ? host : "node") + "-" + random_hex(3);
+    }
+    cluster::Leases::Options options;
+    options.url = redis_url;
+    options.node_id = node_id;
+    options.ttl = lease_ttl;
+    auto leases =
+        cluster::Leases::open(std::move(options), [this](const std::string& game_id, std::int64_t fence) {
+            std::lock_guard lock(lost_mutex_);
+            if (!lost_open_) {
+                return;
+            }
+            if (auto room = rooms_.loaded(game_id)) {
+                room->post_lease_lost(fence);
+            }
+        });
+    if (!leases) {
+        return core::make_error(leases.error());
+    }
+    leases_ = std::move(*leases);
+    component_logger("server")->info("cluster mode: node {}, leases of {} ms", leases_->node_id(),
+                                     lease_ttl.count());
+    return core::ok_status();
 }
 
 core::Status ServerState::restore_games() {
@@ -132,8 +173,11 @@ core::Status ServerState::restore_games() {
         return core::make_error("cannot read the seeks: " + seeks.error());
     }
     for (const auto& seek : *seeks) {
-        // Seeks belong to a live connection; none survives a restart.
-        store_.delete_seek(seek.id);
+        // Seeks belong to a live connection; none survives a restart. (In cluster mode the other
+        // nodes' seeks are live: they stay.)
+        if (!leases_) {
+            store_.delete_seek(seek.id);
+        }
     }
     auto unfinished = store_.unfinished_games();
     if (!unfinished) {
@@ -141,27 +185,31 @@ core::Status ServerState::restore_games() {
     }
     int restored = 0;
     for (auto& record : *unfinished) {
-        auto names = seat_names(store_, record.seats);
-        if (!names) {
-            return core::make_error("game " + record.id + ": " + names.error());
+        std::int64_t fence = 0;
+        if (leases_) {
+            // Cluster mode: the games no live node owns (another node's stay where they are).
+            auto owned = own_game(record);
+            if (!owned) {
+                log->info("game {}: not restored here: {}", record.id, owned.error());
+                continue;
+            }
+            fence = *owned;
         }
-        const auto events = store_.events(record.id);
-        if (!events) {
-            return core::make_error("game " + record.id + ": " + events.error());
-        }
-        auto chat = store_.chat_lines(record.id);
-        if (!chat) {
-            return core::make_error("game " + record.id + ": " + chat.error());
-        }
-        auto room = std::make_shared<Room>(*this, record, std::move(*names));
-        if (auto status = room->restore(*events); !status) {
-            log->error("game {}: cannot be restored: {}", record.id, status.error());
+        auto room = build_room(record);
+        if (!room && room.error().rfind(unreplayable_prefix, 0) == 0) {
+            log->error("game {}: cannot be restored: {}", record.id, room.error());
+            if (fence > 0) {
+                leases_->release(record.id, fence);
+            }
             continue;
         }
-        room->restore_chat(std::move(*chat));
-        room->post_summary();
-        room->post_bot_check();
-        rooms_.add(record.id, std::move(room));
+        if (!room) {
+            return core::make_error("game " + record.id + ": " + room.error());
+        }
+        (*room)->set_fence(fence);
+        (*room)->post_summary();
+        (*room)->post_bot_check();
+        rooms_.add(record.id, std::move(*room));
         ++restored;
     }
     log->info("restored {} unfinished game(s)", restored);
@@ -198,7 +246,18 @@ core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {
     if (!names) {
         return core::make_error("cannot read the players: " + names.error());
     }
+    if (leases_) {
+        auto claim = leases_->acquire(record.id, 0);
+        if (!claim) {
+            return core::make_error("cannot take the new game's lease: " + claim.error());
+        }
+        if (!claim->mine) {
+            return core::make_error("the new game's id is owned by node " + claim->owner);
+        }
+        record.fence = claim->fence;
+    }
     auto room = std::make_shared<Room>(*this, record, std::move(*names));
+    room->set_fence(record.fence);
     auto writes = room->start_fresh();
     if (!writes) {
         return core::make_error("cannot start the game: " + writes.error());
@@ -214,7 +273,8 @@ core::Expected<std::shared_ptr<Room>> ServerState::room(std::string_view game_id
     return rooms_.get(game_id);
 }
 
-// A finished game from before the last restart (or released since): rebuilt from its events.
+// A finished game from before the last restart (or released since), or in cluster mode a game
+// this node takes over: rebuilt from its events.
 core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view game_id) {
     auto record = store_.game(game_id);
     if (!record) {
@@ -223,7 +283,52 @@ core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view ga
     if (!*record) {
         return std::shared_ptr<Room>();
     }
-    const auto& game = **record;
+    if (!leases_) {
+        return build_room(**record);
+    }
+    auto fence = own_game(**record);
+    if (!fence) {
+        return core::make_error(fence.error());
+    }
+    // Read again now that the game is claimed: what a former owner committed before the claim
+    // is in the store, and nothing can be committed by it after.
+    record = store_.game(game_id);
+    auto room = record && *record ? build_room(**record)
+                                  : core::Expected<std::shared_ptr<Room>>(core::make_error(
+                                        record ? "the game is gone" : record.error()));
+    if (!room) {
+        leases_->release(std::string(game_id), *fence);
+        return room;
+    }
+    (*room)->set_fence(*fence);
+    if (!(*room)->finished()) {
+        component_logger("server")->info("game {}: taken over with fence {}", game_id, *fence);
+        (*room)->post_summary();
+        (*room)->post_bot_check();
+    }
+    return room;
+}
+
+core::Expected<std::int64_t> ServerState::own_game(const GameRecord& record) {
+    auto claim = leases_->acquire(record.id, record.fence);
+    if (!claim) {
+        return core::make_error("cannot take the game's lease: " + claim.error());
+    }
+    if (!claim->mine) {
+        return core::make_error(std::string(owned_elsewhere_prefix) + "node " + claim->owner +
+                                " owns game " + record.id);
+    }
+    if (claim->fence > record.fence) {
+        // Once this is stored no batch of a former owner's (an older fence) is accepted.
+        if (auto claimed = store_.commit_sync({ClaimGame{record.id, claim->fence}}); !claimed) {
+            leases_->release(record.id, claim->fence);
+            return core::make_error("cannot claim the game in the store: " + claimed.error());
+        }
+    }
+    return claim->fence;
+}
+
+core::Expected<std::shared_ptr<Room>> ServerState::build_room(const GameRecord& game) {
     auto names = seat_names(store_, game.seats);
     if (!names) {
         return core::make_error(names.error());
@@ -238,7 +343,8 @@ core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view ga
     }
     auto room = std::make_shared<Room>(*this, game, std::move(*names));
     if (auto status = room->restore(*events); !status) {
-        return core::make_error("game " + game.id + " cannot be replayed: " + status.error());
+        return core::make_error(std::string(unreplayable_prefix) + "game " + game.id +
+                                " cannot be replayed: " + status.error());
     }
     room->restore_chat(std::move(*chat));
     return room;
@@ -246,6 +352,10 @@ core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view ga
 
 std::shared_ptr<Room> ServerState::loaded_room(std::string_view game_id) {
     return rooms_.loaded(game_id);
+}
+
+void ServerState::forget_room(std::string_view game_id, const Room* room) {
+    rooms_.forget(game_id, room);
 }
 
 void ServerState::release_room(std::string_view game_id) {

@@ -3,6 +3,7 @@
 // lobby, the room registry, and the open sessions for shutdown. The registry is a map behind a
 // small mutex used only to find or add a room; each room's state lives on the room's own strand.
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -35,6 +36,13 @@ namespace server {
 
 class Lobby;
 class Room;
+namespace cluster {
+class Leases;
+}
+
+// The start of the error ServerState::room gives for a game another node owns (cluster mode):
+// the client is told to reconnect (server_restarting), not that the game failed to load.
+inline constexpr std::string_view owned_elsewhere_prefix = "owned elsewhere: ";
 
 // A game ready to be created: its room (not registered yet) and the writes that create it.
 struct PreparedGame {
@@ -95,6 +103,15 @@ public:
     // When the server was down before this run (set by restore_games; none before).
     const Downtime& downtime() const { return downtime_; }
 
+    // Cluster mode (issue 27): before restore_games, connects to Redis for the rooms' leases.
+    // From then on a room is loaded (and a game created) only with its lease, whose fence the
+    // store records (ClaimGame) and checks with every batch; a game another node owns is not
+    // loaded (room() gives an owned_elsewhere_prefix error). `node_id` empty: hostname + random.
+    core::Status join_cluster(const std::string& redis_url, std::string node_id,
+                              std::chrono::milliseconds lease_ttl);
+    // The leases in cluster mode, else null.
+    cluster::Leases* leases() { return leases_.get(); }
+
     // At start-up: stores the computer players (one a level) if they are not stored yet, loads the
     // muted players, rebuilds every unfinished game of the store by replaying its events (a room
     // whose bot is to act asks the bot pool again), drops stale seeks and queues again the game
@@ -114,6 +131,8 @@ public:
     std::shared_ptr<Room> loaded_room(std::string_view game_id);
     // Drops a finished room from memory (it is loaded again from the store when needed).
     void release_room(std::string_view game_id);
+    // Forgets `room` (which stopped acting for its game): the next room() loads the game again.
+    void forget_room(std::string_view game_id, const Room* room);
     // Unfinished games in which the player holds a seat.
     std::vector<std::string> unfinished_games_of(std::string_view player_id);
     std::size_t room_count();
@@ -164,9 +183,21 @@ private:
     std::set<std::string, std::less<>> muted_;
 
     std::vector<std::shared_ptr<Client>> open_sessions();
-    // A finished game's room, read from the store and replayed (the registry's loader).
+    // A game's room, read from the store and replayed (the registry's loader): a finished game, or
+    // in cluster mode one this node takes over (with its lease).
     core::Expected<std::shared_ptr<Room>> load_room(std::string_view game_id);
+    // Cluster mode: takes the game's lease and records its fence in the store (so a former owner
+    // cannot commit into it any more); the fence, or an error (owned_elsewhere_prefix when another
+    // node holds the lease).
+    core::Expected<std::int64_t> own_game(const GameRecord& record);
+    // A stored game's room: its players' names, its events replayed and its chat.
+    core::Expected<std::shared_ptr<Room>> build_room(const GameRecord& record);
 
+    // Before rooms_: a room gives its lease back as it goes. on_lost reaches rooms_ only while
+    // lost_open_ (closed first thing in ~ServerState).
+    std::unique_ptr<cluster::Leases> leases_;
+    std::mutex lost_mutex_;
+    bool lost_open_ = true;
     RoomRegistry rooms_;
 
     std::mutex sessions_mutex_;

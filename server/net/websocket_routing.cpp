@@ -96,13 +96,21 @@ void WebSocketSession::on_request(protocol::Request request) {
 void WebSocketSession::room_request(protocol::Request request) {
     // A game this connection watches (a player's own game once its page is open): its room.
     if (auto it = watching_.find(request.game_id); it != watching_.end()) {
-        if (auto watched = it->second.lock()) {
+        auto watched = it->second.lock();
+        if (watched && !watched->lost()) {
             watched->post_request(actor(), std::move(request));
             return;
         }
+        watching_.erase(it);  // cluster mode: a room that lost its lease is looked up again
     }
     auto room = state_.room(request.game_id);
-    if (!room) {
+    if (!room && room.error().rfind(owned_elsewhere_prefix, 0) == 0) {
+        // Cluster mode: another node owns the game; the client reconnects (to that node, sooner
+        // or later, through the load balancer) and sends the request again.
+        component_logger("ws")->debug("client {}: {}", id_, room.error());
+        enqueue(error_frame(ErrorCode::server_restarting, lost_room_text, request.id,
+                            request.game_id));
+    } else if (!room) {
         read_failed("game " + request.game_id + ": " + room.error(),
                     "the server could not load this game; try again", request.id, request.game_id);
     } else if (*room) {

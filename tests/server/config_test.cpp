@@ -72,6 +72,30 @@ TEST_F(ConfigTest, BotThreadsAndQueue) {
 }
 
 // Issue 25: the puzzle bank's file.
+// Issue 27: cluster mode's settings; a node alone by default.
+TEST_F(ConfigTest, ClusterSettings) {
+    auto alone = server::parse_config({}, lookup);
+    ASSERT_TRUE(alone.ok()) << alone.error();
+    EXPECT_EQ(alone->server.redis, "");
+    EXPECT_EQ(alone->server.node_id, "");
+    EXPECT_EQ(alone->server.lease_ms, 5000);
+    fake_env()["CHESSENCE_REDIS"] = "redis://redis:6379";
+    fake_env()["CHESSENCE_NODE_ID"] = "node-a";
+    auto config = server::parse_config({"--lease-ms", "2000"}, lookup);
+    ASSERT_TRUE(config.ok()) << config.error();
+    EXPECT_EQ(config->server.redis, "redis://redis:6379");
+    EXPECT_EQ(config->server.node_id, "node-a");
+    EXPECT_EQ(config->server.lease_ms, 2000);
+    for (const std::vector<std::string> bad :
+         {std::vector<std::string>{"--redis", "http://redis:6379"},
+          std::vector<std::string>{"--node-id", "a b"}, std::vector<std::string>{"--lease-ms", "100"},
+          std::vector<std::string>{"--lease-ms", "120001"}}) {
+        auto refused = server::parse_config(bad, lookup);
+        ASSERT_FALSE(refused.ok()) << bad[0] << " " << bad[1];
+        EXPECT_NE(refused.error().find(bad[0]), std::string::npos) << refused.error();
+    }
+}
+
 TEST_F(ConfigTest, PuzzleBankFile) {
     auto defaults = server::parse_config({}, lookup);
     ASSERT_TRUE(defaults.ok());

@@ -17,17 +17,28 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace live_test {
 
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-// Starts `chessence-server --port 0 --db <db> --web-root <web_root>` and reads the port from its
-// "listening on <address>:<port>" line. SIGKILLs it on kill() or destruction.
+// Starts `chessence-server --port 0 --db <db> --web-root <web_root> <extra…>` and reads the port
+// from its "listening on <address>:<port>" line. SIGKILLs it on kill() or destruction.
 class ServerProcess {
 public:
-    ServerProcess(const std::string& db, const std::string& web_root, const std::string& log) {
+    ServerProcess(const std::string& db, const std::string& web_root, const std::string& log,
+                  const std::vector<std::string>& extra = {}) {
+        const std::string bin = std::string(CHESSENCE_BIN_DIR) + "/chessence-server";
+        std::vector<std::string> args = {bin,  "--port", "0",       "--bind", "127.0.0.1",
+                                         "--db", db,     "--web-root", web_root};
+        args.insert(args.end(), extra.begin(), extra.end());
+        std::vector<char*> argv;
+        for (auto& arg : args) {
+            argv.push_back(arg.data());
+        }
+        argv.push_back(nullptr);
         int out[2];
         if (pipe(out) != 0) {
             return;
@@ -41,9 +52,7 @@ public:
             }
             close(out[0]);
             close(out[1]);
-            const std::string bin = std::string(CHESSENCE_BIN_DIR) + "/chessence-server";
-            execl(bin.c_str(), bin.c_str(), "--port", "0", "--bind", "127.0.0.1", "--db",
-                  db.c_str(), "--web-root", web_root.c_str(), static_cast<char*>(nullptr));
+            execv(bin.c_str(), argv.data());
             _exit(127);
         }
         close(out[1]);
@@ -61,6 +70,13 @@ public:
 
     // The listening port, 0 if the server did not come up within 15 s.
     unsigned short port() const { return port_; }
+
+    // Sends `sig` (SIGSTOP, SIGCONT, …) to the server.
+    void signal(int sig) {
+        if (pid_ > 0) {
+            ::kill(pid_, sig);
+        }
+    }
 
     // SIGKILL, no warning, no clean shutdown; returns once the process is gone.
     void kill_now() {

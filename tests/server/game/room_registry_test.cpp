@@ -128,4 +128,22 @@ TEST_F(RegistryTest, AFloodOfMadeUpIdsHasABoundedMemory) {
     EXPECT_LE(rooms.unknown_count(), Registry::unknown_max);
 }
 
+// Issue 27: a room that lost its game's lease is forgotten, so the next get() loads the game
+// afresh; a newer copy registered since is never dropped by the old one's forget.
+TEST_F(RegistryTest, ForgetDropsOnlyTheCopyItNames) {
+    auto rooms = make();
+    auto first = *rooms.get("g_1");
+    ASSERT_NE(first, nullptr);
+    auto newer = std::make_shared<FakeRoom>(FakeRoom{"g_1"});
+    rooms.add("g_1", newer);
+    rooms.forget("g_1", first.get());
+    EXPECT_EQ(rooms.loaded("g_1"), newer) << "the old copy's forget left the newer one alone";
+    EXPECT_EQ(loads_, 1);
+    rooms.forget("g_1", newer.get());
+    EXPECT_EQ(rooms.loaded("g_1"), nullptr);
+    auto again = *rooms.get("g_1");
+    EXPECT_NE(again, newer);
+    EXPECT_EQ(loads_, 2) << "forgotten: loaded afresh";
+}
+
 }  // namespace
