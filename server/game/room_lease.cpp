@@ -55,7 +55,8 @@ void Room::lose(const std::string& why) {
 }
 
 void Room::refuse_lost(const Actor& actor, const Json& request_id) {
-    actor.send(error_frame(protocol::ErrorCode::server_restarting, lost_room_text, request_id, id()));
+    actor.send(
+        error_frame(protocol::ErrorCode::server_restarting, lost_room_text, request_id, id()));
 }
 
 }  // namespace server

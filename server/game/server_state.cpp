@@ -119,16 +119,16 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
     options.url = redis_url;
     options.node_id = node_id;
     options.ttl = lease_ttl;
-    auto leases =
-        cluster::Leases::open(std::move(options), [this](const std::string& game_id, std::int64_t fence) {
-            std::lock_guard lock(lost_mutex_);
-            if (!lost_open_) {
-                return;
-            }
-            if (auto room = rooms_.loaded(game_id)) {
-                room->post_lease_lost(fence);
-            }
-        });
+    auto leases = cluster::Leases::open(std::move(options),
+                                        [this](const std::string& game_id, std::int64_t fence) {
+                                            std::lock_guard lock(lost_mutex_);
+                                            if (!lost_open_) {
+                                                return;
+                                            }
+                                            if (auto room = rooms_.loaded(game_id)) {
+                                                room->post_lease_lost(fence);
+                                            }
+                                        });
     if (!leases) {
         return core::make_error(leases.error());
     }

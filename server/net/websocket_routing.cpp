@@ -108,8 +108,8 @@ void WebSocketSession::room_request(protocol::Request request) {
         // Cluster mode: another node owns the game; the client reconnects (to that node, sooner
         // or later, through the load balancer) and sends the request again.
         component_logger("ws")->debug("client {}: {}", id_, room.error());
-        enqueue(error_frame(ErrorCode::server_restarting, lost_room_text, request.id,
-                            request.game_id));
+        enqueue(
+            error_frame(ErrorCode::server_restarting, lost_room_text, request.id, request.game_id));
     } else if (!room) {
         read_failed("game " + request.game_id + ": " + room.error(),
                     "the server could not load this game; try again", request.id, request.game_id);

@@ -86,10 +86,10 @@ TEST_F(ConfigTest, ClusterSettings) {
     EXPECT_EQ(config->server.redis, "redis://redis:6379");
     EXPECT_EQ(config->server.node_id, "node-a");
     EXPECT_EQ(config->server.lease_ms, 2000);
-    for (const std::vector<std::string> bad :
-         {std::vector<std::string>{"--redis", "http://redis:6379"},
-          std::vector<std::string>{"--node-id", "a b"}, std::vector<std::string>{"--lease-ms", "100"},
-          std::vector<std::string>{"--lease-ms", "120001"}}) {
+    for (const auto& bad : {std::vector<std::string>{"--redis", "http://redis:6379"},
+                            std::vector<std::string>{"--node-id", "a b"},
+                            std::vector<std::string>{"--lease-ms", "100"},
+                            std::vector<std::string>{"--lease-ms", "120001"}}) {
         auto refused = server::parse_config(bad, lookup);
         ASSERT_FALSE(refused.ok()) << bad[0] << " " << bad[1];
         EXPECT_NE(refused.error().find(bad[0]), std::string::npos) << refused.error();

@@ -17,10 +17,10 @@
 namespace {
 
 using live_test::Client;
-using live_test::json;
 using live_test::hello;
-using live_test::play_one;
+using live_test::json;
 using live_test::LiveGame;
+using live_test::play_one;
 using live_test::Player;
 using live_test::ServerProcess;
 using live_test::start_game;

@@ -40,7 +40,7 @@ inline json hello(Player& p, const std::string& name) {
 // Other broadcasts still queued for the mover (other games, or version <= after_version) are
 // skipped.
 inline std::optional<json> play_one(Player& mover, const std::string& game_id, const json& legal,
-                             std::size_t pick, std::int64_t after_version) {
+                                    std::size_t pick, std::int64_t after_version) {
     const auto move = legal[pick % legal.size()].get<std::string>();
     mover.client->send({{"type", "move"}, {"game_id", game_id}, {"move", move}, {"id", pick}});
     auto reply = mover.client->next([&](const json& m) {

@@ -31,8 +31,8 @@ public:
     ServerProcess(const std::string& db, const std::string& web_root, const std::string& log,
                   const std::vector<std::string>& extra = {}) {
         const std::string bin = std::string(CHESSENCE_BIN_DIR) + "/chessence-server";
-        std::vector<std::string> args = {bin,  "--port", "0",       "--bind", "127.0.0.1",
-                                         "--db", db,     "--web-root", web_root};
+        std::vector<std::string> args = {bin,    "--port", "0",          "--bind", "127.0.0.1",
+                                         "--db", db,       "--web-root", web_root};
         args.insert(args.end(), extra.begin(), extra.end());
         std::vector<char*> argv;
         for (auto& arg : args) {

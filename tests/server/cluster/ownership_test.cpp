@@ -60,14 +60,47 @@ protected:
         live_test::hello(player, name);
     }
 
-    // A game of Chessence started on `port` with three moves played.
-    LiveGame start(Player& white, Player& black) {
-        auto game = live_test::start_game(white, black, "chessence");
-        EXPECT_FALSE(game.id.empty());
-        for (std::size_t ply = 0; ply < 3 && !game.id.empty(); ++ply) {
-            EXPECT_TRUE(game.play(ply * 5 + 1));
+    // Nodes A and B with leases of `lease_ms`; Walter and Bella on A play three moves of a game of
+    // Chessence (game_).
+    void start_on_a(int lease_ms) {
+        a_ = node("a", lease_ms);
+        b_ = node("b", lease_ms);
+        ASSERT_NE(a_->port(), 0) << read_log("a");
+        ASSERT_NE(b_->port(), 0) << read_log("b");
+        connect(walter_, a_->port(), "Walter");
+        connect(bella_, a_->port(), "Bella");
+        game_ = live_test::start_game(walter_, bella_, "chessence");
+        ASSERT_FALSE(game_.id.empty());
+        for (std::size_t ply = 0; ply < 3; ++ply) {
+            ASSERT_TRUE(game_.play(ply * 5 + 1));
         }
-        return game;
+    }
+
+    // Walter and Bella connect to B with their tokens and watch the game there: the game as B
+    // shows it (B takes it over), with its snapshot's moves checked against what A acknowledged.
+    LiveGame watch_on_b(Player& white_b, Player& black_b) {
+        white_b.token = walter_.token;
+        black_b.token = bella_.token;
+        connect(white_b, b_->port(), "Walter");
+        connect(black_b, b_->port(), "Bella");
+        const auto taken = watch(white_b, game_.id);
+        EXPECT_EQ(taken.value("type", ""), "snapshot") << taken.dump();
+        if (taken.contains("moves")) {
+            EXPECT_EQ(taken["moves"].get<std::vector<std::string>>(), game_.acked_moves);
+        }
+        EXPECT_EQ(watch(black_b, game_.id).value("type", ""), "snapshot");
+        LiveGame on_b = game_;
+        on_b.white = &white_b;
+        on_b.black = &black_b;
+        return on_b;
+    }
+
+    // After A's stale attempt: B's record of the game holds exactly `moves`.
+    void expect_moves_at_b(Player& watcher, const std::vector<std::string>& moves) {
+        const auto now = watch(watcher, game_.id);
+        ASSERT_EQ(now.value("type", ""), "snapshot") << now.dump();
+        EXPECT_EQ(now["moves"].get<std::vector<std::string>>(), moves)
+            << "the stale node committed nothing";
     }
 
     // `player` watches the game on its connection: the snapshot, or the error it got.
@@ -83,8 +116,7 @@ protected:
     // The mover sends a move on its connection: the acknowledged event or the error.
     static json try_move(Player& mover, const LiveGame& game, std::size_t pick) {
         const auto move = game.legal[pick % game.legal.size()].get<std::string>();
-        mover.client->send(
-            {{"type", "move"}, {"game_id", game.id}, {"move", move}, {"id", "m"}});
+        mover.client->send({{"type", "move"}, {"game_id", game.id}, {"move", move}, {"id", "m"}});
         auto answer = mover.client->next([&](const json& m) {
             return (m.value("type", "") == "event" && m.value("game_id", "") == game.id &&
                     m["event"].value("kind", "") == "move" &&
@@ -94,6 +126,11 @@ protected:
         return answer ? *answer : json();
     }
 
+    std::unique_ptr<ServerProcess> a_;
+    std::unique_ptr<ServerProcess> b_;
+    Player walter_;
+    Player bella_;
+    LiveGame game_;
     storage_test::TempDir dir_;
     std::string db_;
     std::string redis_;
@@ -102,121 +139,68 @@ protected:
 };
 
 TEST_F(ClusterOwnership, ANodeDoesNotLoadAGameAnotherNodeOwns) {
-    auto a = node("a", 5000);
-    auto b = node("b", 5000);
-    ASSERT_NE(a->port(), 0) << read_log("a");
-    ASSERT_NE(b->port(), 0) << read_log("b");
-    Player walter;
-    Player bella;
-    connect(walter, a->port(), "Walter");
-    connect(bella, a->port(), "Bella");
-    auto game = start(walter, bella);
-    ASSERT_EQ(game.acked_moves.size(), 3u);
+    ASSERT_NO_FATAL_FAILURE(start_on_a(5000));
 
     // On node B, a spectator and the player to move (with its token) are sent on their way.
     Player sam;
-    connect(sam, b->port(), "Sam");
-    const auto refused = watch(sam, game.id);
+    connect(sam, b_->port(), "Sam");
+    const auto refused = watch(sam, game_.id);
     EXPECT_EQ(refused.value("type", ""), "error") << refused.dump();
     EXPECT_EQ(refused.value("code", ""), "server_restarting") << refused.dump();
-    Player& mover = game.mover();
+    Player& mover = game_.mover();
     Player on_b;
     on_b.token = mover.token;
-    connect(on_b, b->port(), "Mover");
+    connect(on_b, b_->port(), "Mover");
     EXPECT_EQ(on_b.id, mover.id);
-    const auto move = try_move(on_b, game, 0);
+    const auto move = try_move(on_b, game_, 0);
     EXPECT_EQ(move.value("code", ""), "server_restarting") << move.dump();
 
     // The game goes on at its owner, which B never disturbed.
-    ASSERT_TRUE(game.play(2));
-    EXPECT_EQ(game.last_acked_version, watch(walter, game.id).value("version", std::int64_t{0}));
+    ASSERT_TRUE(game_.play(2));
+    EXPECT_EQ(game_.last_acked_version, watch(walter_, game_.id).value("version", std::int64_t{0}));
 }
 
 TEST_F(ClusterOwnership, AnOwnerPausedPastItsLeaseCommitsNothingAfterATakeover) {
-    auto a = node("a", 1000);
-    auto b = node("b", 1000);
-    ASSERT_NE(a->port(), 0) << read_log("a");
-    ASSERT_NE(b->port(), 0) << read_log("b");
-    Player walter;
-    Player bella;
-    connect(walter, a->port(), "Walter");
-    connect(bella, a->port(), "Bella");
-    auto game = start(walter, bella);
-    ASSERT_EQ(game.acked_moves.size(), 3u);
-
-    a->signal(SIGSTOP);
+    ASSERT_NO_FATAL_FAILURE(start_on_a(1000));
+    a_->signal(SIGSTOP);
     std::this_thread::sleep_for(1500ms);  // past A's lease
     Player white_b;
     Player black_b;
-    white_b.token = walter.token;
-    black_b.token = bella.token;
-    connect(white_b, b->port(), "Walter");
-    connect(black_b, b->port(), "Bella");
-    const auto taken = watch(white_b, game.id);
-    ASSERT_EQ(taken.value("type", ""), "snapshot") << taken.dump();
-    EXPECT_EQ(taken["moves"].get<std::vector<std::string>>(), game.acked_moves);
-    ASSERT_EQ(watch(black_b, game.id).value("type", ""), "snapshot");
-    LiveGame on_b = game;
-    on_b.white = &white_b;
-    on_b.black = &black_b;
+    auto on_b = watch_on_b(white_b, black_b);
     ASSERT_TRUE(on_b.play(4)) << "the game goes on at its new owner";
 
     // A wakes up still holding its players' connections: what they send is refused.
-    a->signal(SIGCONT);
-    const auto stale = try_move(game.mover(), game, 1);
+    a_->signal(SIGCONT);
+    const auto stale = try_move(game_.mover(), game_, 1);
     EXPECT_EQ(stale.value("code", ""), "server_restarting") << stale.dump();
-    std::this_thread::sleep_for(300ms);
-    const auto now = watch(white_b, game.id);
-    ASSERT_EQ(now.value("type", ""), "snapshot") << now.dump();
-    EXPECT_EQ(now["moves"].get<std::vector<std::string>>(), on_b.acked_moves)
-        << "the stale node committed nothing";
+    expect_moves_at_b(white_b, on_b.acked_moves);
 }
 
 TEST_F(ClusterOwnership, AStaleOwnersCommitIsFencedOff) {
     // A's lease is long, so A still believes in it when it wakes: only the fence stops it.
-    auto a = node("a", 120000);
-    auto b = node("b", 120000);
-    ASSERT_NE(a->port(), 0) << read_log("a");
-    ASSERT_NE(b->port(), 0) << read_log("b");
-    Player walter;
-    Player bella;
-    connect(walter, a->port(), "Walter");
-    connect(bella, a->port(), "Bella");
-    auto game = start(walter, bella);
-    ASSERT_EQ(game.acked_moves.size(), 3u);
-
-    a->signal(SIGSTOP);
+    ASSERT_NO_FATAL_FAILURE(start_on_a(120000));
+    a_->signal(SIGSTOP);
     // The lease vanishes behind A's back (as if it had expired and A's clock had not noticed).
     auto url = server::cluster::parse_redis_url(redis_);
     ASSERT_TRUE(url.ok()) << url.error();
     auto redis = server::cluster::RedisConnection::open(*url, 2000ms);
     ASSERT_TRUE(redis.ok()) << redis.error();
-    auto deleted = (*redis)->command({"DEL", "chessence:lease:" + game.id});
+    auto deleted = (*redis)->command({"DEL", "chessence:lease:" + game_.id});
     ASSERT_TRUE(deleted.ok()) << deleted.error();
     EXPECT_EQ(deleted->integer, 1) << "A held the game's lease";
 
     Player white_b;
     Player black_b;
-    white_b.token = walter.token;
-    black_b.token = bella.token;
-    connect(white_b, b->port(), "Walter");
-    connect(black_b, b->port(), "Bella");
-    ASSERT_EQ(watch(white_b, game.id).value("type", ""), "snapshot");
-    ASSERT_EQ(watch(black_b, game.id).value("type", ""), "snapshot");
-    LiveGame on_b = game;
-    on_b.white = &white_b;
-    on_b.black = &black_b;
+    auto on_b = watch_on_b(white_b, black_b);
     ASSERT_TRUE(on_b.play(4));
 
-    a->signal(SIGCONT);
-    const auto stale = try_move(game.mover(), game, 1);
+    a_->signal(SIGCONT);
+    const auto stale = try_move(game_.mover(), game_, 1);
     EXPECT_EQ(stale.value("code", ""), "server_restarting") << stale.dump();
     EXPECT_NE(read_log("a").find("fenced: "), std::string::npos)
         << "A's batch was refused by the store's fence:\n"
         << read_log("a");
-    const auto now = watch(white_b, game.id);
-    ASSERT_EQ(now.value("type", ""), "snapshot") << now.dump();
-    EXPECT_EQ(now["moves"].get<std::vector<std::string>>(), on_b.acked_moves);
+    expect_moves_at_b(white_b, on_b.acked_moves);
     ASSERT_TRUE(on_b.play(2)) << "B goes on undisturbed";
 }
 
