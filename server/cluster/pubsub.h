@@ -105,7 +105,7 @@ private:
     std::unique_ptr<RedisConnection> publisher_;
 
     // The receiving thread's own: the subscriber connection, and the tickets of the requests sent
-    // on it and not yet confirmed, in order (0: nobody waits).
+    // on it and not yet confirmed, in order.
     Context subscriber_;
     std::deque<std::uint64_t> in_flight_;
     const int wake_fd_;  // an eventfd the receiving thread polls with the connection

@@ -249,12 +249,12 @@ TEST(PubSubOpen, RejectsBadUrlAndMissingServer) {
 }
 
 // The server goes away and comes back: the loss and the return are reported, the subscriptions
-// are restored, and the destructor stays prompt while reconnecting.
+// are restored (and only those), and the destructor stays prompt while reconnecting.
 TEST(PubSubReconnect, SubscriptionsComeBackWithTheServer) {
     test::PrivateRedis server;
     ASSERT_TRUE(server.start());
     PubSubInbox inbox;
-    auto opened = PubSub::open({server.url(), 1000ms}, inbox.on_message(), inbox.on_connection());
+    auto opened = PubSub::open({server.url(), 300ms}, inbox.on_message(), inbox.on_connection());
     ASSERT_TRUE(opened) << opened.error();
     auto a = std::move(*opened);
     ASSERT_TRUE(a->subscribe("restored:1"));
@@ -264,6 +264,11 @@ TEST(PubSubReconnect, SubscriptionsComeBackWithTheServer) {
     ASSERT_TRUE(inbox.wait_for_reports(1, 3000ms));
     EXPECT_EQ(inbox.reports(), std::vector<bool>{false});
     EXPECT_FALSE(a->publish("restored:1", "while down"));
+    // A request Redis cannot confirm in time fails, and is not sent later.
+    const auto late = a->subscribe("late");
+    ASSERT_FALSE(late);
+    EXPECT_NE(late.error().find("no confirmation within 300 ms"), std::string::npos)
+        << late.error();
 
     ASSERT_TRUE(server.start());
     ASSERT_TRUE(inbox.wait_for_reports(2, 5000ms));
