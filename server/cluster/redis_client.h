@@ -1,7 +1,8 @@
 #pragma once
 // A small synchronous Redis client over hiredis (its blocking API, with a connect and command
 // timeout): the URL a node is given, replies as plain values, and one connection that reconnects
-// by itself after an I/O error. Cluster mode's leases (leases.h) are its only user.
+// by itself after an I/O error. Cluster mode's leases (leases.h) and pub/sub's publisher
+// (pubsub.h) use it.
 #include <chrono>
 #include <cstdint>
 #include <memory>
