@@ -276,3 +276,18 @@ test('game page: a game the server could not load is asked for again', async () 
     assert.deepEqual(page.errors, []);
     await context.close();
 });
+
+test('cluster: a game another server owns — the client reconnects and watches it again from where it was', async () => {
+    const { context, page, mock } = await openGame();
+    mock.push(snapshot('chesica', '8/8/8/8/8/2B5/8/8 w 0 1', { legal: ['c3-d4'] }));
+    await page.waitForSelector('#board[data-legal*="c3-d4"]');
+    const hellos = () => mock.sent.filter((m) => m.type === 'hello').length;
+    assert.equal(hellos(), 1);
+    mock.push({ type: 'error', code: 'server_restarting', id: null, game_id: 'g_1',
+                message: 'this game is moving to another server: reconnect in a moment and send this again' });
+    await until(() => hellos() === 2, "a new connection's hello", 5000);
+    const again = await mock.next((m) => m.type === 'watch' && m.game_id === 'g_1');
+    assert.equal(again.since, 3, 'watched again from the last version seen');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});
