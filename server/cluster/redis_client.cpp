@@ -10,6 +10,8 @@
 #include <mutex>
 #include <optional>
 
+#include "core/percent.h"
+
 namespace server::cluster {
 
 namespace {
@@ -27,36 +29,6 @@ std::optional<int> number_in(std::string_view text, int low, int high) {
         return std::nullopt;
     }
     return value;
-}
-
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
-// `text` with its %XX escapes decoded; nothing when an escape is malformed.
-std::optional<std::string> percent_decoded(std::string_view text) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '%') {
-            out += text[i];
-            continue;
-        }
-        if (i + 2 >= text.size() || hex_digit(text[i + 1]) < 0 || hex_digit(text[i + 2]) < 0) {
-            return std::nullopt;
-        }
-        out += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
-        i += 2;
-    }
-    return out;
 }
 
 core::Error url_error(std::string_view why) {
@@ -87,8 +59,8 @@ core::Expected<RedisUrl> parse_tcp(std::string_view rest) {
         if (colon == std::string_view::npos) {
             return url_error("the part before '@' must be ':password' or 'user:password'");
         }
-        auto user = percent_decoded(userinfo.substr(0, colon));
-        auto password = percent_decoded(userinfo.substr(colon + 1));
+        auto user = core::percent_decode(userinfo.substr(0, colon));
+        auto password = core::percent_decode(userinfo.substr(colon + 1));
         if (!user || !password) {
             return url_error("a bad %-escape before '@'");
         }

@@ -459,8 +459,8 @@ void Room::store(WriteBatch writes, InFlight batch) {
         // Cluster mode: only while the lease is held, and the store refuses the batch should a
         // newer owner have claimed the game meanwhile.
         if (!owns()) {
-            refuse_lost(batch.requester, batch.request_id);
             lose("its lease expired");
+            refuse_lost(batch.requester, batch.request_id);
             return;
         }
         writes.insert(writes.begin(), CheckFence{id(), fence_});
@@ -485,8 +485,8 @@ void Room::committed(core::Status status, InFlight batch) {
         "room", [&] { return "room " + id() + ": committed"; },
         [&] {
             if (!status && is_fenced(status.error())) {
+                lose(status.error());  // logged before the requester hears of it
                 refuse_lost(batch.requester, batch.request_id);
-                lose(status.error());
                 return;
             }
             if (!status) {

@@ -290,12 +290,10 @@ core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view ga
     if (!fence) {
         return core::make_error(fence.error());
     }
-    // Read again now that the game is claimed: what a former owner committed before the claim
-    // is in the store, and nothing can be committed by it after.
-    record = store_.game(game_id);
-    auto room = record && *record ? build_room(**record)
-                                  : core::Expected<std::shared_ptr<Room>>(core::make_error(
-                                        record ? "the game is gone" : record.error()));
+    // build_room reads the events now that the game is claimed: what a former owner committed
+    // before the claim is in them, and nothing it sends after can commit. (The record's fields a
+    // room uses never change.)
+    auto room = build_room(**record);
     if (!room) {
         leases_->release(std::string(game_id), *fence);
         return room;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/game.h"
+#include "core/percent.h"
 #include "protocol/events.h"
 #include "protocol/messages.h"
 #include "protocol/time_control.h"
@@ -112,8 +113,8 @@ std::optional<std::map<std::string, std::string, std::less<>>> parse_query(std::
         const auto pair = query.substr(0, amp);
         query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
         const auto eq = pair.find('=');
-        auto name = percent_decode(pair.substr(0, eq));
-        auto value = percent_decode(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
+        auto name = core::percent_decode(pair.substr(0, eq));
+        auto value = core::percent_decode(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
         if (!name || !value) {
             return std::nullopt;
         }

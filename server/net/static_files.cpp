@@ -5,24 +5,13 @@
 #include <iterator>
 #include <sstream>
 
+#include "core/percent.h"
+
 namespace server {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
 
 std::optional<std::string> read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -72,27 +61,6 @@ HttpReply not_found_reply() {
     return json_reply(404, R"({"error":"not found"})");
 }
 
-std::optional<std::string> percent_decode(std::string_view path) {
-    std::string decoded;
-    for (std::size_t i = 0; i < path.size(); ++i) {
-        if (path[i] != '%') {
-            decoded.push_back(path[i]);
-            continue;
-        }
-        if (i + 2 >= path.size()) {
-            return std::nullopt;
-        }
-        const int high = hex_value(path[i + 1]);
-        const int low = hex_value(path[i + 2]);
-        if (high < 0 || low < 0) {
-            return std::nullopt;
-        }
-        decoded.push_back(static_cast<char>(high * 16 + low));
-        i += 2;
-    }
-    return decoded;
-}
-
 std::string_view mime_type(std::string_view file_name) {
     const auto dot = file_name.rfind('.');
     const std::string_view ext = dot == std::string_view::npos ? "" : file_name.substr(dot + 1);
@@ -132,7 +100,7 @@ std::string_view mime_type(std::string_view file_name) {
 HttpReply serve_static(const std::string& web_root, std::string_view target) {
     const auto query = target.find_first_of("?#");
     const std::string_view raw = target.substr(0, query);
-    auto decoded = percent_decode(raw);
+    auto decoded = core::percent_decode(raw);
     if (!decoded || decoded->empty() || decoded->front() != '/' ||
         decoded->find('\0') != std::string::npos || decoded->find('\\') != std::string::npos) {
         return json_reply(400, R"({"error":"bad path"})");

@@ -9,8 +9,6 @@
 
 namespace server {
 
-// The decoded path, or nothing for a malformed escape.
-std::optional<std::string> percent_decode(std::string_view path);
 // The MIME type for a file name by its extension.
 std::string_view mime_type(std::string_view file_name);
 // The file for `target` (query string ignored): 200 with its bytes, 400 for a refused path, 404.

@@ -197,6 +197,11 @@ TEST_F(ClusterOwnership, AStaleOwnersCommitIsFencedOff) {
     a_->signal(SIGCONT);
     const auto stale = try_move(game_.mover(), game_, 1);
     EXPECT_EQ(stale.value("code", ""), "server_restarting") << stale.dump();
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (read_log("a").find("fenced: ") == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(20ms);
+    }
     EXPECT_NE(read_log("a").find("fenced: "), std::string::npos)
         << "A's batch was refused by the store's fence:\n"
         << read_log("a");

@@ -4,14 +4,6 @@
 
 namespace {
 
-TEST(StaticFiles, PercentDecoding) {
-    EXPECT_EQ(server::percent_decode("/a%20b"), "/a b");
-    EXPECT_EQ(server::percent_decode("/%2e%2E/x"), "/../x");
-    EXPECT_FALSE(server::percent_decode("/%2").has_value());
-    EXPECT_FALSE(server::percent_decode("/%zz").has_value());
-    EXPECT_EQ(server::percent_decode("/plain"), "/plain");
-}
-
 TEST(StaticFiles, MimeTypes) {
     EXPECT_EQ(server::mime_type("index.html"), "text/html; charset=utf-8");
     EXPECT_EQ(server::mime_type("app.js"), "text/javascript; charset=utf-8");
