@@ -233,6 +233,13 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
         waiting_.emplace_back(actor, request);
         return;
     }
+    if (!owns()) {
+        // Cluster mode: the lease ran out (a node paused, cut off from Redis): nothing this room
+        // knows may be current, so it answers nothing but "reconnect".
+        lose("its lease ran out");
+        refuse_lost(actor, request.id);
+        return;
+    }
     if (broken_ && !rebuild()) {
         fail(actor, request, ErrorCode::internal_error,
              "the server cannot load this game now; try again");

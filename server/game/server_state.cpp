@@ -11,6 +11,7 @@
 #include "server/bots/bot_identity.h"
 #include "server/cluster/leases.h"
 #include "server/game/lobby.h"
+#include "server/game/relay.h"
 #include "server/game/room.h"
 #include "server/game/secrets.h"
 #include "server/log.h"
@@ -39,6 +40,21 @@ core::Expected<std::vector<std::string>> seat_names(Store& store,
 }
 
 }  // namespace
+
+std::string owned_elsewhere_error(std::string_view owner, std::string_view game_id) {
+    return std::string(owned_elsewhere_prefix) + "node " + std::string(owner) + " owns game " +
+           std::string(game_id);
+}
+
+std::string owner_named_in(std::string_view error) {
+    const auto head = std::string(owned_elsewhere_prefix) + "node ";
+    if (error.substr(0, head.size()) != head) {
+        return {};
+    }
+    error.remove_prefix(head.size());
+    const auto end = error.rfind(" owns game ");
+    return end == std::string_view::npos ? std::string() : std::string(error.substr(0, end));
+}
 
 ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limits,
                          std::string web_root, std::shared_ptr<TimeSource> time)
@@ -93,6 +109,7 @@ void ServerState::sign_out(const std::string& player_id, std::uint64_t except_cl
 }
 
 ServerState::~ServerState() {
+    relay_.reset();  // its threads stop before anything they use goes
     {
         std::lock_guard lock(lost_mutex_);
         lost_open_ = false;  // the lease thread may call on_lost until leases_ goes, after rooms_
@@ -133,6 +150,12 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
         return core::make_error(leases.error());
     }
     leases_ = std::move(*leases);
+    auto relay =
+        Relay::open(*this, redis_url, leases_->node_id(), cluster::Leases::Options{}.key_prefix);
+    if (!relay) {
+        return core::make_error(relay.error());
+    }
+    relay_ = std::move(*relay);
     component_logger("server")->info("cluster mode: node {}, leases of {} ms", leases_->node_id(),
                                      lease_ttl.count());
     return core::ok_status();
@@ -313,8 +336,7 @@ core::Expected<std::int64_t> ServerState::own_game(const GameRecord& record) {
         return core::make_error("cannot take the game's lease: " + claim.error());
     }
     if (!claim->mine) {
-        return core::make_error(std::string(owned_elsewhere_prefix) + "node " + claim->owner +
-                                " owns game " + record.id);
+        return core::make_error(owned_elsewhere_error(claim->owner, record.id));
     }
     if (claim->fence > record.fence) {
         // Once this is stored no batch of a former owner's (an older fence) is accepted.

@@ -35,6 +35,7 @@
 namespace server {
 
 class Lobby;
+class Relay;
 class Room;
 namespace cluster {
 class Leases;
@@ -43,6 +44,10 @@ class Leases;
 // The start of the error ServerState::room gives for a game another node owns (cluster mode):
 // the client is told to reconnect (server_restarting), not that the game failed to load.
 inline constexpr std::string_view owned_elsewhere_prefix = "owned elsewhere: ";
+// That error: "owned elsewhere: node <owner> owns game <game_id>".
+std::string owned_elsewhere_error(std::string_view owner, std::string_view game_id);
+// The owner such an error names; empty for any other error.
+std::string owner_named_in(std::string_view error);
 
 // A game ready to be created: its room (not registered yet) and the writes that create it.
 struct PreparedGame {
@@ -111,6 +116,8 @@ public:
                               std::chrono::milliseconds lease_ttl);
     // The leases in cluster mode, else null.
     cluster::Leases* leases() { return leases_.get(); }
+    // The relay to the owners of other nodes' games in cluster mode (relay.h), else null.
+    Relay* relay() { return relay_.get(); }
 
     // At start-up: stores the computer players (one a level) if they are not stored yet, loads the
     // muted players, rebuilds every unfinished game of the store by replaying its events (a room
@@ -199,6 +206,9 @@ private:
     std::mutex lost_mutex_;
     bool lost_open_ = true;
     RoomRegistry rooms_;
+    // After rooms_ (it goes first): its remote clients leave the rooms, and its receiving thread
+    // looks rooms up until it stops.
+    std::unique_ptr<Relay> relay_;
 
     std::mutex sessions_mutex_;
     std::map<std::uint64_t, std::weak_ptr<Client>> sessions_;
