@@ -209,6 +209,7 @@ core::Status ServerState::restore_games() {
     int restored = 0;
     for (auto& record : *unfinished) {
         std::int64_t fence = 0;
+        std::chrono::milliseconds unowned{0};
         if (leases_) {
             // Cluster mode: the games no live node owns (another node's stay where they are).
             auto owned = own_game(record);
@@ -216,9 +217,10 @@ core::Status ServerState::restore_games() {
                 log->info("game {}: not restored here: {}", record.id, owned.error());
                 continue;
             }
-            fence = *owned;
+            fence = owned->fence;
+            unowned = owned->unowned;
         }
-        auto room = build_room(record);
+        auto room = build_room(record, unowned);
         if (!room && room.error().rfind(unreplayable_prefix, 0) == 0) {
             log->error("game {}: cannot be restored: {}", record.id, room.error());
             if (fence > 0) {
@@ -309,28 +311,31 @@ core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view ga
     if (!leases_) {
         return build_room(**record);
     }
-    auto fence = own_game(**record);
-    if (!fence) {
-        return core::make_error(fence.error());
+    auto owned = own_game(**record);
+    if (!owned) {
+        return core::make_error(owned.error());
     }
+    const auto fence = &owned->fence;
     // build_room reads the events now that the game is claimed: what a former owner committed
     // before the claim is in them, and nothing it sends after can commit. (The record's fields a
     // room uses never change.)
-    auto room = build_room(**record);
+    auto room = build_room(**record, owned->unowned);
     if (!room) {
         leases_->release(std::string(game_id), *fence);
         return room;
     }
     (*room)->set_fence(*fence);
     if (!(*room)->finished()) {
-        component_logger("server")->info("game {}: taken over with fence {}", game_id, *fence);
+        component_logger("server")->info(
+            "game {}: taken over with fence {} after {} ms without an owner", game_id, *fence,
+            owned->unowned.count());
         (*room)->post_summary();
         (*room)->post_bot_check();
     }
     return room;
 }
 
-core::Expected<std::int64_t> ServerState::own_game(const GameRecord& record) {
+core::Expected<ServerState::Owned> ServerState::own_game(const GameRecord& record) {
     auto claim = leases_->acquire(record.id, record.fence);
     if (!claim) {
         return core::make_error("cannot take the game's lease: " + claim.error());
@@ -345,10 +350,11 @@ core::Expected<std::int64_t> ServerState::own_game(const GameRecord& record) {
             return core::make_error("cannot claim the game in the store: " + claimed.error());
         }
     }
-    return claim->fence;
+    return Owned{claim->fence, claim->unowned};
 }
 
-core::Expected<std::shared_ptr<Room>> ServerState::build_room(const GameRecord& game) {
+core::Expected<std::shared_ptr<Room>> ServerState::build_room(const GameRecord& game,
+                                                              std::chrono::milliseconds unowned) {
     auto names = seat_names(store_, game.seats);
     if (!names) {
         return core::make_error(names.error());
@@ -362,7 +368,7 @@ core::Expected<std::shared_ptr<Room>> ServerState::build_room(const GameRecord& 
         return core::make_error(chat.error());
     }
     auto room = std::make_shared<Room>(*this, game, std::move(*names));
-    if (auto status = room->restore(*events); !status) {
+    if (auto status = room->restore(*events, unowned); !status) {
         return core::make_error(std::string(unreplayable_prefix) + "game " + game.id +
                                 " cannot be replayed: " + status.error());
     }

@@ -193,12 +193,20 @@ private:
     // A game's room, read from the store and replayed (the registry's loader): a finished game, or
     // in cluster mode one this node takes over (with its lease).
     core::Expected<std::shared_ptr<Room>> load_room(std::string_view game_id);
+    // A game this node took the lease of: the lease's fence, and how long the game had no owner
+    // before (Leases::Claim::unowned).
+    struct Owned {
+        std::int64_t fence = 0;
+        std::chrono::milliseconds unowned{0};
+    };
     // Cluster mode: takes the game's lease and records its fence in the store (so a former owner
-    // cannot commit into it any more); the fence, or an error (owned_elsewhere_prefix when another
-    // node holds the lease).
-    core::Expected<std::int64_t> own_game(const GameRecord& record);
-    // A stored game's room: its players' names, its events replayed and its chat.
-    core::Expected<std::shared_ptr<Room>> build_room(const GameRecord& record);
+    // cannot commit into it any more), or an error (owned_elsewhere_prefix when another node
+    // holds the lease).
+    core::Expected<Owned> own_game(const GameRecord& record);
+    // A stored game's room: its players' names, its events replayed and its chat. Its clocks are
+    // not charged for the server's downtime nor for the last `unowned` (a takeover).
+    core::Expected<std::shared_ptr<Room>> build_room(const GameRecord& record,
+                                                     std::chrono::milliseconds unowned = {});
 
     // Before rooms_: a room gives its lease back as it goes. on_lost reaches rooms_ only while
     // lost_open_ (closed first thing in ~ServerState).

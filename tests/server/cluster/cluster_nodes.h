@@ -72,7 +72,8 @@ protected:
         return answer ? *answer : json();
     }
 
-    // The mover sends a move on its connection: the acknowledged event or the error.
+    // The mover sends a move on its connection: the acknowledged event, the `ack` (a connection
+    // that does not watch the game gets only that), or the error.
     static json try_move(Player& mover, const LiveGame& game, std::size_t pick) {
         const auto move = game.legal[pick % game.legal.size()].get<std::string>();
         mover.client->send({{"type", "move"}, {"game_id", game.id}, {"move", move}, {"id", "m"}});
@@ -80,7 +81,8 @@ protected:
             return (m.value("type", "") == "event" && m.value("game_id", "") == game.id &&
                     m["event"].value("kind", "") == "move" &&
                     m.value("version", std::int64_t{0}) > game.last_acked_version) ||
-                   (m.value("type", "") == "error" && m.value("id", json()) == "m");
+                   ((m.value("type", "") == "error" || m.value("type", "") == "ack") &&
+                    m.value("id", json()) == "m");
         });
         return answer ? *answer : json();
     }

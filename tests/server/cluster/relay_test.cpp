@@ -31,15 +31,15 @@ struct Seen {
 class ClusterRelay : public cluster_test::ClusterNodes {
 protected:
     // Nodes A, B and C with leases of `lease_ms`; Walter and Bella begin a game of Chessence on A
-    // and play two moves there.
-    void start_on_a(int lease_ms) {
+    // (with `clock`, if not null) and play two moves there.
+    void start_on_a(int lease_ms, const json& clock = nullptr) {
         for (const char* name : {"a", "b", "c"}) {
             nodes_.push_back(node(name, lease_ms));
             ASSERT_NE(nodes_.back()->port(), 0) << read_log(name);
         }
         connect(walter_, port('a'), "Walter");
         connect(bella_, port('a'), "Bella");
-        game_ = live_test::start_game(walter_, bella_, "chessence");
+        game_ = live_test::start_game(walter_, bella_, "chessence", clock);
         ASSERT_FALSE(game_.id.empty());
         ASSERT_TRUE(game_.play(1));
         ASSERT_TRUE(game_.play(2));
@@ -205,6 +205,55 @@ TEST_F(ClusterRelay, AnOwnerKilledWithAMoveInFlightIsTakenOverAndNoAcknowledgedM
     ASSERT_TRUE(game_.play(2));
     const auto after = watch(walter_, game_.id);
     EXPECT_EQ(after["moves"].get<std::vector<std::string>>(), game_.acked_moves);
+}
+
+TEST_F(ClusterRelay, AGameTakenOverFromADeadNodeChargesTheTimeWithoutAnOwnerToNobody) {
+    ASSERT_NO_FATAL_FAILURE(start_on_a(2000, json{{"initial", 300}, {"increment", 0}}));
+    connect(walter_, port('b'), "Walter");
+    connect(bella_, port('c'), "Bella");
+    for (Player* player : {&walter_, &bella_}) {
+        ASSERT_EQ(watch(*player, game_.id).value("type", ""), "snapshot");
+    }
+    ASSERT_TRUE(game_.play(3));
+    // The last move before the kill: the next mover's clock starts running with this event.
+    const auto last =
+        live_test::play_one(game_.mover(), game_.id, game_.legal, 4, game_.last_acked_version);
+    ASSERT_TRUE(last.has_value());
+    const auto turn_began = std::chrono::steady_clock::now();
+    game_.legal = (*last)["event"]["legal"];
+    game_.to_move = (*last)["event"].value("to_move", "");
+    game_.last_acked_version = last->value("version", std::int64_t{0});
+    const auto side = game_.to_move;
+    const auto before = (*last)["event"]["clock"].value(side, std::int64_t{0});
+    ASSERT_GT(before, 0) << last->dump();
+
+    node_process('a').kill_now();
+    const auto killed = std::chrono::steady_clock::now();
+    json served;
+    for (Player* player : {&walter_, &bella_}) {
+        served = watch_until_served(*player, game_.id, 15s);
+        ASSERT_EQ(served.value("type", ""), "snapshot") << served.dump();
+    }
+    const auto without_owner = std::chrono::steady_clock::now() - killed;
+    game_.legal = served["legal"];
+    game_.to_move = served.value("to_move", "");
+    game_.last_acked_version = served.value("version", std::int64_t{0});
+    const auto sent = std::chrono::steady_clock::now();
+    const auto moved =
+        live_test::play_one(game_.mover(), game_.id, game_.legal, 0, game_.last_acked_version);
+    ASSERT_TRUE(moved.has_value());
+    const auto after = (*moved)["event"]["clock"].value(side, std::int64_t{0});
+
+    using std::chrono::duration_cast;
+    using std::chrono::milliseconds;
+    const auto thought = duration_cast<milliseconds>(sent - turn_began).count();
+    const auto gap = duration_cast<milliseconds>(without_owner).count();
+    const auto charged = before - after;
+    std::cout << "thinking " << thought << " ms, of which " << gap
+              << " ms without an owner; charged " << charged << " ms\n";
+    EXPECT_GT(gap, 1500) << "the dead node's 2 s lease had to expire first";
+    EXPECT_LT(charged, thought - gap / 2) << "the time without an owner is charged to nobody";
+    EXPECT_GE(charged, 0);
 }
 
 }  // namespace
