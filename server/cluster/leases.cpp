@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <exception>
 #include <iterator>
 #include <optional>
+#include <random>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -20,15 +22,36 @@ constexpr std::chrono::milliseconds min_lease_ttl{30};
 // A renewal round sends at most this many scripts in one pipeline.
 constexpr std::size_t renewals_per_round = 512;
 
-// KEYS: lease, fence. ARGV: node id, ttl in ms, floor. A live lease is returned as it is (and
-// refreshed when it is this node's); a free one gets the next fence, above `floor`.
+// How long the traces of an owner (holder and alive keys) are kept: a game untouched for longer
+// is taken over without knowing for how long it had no owner.
+constexpr std::chrono::hours owner_traces_kept{24 * 7};
+
+// KEYS: lease, fence, holder. ARGV: node id, ttl in ms, floor, instance, alive key prefix, keep
+// ms. A live lease is returned as it is (and refreshed when it is this node's), with 0; a free one
+// gets the next fence, above `floor`, with how long the game had no owner (ms, by Redis's clock):
+// since its holder's last sign of life, or since it was given back.
 constexpr std::string_view acquire_lua = R"lua(
 local held = redis.call('GET', KEYS[1])
 if held then
   if string.sub(held, 1, #ARGV[1] + 1) == ARGV[1] .. '|' then
     redis.call('PEXPIRE', KEYS[1], ARGV[2])
   end
-  return held
+  return {held, 0}
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local unowned = 0
+local holder = redis.call('GET', KEYS[3])
+if holder then
+  local since = nil
+  if string.sub(holder, 1, 1) == '|' then
+    since = tonumber(string.sub(holder, 2))
+  else
+    since = tonumber(redis.call('GET', ARGV[5] .. holder))
+  end
+  if since and now > since then
+    unowned = now - since
+  end
 end
 local fence = redis.call('INCR', KEYS[2])
 local floor = tonumber(ARGV[3])
@@ -38,7 +61,8 @@ if fence <= floor then
 end
 local value = ARGV[1] .. '|' .. string.format('%d', fence)
 redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
-return value
+redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[6])
+return {value, unowned}
 )lua";
 
 // KEYS: lease. ARGV: "node|fence", ttl in ms. 1 when renewed, 0 when the lease is gone or taken.
@@ -49,13 +73,39 @@ end
 return 0
 )lua";
 
-// KEYS: lease. ARGV: "node|fence". 1 when deleted, 0 when it was no longer this lease.
+// KEYS: lease, holder. ARGV: "node|fence", instance, keep ms. 1 when deleted (the holder then
+// says when it was given back), 0 when it was no longer this lease.
 constexpr std::string_view release_lua = R"lua(
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+  redis.call('DEL', KEYS[1])
+  if redis.call('GET', KEYS[2]) == ARGV[2] then
+    local t = redis.call('TIME')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    redis.call('SET', KEYS[2], '|' .. string.format('%d', now), 'PX', ARGV[3])
+  end
+  return 1
 end
 return 0
 )lua";
+
+// KEYS: alive. ARGV: keep ms. The key holds Redis's clock now, in ms.
+constexpr std::string_view alive_lua = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('SET', KEYS[1], string.format('%d', now), 'PX', ARGV[1])
+return 1
+)lua";
+
+// This run's name among the holders of games: the node id and a random suffix (a node restarted
+// with the same id is another run, whose liveness says nothing of the one before).
+std::string new_instance(const std::string& node_id) {
+    std::random_device random;
+    std::uniform_int_distribution<std::uint64_t> digits;
+    char suffix[17];
+    std::snprintf(suffix, sizeof suffix, "%016llx",
+                  static_cast<unsigned long long>(digits(random)));
+    return node_id + "#" + suffix;
+}
 
 const std::shared_ptr<spdlog::logger>& cluster_log() {
     return component_logger("cluster");
@@ -139,21 +189,29 @@ core::Expected<std::unique_ptr<Leases>> Leases::open(Options options, LostHandle
     ScriptShas shas;
     for (auto [text, sha] :
          {std::pair{acquire_lua, &shas.acquire}, std::pair{renew_lua, &shas.renew},
-          std::pair{release_lua, &shas.release}}) {
+          std::pair{release_lua, &shas.release}, std::pair{alive_lua, &shas.alive}}) {
         auto loaded = load_script(**commands, text);
         if (!loaded) {
             return core::make_error(loaded.error());
         }
         *sha = std::move(*loaded);
     }
-    return std::unique_ptr<Leases>(new Leases(std::move(options), std::move(on_lost),
+    std::unique_ptr<Leases> leases(new Leases(std::move(options), std::move(on_lost),
                                               std::move(shas), std::move(*commands),
                                               std::move(*renewals)));
+    {
+        std::lock_guard lock(leases->commands_mutex_);
+        if (auto alive = leases->say_alive(*leases->commands_); !alive) {
+            return core::make_error(alive.error());
+        }
+    }
+    return leases;
 }
 
 Leases::Leases(Options options, LostHandler on_lost, ScriptShas shas,
                std::unique_ptr<RedisConnection> commands, std::unique_ptr<RedisConnection> renewals)
     : options_(std::move(options)),
+      instance_(new_instance(options_.node_id)),
       on_lost_(std::move(on_lost)),
       shas_(std::move(shas)),
       commands_(std::move(commands)),
@@ -178,6 +236,23 @@ std::string Leases::fence_key(const std::string& game_id) const {
     return options_.key_prefix + "fence:" + game_id;
 }
 
+std::string Leases::holder_key(const std::string& game_id) const {
+    return options_.key_prefix + "holder:" + game_id;
+}
+
+std::string Leases::alive_key() const {
+    return options_.key_prefix + "alive:" + instance_;
+}
+
+core::Status Leases::say_alive(RedisConnection& redis) {
+    auto done = run_script(redis, alive_lua, shas_.alive, {alive_key()},
+                           {std::to_string(std::chrono::milliseconds(owner_traces_kept).count())});
+    if (!done) {
+        return core::make_error("cannot say this node is alive: " + done.error());
+    }
+    return core::ok_status();
+}
+
 std::string Leases::lease_value(std::int64_t fence) const {
     return options_.node_id + "|" + std::to_string(fence);
 }
@@ -186,20 +261,26 @@ core::Expected<Leases::Claim> Leases::acquire(const std::string& game_id, std::i
     const auto started = Clock::now();
     auto reply = [&] {
         std::lock_guard lock(commands_mutex_);
-        return run_script(
-            *commands_, acquire_lua, shas_.acquire, {lease_key(game_id), fence_key(game_id)},
-            {options_.node_id, std::to_string(options_.ttl.count()), std::to_string(floor)});
+        return run_script(*commands_, acquire_lua, shas_.acquire,
+                          {lease_key(game_id), fence_key(game_id), holder_key(game_id)},
+                          {options_.node_id, std::to_string(options_.ttl.count()),
+                           std::to_string(floor), instance_, options_.key_prefix + "alive:",
+                           std::to_string(std::chrono::milliseconds(owner_traces_kept).count())});
     }();
     if (!reply) {
         return core::make_error("lease of game " + game_id + ": " + reply.error());
     }
-    const auto lease =
-        reply->kind == RedisReply::Kind::string ? parsed_lease(reply->text) : std::nullopt;
+    const bool shaped = reply->kind == RedisReply::Kind::array && reply->elements.size() == 2 &&
+                        reply->elements[0].kind == RedisReply::Kind::string &&
+                        reply->elements[1].kind == RedisReply::Kind::integer;
+    const auto lease = shaped ? parsed_lease(reply->elements[0].text) : std::nullopt;
     if (!lease) {
-        return core::make_error("lease of game " + game_id + ": Redis holds '" + reply->text +
+        return core::make_error("lease of game " + game_id + ": Redis holds '" +
+                                (shaped ? reply->elements[0].text : reply->text) +
                                 "', not 'node|fence'");
     }
-    Claim claim{lease->first == options_.node_id, lease->second, lease->first};
+    Claim claim{lease->first == options_.node_id, lease->second, lease->first,
+                std::chrono::milliseconds(reply->elements[1].integer)};
     if (claim.mine) {
         std::lock_guard lock(state_mutex_);
         auto& held = held_[game_id];
@@ -213,8 +294,10 @@ core::Expected<Leases::Claim> Leases::acquire(const std::string& game_id, std::i
 void Leases::release(const std::string& game_id, std::int64_t fence) {
     forget(game_id, fence);
     std::lock_guard lock(commands_mutex_);
-    if (auto done = run_script(*commands_, release_lua, shas_.release, {lease_key(game_id)},
-                               {lease_value(fence)});
+    if (auto done = run_script(
+            *commands_, release_lua, shas_.release, {lease_key(game_id), holder_key(game_id)},
+            {lease_value(fence), instance_,
+             std::to_string(std::chrono::milliseconds(owner_traces_kept).count())});
         !done) {
         cluster_log()->warn("lease of game {} (fence {}) not released, it will expire: {}", game_id,
                             fence, done.error());
@@ -283,6 +366,10 @@ core::Expected<std::size_t> Leases::renew_all() {
         }
     }
     core::Expected<std::size_t> reached = std::size_t{0};
+    if (auto alive = say_alive(*renewals_); !alive) {
+        reached = core::make_error(alive.error());
+        due.clear();  // Redis cannot be reached: the leases past their deadline are still lost
+    }
     for (std::size_t first = 0; first < due.size(); first += renewals_per_round) {
         const auto round_started = Clock::now();
         const auto last = std::min(due.size(), first + renewals_per_round);

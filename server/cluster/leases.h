@@ -35,6 +35,10 @@ public:
         bool mine = false;       // this node holds the lease now
         std::int64_t fence = 0;  // the lease's fencing number (when mine, or the owner's)
         std::string owner;       // the owning node's id
+        // A lease just taken (mine, not held before): how long the game had no live owner before,
+        // by Redis's clock — since its last owner's last sign of life (a renewal round) when that
+        // owner died, or since it gave the lease back. 0 when nothing is known of an owner.
+        std::chrono::milliseconds unowned{0};
     };
     // Called from the renewal thread when a lease this node held was lost (expired or taken):
     // the node must stop acting for the game at once.
@@ -69,12 +73,13 @@ private:
         std::int64_t fence = 0;
         Clock::time_point deadline;
     };
-    // The SHA1s under which Redis caches the three scripts (SCRIPT LOAD at open; a Redis that
+    // The SHA1s under which Redis caches the four scripts (SCRIPT LOAD at open; a Redis that
     // forgot them gets the text again through EVAL).
     struct ScriptShas {
         std::string acquire;
         std::string renew;
         std::string release;
+        std::string alive;
     };
 
     Leases(Options options, LostHandler on_lost, ScriptShas shas,
@@ -82,6 +87,12 @@ private:
     std::string lease_key(const std::string& game_id) const;
     std::string fence_key(const std::string& game_id) const;
     std::string lease_value(std::int64_t fence) const;
+    // Who held the game last (this run of a node: instance_, or "|<ms>" once given back), and
+    // when this run was last alive (each renewal round): how long a game went without an owner.
+    std::string holder_key(const std::string& game_id) const;
+    std::string alive_key() const;
+    // Sets alive_key() to Redis's clock now.
+    core::Status say_alive(RedisConnection& redis);
     void renew_loop();
     // One renewal round over every held lease (reporting those lost): how many Redis was asked
     // about, or why it could not be asked.
@@ -90,6 +101,7 @@ private:
     bool forget(const std::string& game_id, std::int64_t fence);
 
     const Options options_;
+    const std::string instance_;  // this run: node id, '#', random
     const LostHandler on_lost_;
     ScriptShas shas_;
 

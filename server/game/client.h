@@ -38,6 +38,13 @@ public:
     // session can hand the game's requests straight to the room and say goodbye to it when it
     // closes. Callable from any thread.
     virtual void watching(const std::shared_ptr<Room>& room, bool on) = 0;
+    // Cluster mode (relay.h): the room of `game_id` on node `owner` now pushes the game to this
+    // client (or no longer does); the client's requests for that game go there. Any thread.
+    virtual void watching_elsewhere(const std::string& game_id, const std::string& owner, bool on) {
+        (void)game_id;
+        (void)owner;
+        (void)on;
+    }
     // Closes the connection with the WebSocket close `code` once the frames queued before this
     // call are sent; callable from any thread.
     virtual void close_after_queued(std::uint16_t code) = 0;

@@ -14,15 +14,19 @@ namespace server {
 class Downtime {
 public:
     Downtime() = default;
-    // The gaps between consecutive `runs` (oldest first) and between the last of them and `now`,
-    // when the server starts again.
+    // When no run of `runs` (oldest start first) was alive, up to `now` (when this one starts).
+    // Runs may overlap (the nodes of a cluster share one store): only a span no node covered is a
+    // gap.
     static Downtime from_runs(const std::vector<ServerRun>& runs, ServerTime now);
+    // This downtime and [down, up) together (a span counted once even where they overlap): a
+    // game taken over from a node that died is not charged for the time it had no owner.
+    Downtime with_gap(ServerTime down, ServerTime up) const;
 
     // How much of [from, to) the server was down.
     std::chrono::milliseconds between(ServerTime from, ServerTime to) const;
 
 private:
-    std::vector<std::pair<ServerTime, ServerTime>> gaps_;  // [down from, up again at)
+    std::vector<std::pair<ServerTime, ServerTime>> gaps_;  // [down from, up again at), disjoint
 };
 
 }  // namespace server

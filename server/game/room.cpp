@@ -105,7 +105,8 @@ core::Expected<WriteBatch> Room::start_fresh() {
     return batch;
 }
 
-core::Status Room::restore(const std::vector<StoredEvent>& stored) {
+core::Status Room::restore(const std::vector<StoredEvent>& stored,
+                           std::chrono::milliseconds unowned) {
     const auto t = now();
     std::vector<std::string> fens;
     fens.reserve(stored.size());
@@ -121,7 +122,7 @@ core::Status Room::restore(const std::vector<StoredEvent>& stored) {
     }
     fens_by_version_ = std::move(fens);
     game_ = std::move(*replayed);
-    resume(game_, t, state_.downtime());
+    resume(game_, t, state_.downtime().with_gap(t - unowned, t));
     log_.clear();
     log_.reserve(stored.size());
     for (const auto& event : stored) {
@@ -231,6 +232,13 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
     }
     if (busy_) {
         waiting_.emplace_back(actor, request);
+        return;
+    }
+    if (!owns()) {
+        // Cluster mode: the lease ran out (a node paused, cut off from Redis): nothing this room
+        // knows may be current, so it answers nothing but "reconnect".
+        lose("its lease ran out");
+        refuse_lost(actor, request.id);
         return;
     }
     if (broken_ && !rebuild()) {

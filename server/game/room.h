@@ -55,8 +55,11 @@ public:
     // opening events), already applied to this room. Called once, before the room is shared; the
     // room may be shared only after those writes are committed.
     core::Expected<WriteBatch> start_fresh();
-    // A stored game: replays its events. Called once, before the room is shared.
-    core::Status restore(const std::vector<StoredEvent>& events);
+    // A stored game: replays its events; its clocks are not charged for the server's downtime,
+    // nor for the last `unowned` (a game taken over from a node that died, cluster mode). Called
+    // once, before the room is shared.
+    core::Status restore(const std::vector<StoredEvent>& events,
+                         std::chrono::milliseconds unowned = {});
     // A stored game's chat (Store::chat_lines, oldest first). Called once, before the room is
     // shared.
     void restore_chat(std::vector<ChatLine> lines);

@@ -45,6 +45,11 @@ void Room::lose(const std::string& why) {
     const auto frame =
         error_frame(protocol::ErrorCode::server_restarting, lost_room_text, nullptr, id());
     broadcast(frame);
+    for (const auto& [client_id, watcher] : watchers_) {
+        if (auto client = watcher.client.lock()) {
+            client->watching(shared_from_this(), false);  // its requests look for the game again
+        }
+    }
     watchers_.clear();
     while (!waiting_.empty()) {
         auto [actor, request] = std::move(waiting_.front());

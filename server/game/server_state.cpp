@@ -11,6 +11,7 @@
 #include "server/bots/bot_identity.h"
 #include "server/cluster/leases.h"
 #include "server/game/lobby.h"
+#include "server/game/relay.h"
 #include "server/game/room.h"
 #include "server/game/secrets.h"
 #include "server/log.h"
@@ -39,6 +40,21 @@ core::Expected<std::vector<std::string>> seat_names(Store& store,
 }
 
 }  // namespace
+
+std::string owned_elsewhere_error(std::string_view owner, std::string_view game_id) {
+    return std::string(owned_elsewhere_prefix) + "node " + std::string(owner) + " owns game " +
+           std::string(game_id);
+}
+
+std::string owner_named_in(std::string_view error) {
+    const auto head = std::string(owned_elsewhere_prefix) + "node ";
+    if (error.substr(0, head.size()) != head) {
+        return {};
+    }
+    error.remove_prefix(head.size());
+    const auto end = error.rfind(" owns game ");
+    return end == std::string_view::npos ? std::string() : std::string(error.substr(0, end));
+}
 
 ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limits,
                          std::string web_root, std::shared_ptr<TimeSource> time)
@@ -93,6 +109,7 @@ void ServerState::sign_out(const std::string& player_id, std::uint64_t except_cl
 }
 
 ServerState::~ServerState() {
+    relay_.reset();  // its threads stop before anything they use goes
     {
         std::lock_guard lock(lost_mutex_);
         lost_open_ = false;  // the lease thread may call on_lost until leases_ goes, after rooms_
@@ -133,6 +150,12 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
         return core::make_error(leases.error());
     }
     leases_ = std::move(*leases);
+    auto relay =
+        Relay::open(*this, redis_url, leases_->node_id(), cluster::Leases::Options{}.key_prefix);
+    if (!relay) {
+        return core::make_error(relay.error());
+    }
+    relay_ = std::move(*relay);
     component_logger("server")->info("cluster mode: node {}, leases of {} ms", leases_->node_id(),
                                      lease_ttl.count());
     return core::ok_status();
@@ -186,6 +209,7 @@ core::Status ServerState::restore_games() {
     int restored = 0;
     for (auto& record : *unfinished) {
         std::int64_t fence = 0;
+        std::chrono::milliseconds unowned{0};
         if (leases_) {
             // Cluster mode: the games no live node owns (another node's stay where they are).
             auto owned = own_game(record);
@@ -193,9 +217,10 @@ core::Status ServerState::restore_games() {
                 log->info("game {}: not restored here: {}", record.id, owned.error());
                 continue;
             }
-            fence = *owned;
+            fence = owned->fence;
+            unowned = owned->unowned;
         }
-        auto room = build_room(record);
+        auto room = build_room(record, unowned);
         if (!room && room.error().rfind(unreplayable_prefix, 0) == 0) {
             log->error("game {}: cannot be restored: {}", record.id, room.error());
             if (fence > 0) {
@@ -286,35 +311,37 @@ core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view ga
     if (!leases_) {
         return build_room(**record);
     }
-    auto fence = own_game(**record);
-    if (!fence) {
-        return core::make_error(fence.error());
+    auto owned = own_game(**record);
+    if (!owned) {
+        return core::make_error(owned.error());
     }
+    const auto fence = &owned->fence;
     // build_room reads the events now that the game is claimed: what a former owner committed
     // before the claim is in them, and nothing it sends after can commit. (The record's fields a
     // room uses never change.)
-    auto room = build_room(**record);
+    auto room = build_room(**record, owned->unowned);
     if (!room) {
         leases_->release(std::string(game_id), *fence);
         return room;
     }
     (*room)->set_fence(*fence);
     if (!(*room)->finished()) {
-        component_logger("server")->info("game {}: taken over with fence {}", game_id, *fence);
+        component_logger("server")->info(
+            "game {}: taken over with fence {} after {} ms without an owner", game_id, *fence,
+            owned->unowned.count());
         (*room)->post_summary();
         (*room)->post_bot_check();
     }
     return room;
 }
 
-core::Expected<std::int64_t> ServerState::own_game(const GameRecord& record) {
+core::Expected<ServerState::Owned> ServerState::own_game(const GameRecord& record) {
     auto claim = leases_->acquire(record.id, record.fence);
     if (!claim) {
         return core::make_error("cannot take the game's lease: " + claim.error());
     }
     if (!claim->mine) {
-        return core::make_error(std::string(owned_elsewhere_prefix) + "node " + claim->owner +
-                                " owns game " + record.id);
+        return core::make_error(owned_elsewhere_error(claim->owner, record.id));
     }
     if (claim->fence > record.fence) {
         // Once this is stored no batch of a former owner's (an older fence) is accepted.
@@ -323,10 +350,11 @@ core::Expected<std::int64_t> ServerState::own_game(const GameRecord& record) {
             return core::make_error("cannot claim the game in the store: " + claimed.error());
         }
     }
-    return claim->fence;
+    return Owned{claim->fence, claim->unowned};
 }
 
-core::Expected<std::shared_ptr<Room>> ServerState::build_room(const GameRecord& game) {
+core::Expected<std::shared_ptr<Room>> ServerState::build_room(const GameRecord& game,
+                                                              std::chrono::milliseconds unowned) {
     auto names = seat_names(store_, game.seats);
     if (!names) {
         return core::make_error(names.error());
@@ -340,7 +368,7 @@ core::Expected<std::shared_ptr<Room>> ServerState::build_room(const GameRecord& 
         return core::make_error(chat.error());
     }
     auto room = std::make_shared<Room>(*this, game, std::move(*names));
-    if (auto status = room->restore(*events); !status) {
+    if (auto status = room->restore(*events, unowned); !status) {
         return core::make_error(std::string(unreplayable_prefix) + "game " + game.id +
                                 " cannot be replayed: " + status.error());
     }

@@ -35,6 +35,7 @@
 namespace server {
 
 class Lobby;
+class Relay;
 class Room;
 namespace cluster {
 class Leases;
@@ -43,6 +44,10 @@ class Leases;
 // The start of the error ServerState::room gives for a game another node owns (cluster mode):
 // the client is told to reconnect (server_restarting), not that the game failed to load.
 inline constexpr std::string_view owned_elsewhere_prefix = "owned elsewhere: ";
+// That error: "owned elsewhere: node <owner> owns game <game_id>".
+std::string owned_elsewhere_error(std::string_view owner, std::string_view game_id);
+// The owner such an error names; empty for any other error.
+std::string owner_named_in(std::string_view error);
 
 // A game ready to be created: its room (not registered yet) and the writes that create it.
 struct PreparedGame {
@@ -111,6 +116,8 @@ public:
                               std::chrono::milliseconds lease_ttl);
     // The leases in cluster mode, else null.
     cluster::Leases* leases() { return leases_.get(); }
+    // The relay to the owners of other nodes' games in cluster mode (relay.h), else null.
+    Relay* relay() { return relay_.get(); }
 
     // At start-up: stores the computer players (one a level) if they are not stored yet, loads the
     // muted players, rebuilds every unfinished game of the store by replaying its events (a room
@@ -186,12 +193,20 @@ private:
     // A game's room, read from the store and replayed (the registry's loader): a finished game, or
     // in cluster mode one this node takes over (with its lease).
     core::Expected<std::shared_ptr<Room>> load_room(std::string_view game_id);
+    // A game this node took the lease of: the lease's fence, and how long the game had no owner
+    // before (Leases::Claim::unowned).
+    struct Owned {
+        std::int64_t fence = 0;
+        std::chrono::milliseconds unowned{0};
+    };
     // Cluster mode: takes the game's lease and records its fence in the store (so a former owner
-    // cannot commit into it any more); the fence, or an error (owned_elsewhere_prefix when another
-    // node holds the lease).
-    core::Expected<std::int64_t> own_game(const GameRecord& record);
-    // A stored game's room: its players' names, its events replayed and its chat.
-    core::Expected<std::shared_ptr<Room>> build_room(const GameRecord& record);
+    // cannot commit into it any more), or an error (owned_elsewhere_prefix when another node
+    // holds the lease).
+    core::Expected<Owned> own_game(const GameRecord& record);
+    // A stored game's room: its players' names, its events replayed and its chat. Its clocks are
+    // not charged for the server's downtime nor for the last `unowned` (a takeover).
+    core::Expected<std::shared_ptr<Room>> build_room(const GameRecord& record,
+                                                     std::chrono::milliseconds unowned = {});
 
     // Before rooms_: a room gives its lease back as it goes. on_lost reaches rooms_ only while
     // lost_open_ (closed first thing in ~ServerState).
@@ -199,6 +214,9 @@ private:
     std::mutex lost_mutex_;
     bool lost_open_ = true;
     RoomRegistry rooms_;
+    // After rooms_ (it goes first): its remote clients leave the rooms, and its receiving thread
+    // looks rooms up until it stops.
+    std::unique_ptr<Relay> relay_;
 
     std::mutex sessions_mutex_;
     std::map<std::uint64_t, std::weak_ptr<Client>> sessions_;

@@ -3,6 +3,7 @@
 #include "protocol/messages.h"
 #include "protocol/requests.h"
 #include "server/game/lobby.h"
+#include "server/game/relay.h"
 #include "server/game/room.h"
 #include "server/game/server_state.h"
 #include "server/log.h"
@@ -59,10 +60,10 @@ void WebSocketSession::handle_text(const std::string& text) {
         enqueue(error_frame(error->error, error->id));
         return;
     }
-    on_request(std::get<protocol::Request>(std::move(parsed)));
+    on_request(std::get<protocol::Request>(std::move(parsed)), text);
 }
 
-void WebSocketSession::on_request(protocol::Request request) {
+void WebSocketSession::on_request(protocol::Request request, const std::string& text) {
     if (state_.stopping() && request.type != RequestType::ping) {
         // After server_restart nothing new starts: the client sends it again once reconnected.
         enqueue(error_frame(ErrorCode::server_restarting,
@@ -89,11 +90,11 @@ void WebSocketSession::on_request(protocol::Request request) {
     } else if (is_lobby_request(request.type)) {
         state_.lobby().post_request(actor(), std::move(request));
     } else {
-        room_request(std::move(request));
+        room_request(std::move(request), text);
     }
 }
 
-void WebSocketSession::room_request(protocol::Request request) {
+void WebSocketSession::room_request(protocol::Request request, const std::string& text) {
     // A game this connection watches (a player's own game once its page is open): its room.
     if (auto it = watching_.find(request.game_id); it != watching_.end()) {
         auto watched = it->second.lock();
@@ -103,13 +104,20 @@ void WebSocketSession::room_request(protocol::Request request) {
         }
         watching_.erase(it);  // cluster mode: a room that lost its lease is looked up again
     }
+    // Cluster mode: a game another node pushes to this connection goes on there.
+    if (auto it = watching_elsewhere_.find(request.game_id); it != watching_elsewhere_.end()) {
+        relay_request(it->second, request, text);
+        return;
+    }
     auto room = state_.room(request.game_id);
     if (!room && room.error().rfind(owned_elsewhere_prefix, 0) == 0) {
-        // Cluster mode: another node owns the game; the client reconnects (to that node, sooner
-        // or later, through the load balancer) and sends the request again.
-        component_logger("ws")->debug("client {}: {}", id_, room.error());
-        enqueue(
-            error_frame(ErrorCode::server_restarting, lost_room_text, request.id, request.game_id));
+        // Cluster mode: another node owns the game; the request goes there.
+        if (const auto owner = owner_named_in(room.error()); !owner.empty() && state_.relay()) {
+            relay_request(owner, request, text);
+        } else {
+            enqueue(error_frame(ErrorCode::server_restarting, lost_room_text, request.id,
+                                request.game_id));
+        }
     } else if (!room) {
         read_failed("game " + request.game_id + ": " + room.error(),
                     "the server could not load this game; try again", request.id, request.game_id);
@@ -119,6 +127,12 @@ void WebSocketSession::room_request(protocol::Request request) {
         enqueue(error_frame(ErrorCode::no_such_game, "there is no such game", request.id,
                             request.game_id));
     }
+}
+
+void WebSocketSession::relay_request(const std::string& owner, const protocol::Request& request,
+                                     const std::string& text) {
+    relayed_to_.insert(owner);
+    state_.relay()->forward(owner, shared_from_this(), actor(), request, text);
 }
 
 void WebSocketSession::read_failed(const std::string& error, const std::string& message,

@@ -15,6 +15,7 @@
 
 #include "protocol/version.h"
 #include "server/game/lobby.h"
+#include "server/game/relay.h"
 #include "server/game/room.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
@@ -234,12 +235,41 @@ void WebSocketSession::watching(const std::shared_ptr<Room>& room, bool on) {
                     other->post_looked_away(self->id_);
                 }
             }
+            self->looked_away_elsewhere(room->id());
             self->watching_[room->id()] = room;
         } else if (auto it = self->watching_.find(room->id());
                    it != self->watching_.end() && it->second.lock() == room) {
             self->watching_.erase(it);
         }
     });
+}
+
+void WebSocketSession::watching_elsewhere(const std::string& game_id, const std::string& owner,
+                                          bool on) {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), game_id, owner, on] {
+        if (on && !self->left_) {
+            for (const auto& [other_id, watched] : self->watching_) {
+                if (auto other = watched.lock()) {
+                    other->post_looked_away(self->id_);
+                }
+            }
+            self->looked_away_elsewhere(game_id);
+            self->watching_elsewhere_[game_id] = owner;
+        } else if (auto it = self->watching_elsewhere_.find(game_id);
+                   it != self->watching_elsewhere_.end() && it->second == owner) {
+            self->watching_elsewhere_.erase(it);
+        }
+    });
+}
+
+void WebSocketSession::looked_away_elsewhere(const std::string& game_id) {
+    if (auto* relay = state_.relay()) {
+        for (const auto& [other_id, owner] : watching_elsewhere_) {
+            if (other_id != game_id) {
+                relay->looked_away(owner, id_, other_id);
+            }
+        }
+    }
 }
 
 void WebSocketSession::close_after_queued(std::uint16_t code) {
@@ -279,6 +309,10 @@ void WebSocketSession::leave_everything() {
         }
     }
     watching_.clear();
+    if (auto* relay = state_.relay(); relay && !relayed_to_.empty()) {
+        relay->client_gone(id_, relayed_to_);
+    }
+    watching_elsewhere_.clear();
 }
 
 void WebSocketSession::on_pong(std::string_view payload) {
@@ -293,6 +327,11 @@ void WebSocketSession::on_pong(std::string_view payload) {
     for (const auto& [game_id, watched] : watching_) {
         if (auto room = watched.lock()) {
             room->post_lag(id_, lag_ms_);
+        }
+    }
+    if (auto* relay = state_.relay()) {
+        for (const auto& [game_id, owner] : watching_elsewhere_) {
+            relay->lag(owner, id_, game_id, lag_ms_);
         }
     }
 }

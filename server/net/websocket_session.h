@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include <boost/asio/awaitable.hpp>
@@ -44,6 +45,7 @@ public:
     std::uint64_t client_id() const override { return id_; }
     void send(Frame frame) override;
     void watching(const std::shared_ptr<Room>& room, bool on) override;
+    void watching_elsewhere(const std::string& game_id, const std::string& owner, bool on) override;
     void close_after_queued(std::uint16_t code) override;
     void signed_out(const std::string& player_id, const std::string& reason) override;
 
@@ -58,7 +60,8 @@ private:
     void handle_text(const std::string& text);
     // Handles the held frames in order, until one of them starts another identity change.
     void release_held();
-    void on_request(protocol::Request request);
+    // `text` is the frame the request was read from (relayed as it is in cluster mode).
+    void on_request(protocol::Request request, const std::string& text);
     void hello(const protocol::Request& request);
     // Ends a hello once the player is stored (or could not be): `welcome`, or internal_error.
     void welcome(const core::Status& stored, const protocol::PlayerInfo& player,
@@ -93,7 +96,10 @@ private:
                      std::string_view game_id = {});
     // Hands a game request to its room (loaded from the store if needed): no_such_game only when
     // the game does not exist, internal_error when it could not be loaded.
-    void room_request(protocol::Request request);
+    void room_request(protocol::Request request, const std::string& text);
+    // Cluster mode: relays the request to `owner`, the node that owns its game (relay.h).
+    void relay_request(const std::string& owner, const protocol::Request& request,
+                       const std::string& text);
     void store_then(WriteBatch batch, std::function<void(core::Status)> then);
     bool take_token();
     void reply(std::string text) { enqueue(make_frame(std::move(text))); }
@@ -102,6 +108,9 @@ private:
     void abort();
     // Says goodbye to the lobby and every room watched (once; later calls do nothing).
     void leave_everything();
+    // Cluster mode: the games other nodes push to this connection, but `game_id`, let it go if
+    // they are over (as post_looked_away does for this node's rooms).
+    void looked_away_elsewhere(const std::string& game_id);
     void died(const std::exception_ptr& error, const char* where);
     // A pong answering our lag probe: the round trip joins the connection's lag estimate, which
     // every room it watches hears.
@@ -130,6 +139,10 @@ private:
     // The rooms that push their game to this connection, by game id: a request for one of them
     // goes straight to its room.
     std::map<std::string, std::weak_ptr<Room>, std::less<>> watching_;
+    // Cluster mode: the games other nodes push to this connection, with their owners; and every
+    // node a request was relayed to (each forgets this client when it closes).
+    std::map<std::string, std::string, std::less<>> watching_elsewhere_;
+    std::set<std::string> relayed_to_;
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;
     // Lag probes: the next one is due at next_probe_; the last one sent carried probe_seq_.

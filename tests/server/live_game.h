@@ -87,12 +87,18 @@ struct LiveGame {
     }
 };
 
-// `white` seeks a game of `variant` as White, `black` accepts; both are then seated.
-inline LiveGame start_game(Player& white, Player& black, const std::string& variant) {
+// `white` seeks a game of `variant` as White (with `clock`, if not null), `black` accepts; both
+// are then seated.
+inline LiveGame start_game(Player& white, Player& black, const std::string& variant,
+                           const json& clock = nullptr) {
     LiveGame game;
     game.white = &white;
     game.black = &black;
-    white.client->send({{"type", "seek_create"}, {"variant", variant}, {"side", "white"}});
+    json seek{{"type", "seek_create"}, {"variant", variant}, {"side", "white"}};
+    if (!clock.is_null()) {
+        seek["clock"] = clock;
+    }
+    white.client->send(seek);
     auto created = white.client->next_of("seek_created");
     EXPECT_TRUE(created.has_value());
     if (!created) {

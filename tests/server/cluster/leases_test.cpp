@@ -73,6 +73,37 @@ protected:
     const std::string prefix_ = test::unique_prefix();
 };
 
+TEST_F(LeasesTest, ATakeoverKnowsHowLongTheGameHadNoOwner) {
+    // Never held, or held live by another node: nothing to refund.
+    auto a = node("node-a", 300ms);
+    const auto b = node("node-b", 300ms);
+    ASSERT_TRUE(a && b);
+    const auto first = a->acquire("g-dead", 0);
+    ASSERT_TRUE(first) << first.error();
+    EXPECT_EQ(first->unowned, 0ms);
+    const auto live = b->acquire("g-dead", 0);
+    ASSERT_TRUE(live) << live.error();
+    EXPECT_FALSE(live->mine);
+    EXPECT_EQ(live->unowned, 0ms);
+
+    // Given back: since then.
+    ASSERT_TRUE(b->acquire("g-given", 0));
+    b->release("g-given", b->acquire("g-given", 0)->fence);
+    std::this_thread::sleep_for(200ms);
+    const auto given = a->acquire("g-given", 0);
+    ASSERT_TRUE(given && given->mine);
+    EXPECT_GE(given->unowned, 190ms);
+    EXPECT_LT(given->unowned, 2000ms);
+
+    // Its node died (no release; its lease expires): since that node's last renewal round.
+    a.reset();
+    std::this_thread::sleep_for(600ms);  // the 300 ms lease has expired
+    const auto taken = b->acquire("g-dead", 0);
+    ASSERT_TRUE(taken && taken->mine) << (taken ? taken->owner : taken.error());
+    EXPECT_GE(taken->unowned, 590ms) << "at least since the node went";
+    EXPECT_LT(taken->unowned, 600ms + 100ms + 300ms) << "at most one renewal period more";
+}
+
 TEST_F(LeasesTest, FreeLeaseIsMine) {
     const auto a = node("node-a");
     ASSERT_TRUE(a);

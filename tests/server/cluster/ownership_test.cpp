@@ -1,7 +1,7 @@
 // Issue 27, cluster mode: real chessence-server nodes on one PostgreSQL database and one Redis.
-// A room is owned by one node at a time through its lease; another node does not load it; a node
-// paused past its lease finds the game taken over and commits nothing into it; and a stale owner
-// that still believes in its lease is fenced off by the store.
+// A room is owned by one node at a time through its lease; another node relays to it and does
+// not load it; a node paused past its lease finds the game taken over and commits nothing into
+// it; and a stale owner that still believes in its lease is fenced off by the store.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -10,56 +10,20 @@
 #include <sstream>
 #include <thread>
 
+#include "server/cluster/cluster_nodes.h"
 #include "server/cluster/redis_client.h"
-#include "server/cluster/test_redis.h"
-#include "server/live_game.h"
-#include "server/live_server.h"
-#include "server/storage_test_util.h"
-#include "server/store/store_kinds.h"
 
 namespace {
 
-using live_test::Client;
 using live_test::json;
 using live_test::LiveGame;
 using live_test::Player;
 using live_test::ServerProcess;
 using namespace std::chrono_literals;
 
-// Two nodes' worth of setup: a fresh PostgreSQL schema, the tests' Redis, a web root and logs.
-class ClusterOwnership : public ::testing::Test {
+// Nodes A and B, and a game Walter and Bella began on A.
+class ClusterOwnership : public cluster_test::ClusterNodes {
 protected:
-    void SetUp() override {
-        auto uri = test::fresh_postgres_uri();
-        ASSERT_TRUE(uri.ok()) << uri.error();
-        db_ = *uri;
-        auto redis = test::test_redis_url();
-        ASSERT_TRUE(redis.ok()) << redis.error();
-        redis_ = *redis;
-        web_root_ = dir_.file("web");
-        std::filesystem::create_directories(web_root_);
-    }
-
-    std::unique_ptr<ServerProcess> node(const std::string& name, int lease_ms) {
-        return std::make_unique<ServerProcess>(
-            db_, web_root_, log_of(name),
-            std::vector<std::string>{"--redis", redis_, "--node-id", name + "-" + unique_,
-                                     "--lease-ms", std::to_string(lease_ms)});
-    }
-    std::string log_of(const std::string& name) const { return dir_.file(name + ".log"); }
-    std::string read_log(const std::string& name) const {
-        std::ifstream in(log_of(name));
-        std::stringstream text;
-        text << in.rdbuf();
-        return text.str();
-    }
-
-    // Both players say hello on `port` (again, with their tokens, after the first time).
-    static void connect(Player& player, unsigned short port, const std::string& name) {
-        player.client = std::make_unique<Client>(port);
-        live_test::hello(player, name);
-    }
-
     // Nodes A and B with leases of `lease_ms`; Walter and Bella on A play three moves of a game of
     // Chessence (game_).
     void start_on_a(int lease_ms) {
@@ -103,59 +67,57 @@ protected:
             << "the stale node committed nothing";
     }
 
-    // `player` watches the game on its connection: the snapshot, or the error it got.
-    static json watch(Player& player, const std::string& game_id) {
-        player.client->send({{"type", "watch"}, {"game_id", game_id}, {"id", "w"}});
-        auto answer = player.client->next([&](const json& m) {
-            return (m.value("type", "") == "snapshot" || m.value("type", "") == "error") &&
-                   m.value("game_id", "") == game_id;
-        });
-        return answer ? *answer : json();
-    }
-
-    // The mover sends a move on its connection: the acknowledged event or the error.
-    static json try_move(Player& mover, const LiveGame& game, std::size_t pick) {
-        const auto move = game.legal[pick % game.legal.size()].get<std::string>();
-        mover.client->send({{"type", "move"}, {"game_id", game.id}, {"move", move}, {"id", "m"}});
-        auto answer = mover.client->next([&](const json& m) {
-            return (m.value("type", "") == "event" && m.value("game_id", "") == game.id &&
-                    m["event"].value("kind", "") == "move" &&
-                    m.value("version", std::int64_t{0}) > game.last_acked_version) ||
-                   (m.value("type", "") == "error" && m.value("id", json()) == "m");
-        });
-        return answer ? *answer : json();
-    }
-
     std::unique_ptr<ServerProcess> a_;
     std::unique_ptr<ServerProcess> b_;
     Player walter_;
     Player bella_;
     LiveGame game_;
-    storage_test::TempDir dir_;
-    std::string db_;
-    std::string redis_;
-    std::string web_root_;
-    std::string unique_ = std::to_string(::getpid());
 };
 
-TEST_F(ClusterOwnership, ANodeDoesNotLoadAGameAnotherNodeOwns) {
+TEST_F(ClusterOwnership, ANodeRelaysAGameAnotherNodeOwnsAndLoadsItNot) {
     ASSERT_NO_FATAL_FAILURE(start_on_a(5000));
 
-    // On node B, a spectator and the player to move (with its token) are sent on their way.
+    // On node B, a spectator watches the game through A (the relay) ...
     Player sam;
     connect(sam, b_->port(), "Sam");
-    const auto refused = watch(sam, game_.id);
-    EXPECT_EQ(refused.value("type", ""), "error") << refused.dump();
-    EXPECT_EQ(refused.value("code", ""), "server_restarting") << refused.dump();
+    const auto seen = watch(sam, game_.id);
+    ASSERT_EQ(seen.value("type", ""), "snapshot") << seen.dump();
+    EXPECT_EQ(seen.value("id", json()), "w") << "the request id comes back";
+    EXPECT_EQ(seen.value("version", std::int64_t{0}), game_.last_acked_version);
+    EXPECT_EQ(seen["moves"].get<std::vector<std::string>>(), game_.acked_moves);
+
+    // ... and the player to move (with its token) plays there: refused with its id when illegal,
+    // applied at A when legal.
     Player& mover = game_.mover();
     Player on_b;
     on_b.token = mover.token;
     connect(on_b, b_->port(), "Mover");
     EXPECT_EQ(on_b.id, mover.id);
-    const auto move = try_move(on_b, game_, 0);
-    EXPECT_EQ(move.value("code", ""), "server_restarting") << move.dump();
+    ASSERT_EQ(watch(on_b, game_.id).value("type", ""), "snapshot");
+    on_b.client->send({{"type", "move"}, {"game_id", game_.id}, {"move", "a1-a1"}, {"id", "bad"}});
+    const auto refused = on_b.client->next_of("error");
+    ASSERT_TRUE(refused.has_value());
+    EXPECT_EQ(refused->value("id", json()), "bad") << refused->dump();
+    EXPECT_EQ(refused->value("code", ""), "illegal_move") << refused->dump();
+    LiveGame relayed = game_;
+    (game_.to_move == "white" ? relayed.white : relayed.black) = &on_b;
+    ASSERT_TRUE(relayed.play(0)) << "a move relayed to the owner";
+    const auto at_sam = sam.client->next_of("event", "move");
+    ASSERT_TRUE(at_sam.has_value());
+    EXPECT_EQ(at_sam->value("version", std::int64_t{0}), relayed.last_acked_version);
 
-    // The game goes on at its owner, which B never disturbed.
+    // The game stays A's: its lease names A, and it goes on there.
+    auto url = server::cluster::parse_redis_url(redis_);
+    ASSERT_TRUE(url.ok()) << url.error();
+    auto redis = server::cluster::RedisConnection::open(*url, 2000ms);
+    ASSERT_TRUE(redis.ok()) << redis.error();
+    auto lease = (*redis)->command({"GET", "chessence:lease:" + game_.id});
+    ASSERT_TRUE(lease.ok()) << lease.error();
+    EXPECT_EQ(lease->text.rfind("a-" + unique_ + "|", 0), 0u) << lease->text;
+    game_.legal = relayed.legal;
+    game_.to_move = relayed.to_move;
+    game_.acked_moves = relayed.acked_moves;
+    game_.last_acked_version = relayed.last_acked_version;
     ASSERT_TRUE(game_.play(2));
     EXPECT_EQ(game_.last_acked_version, watch(walter_, game_.id).value("version", std::int64_t{0}));
 }
@@ -169,11 +131,21 @@ TEST_F(ClusterOwnership, AnOwnerPausedPastItsLeaseCommitsNothingAfterATakeover) 
     auto on_b = watch_on_b(white_b, black_b);
     ASSERT_TRUE(on_b.play(4)) << "the game goes on at its new owner";
 
-    // A wakes up still holding its players' connections: what they send is refused.
+    // A wakes up still holding its players' connections: A commits nothing of what they send;
+    // it refuses it (its room noticed the lost lease) or relays it to B, the owner now.
     a_->signal(SIGCONT);
-    const auto stale = try_move(game_.mover(), game_, 1);
-    EXPECT_EQ(stale.value("code", ""), "server_restarting") << stale.dump();
-    expect_moves_at_b(white_b, on_b.acked_moves);
+    LiveGame stale_game = on_b;
+    stale_game.white = game_.white;
+    stale_game.black = game_.black;
+    const auto stale = try_move(stale_game.mover(), stale_game, 1);
+    ASSERT_FALSE(stale.is_null()) << "the stale node's player got no answer";
+    auto moves = on_b.acked_moves;
+    if (stale.value("type", "") == "event" || stale.value("type", "") == "ack") {
+        moves.push_back(stale_game.legal[1 % stale_game.legal.size()].get<std::string>());
+    } else {
+        EXPECT_EQ(stale.value("code", ""), "server_restarting") << stale.dump();
+    }
+    expect_moves_at_b(white_b, moves);
 }
 
 TEST_F(ClusterOwnership, AStaleOwnersCommitIsFencedOff) {
@@ -196,6 +168,7 @@ TEST_F(ClusterOwnership, AStaleOwnersCommitIsFencedOff) {
 
     a_->signal(SIGCONT);
     const auto stale = try_move(game_.mover(), game_, 1);
+    ASSERT_FALSE(stale.is_null()) << "the stale node's player got no answer";
     EXPECT_EQ(stale.value("code", ""), "server_restarting") << stale.dump();
     const auto deadline = std::chrono::steady_clock::now() + 5s;
     while (read_log("a").find("fenced: ") == std::string::npos &&

@@ -20,6 +20,29 @@ TEST(Downtime, GapsBetweenRunsAndUntilNowCount) {
     EXPECT_EQ(downtime.between(from_unix_ms(9000), from_unix_ms(9500)), 0ms) << "after the start";
 }
 
+TEST(Downtime, OverlappingRunsOfAClusterLeaveOnlyTheSpansNobodyCovered) {
+    // Node 1 up 1000-8000; node 2 up 2000-3000 (crashed), node 3 up 4000-5000, node 4 from 9000
+    // (now 9500): the only gap is 8000-9000, never 3000-4000 or 5000-9000.
+    const auto downtime =
+        Downtime::from_runs({{1000, 8000}, {2000, 3000}, {4000, 5000}}, from_unix_ms(9000));
+    EXPECT_EQ(downtime.between(from_unix_ms(0), from_unix_ms(9500)), 1000ms);
+    EXPECT_EQ(downtime.between(from_unix_ms(3000), from_unix_ms(4000)), 0ms);
+    EXPECT_EQ(downtime.between(from_unix_ms(8500), from_unix_ms(9500)), 500ms);
+}
+
+TEST(Downtime, AGapAddedCountsOnceWhereItOverlapsAnother) {
+    const auto downtime = Downtime::from_runs({{1000, 2000}, {5000, 6000}}, from_unix_ms(9000));
+    // A game taken over at 9000 whose owner was last seen at 1500: 1500-9000 without an owner.
+    const auto taken = downtime.with_gap(from_unix_ms(1500), from_unix_ms(9000));
+    EXPECT_EQ(taken.between(from_unix_ms(0), from_unix_ms(10000)), 7500ms);
+    EXPECT_EQ(taken.between(from_unix_ms(5000), from_unix_ms(6000)), 1000ms);
+    EXPECT_EQ(downtime.between(from_unix_ms(0), from_unix_ms(10000)), 6000ms) << "unchanged";
+    EXPECT_EQ(downtime.with_gap(from_unix_ms(7000), from_unix_ms(7000))
+                  .between(from_unix_ms(0), from_unix_ms(10000)),
+              6000ms)
+        << "an empty gap adds nothing";
+}
+
 TEST(Downtime, NoRunsMeansNoDowntime) {
     EXPECT_EQ(
         Downtime::from_runs({}, from_unix_ms(9000)).between(from_unix_ms(0), from_unix_ms(9000)),

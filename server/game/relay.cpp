@@ -1,0 +1,386 @@
+// The relay's threads and the origin's side (relay.h): requests out, frames back in, and the
+// sweep that notices an owner that died.
+#include "server/game/relay.h"
+
+#include <chrono>
+
+#include "server/cluster/pubsub.h"
+#include "server/cluster/redis_client.h"
+#include "server/game/room.h"
+#include "server/game/server_state.h"
+#include "server/log.h"
+
+namespace server {
+
+using cluster::RelayKind;
+using cluster::RelayRecord;
+
+namespace {
+
+constexpr auto sweep_interval = std::chrono::milliseconds(500);
+// An origin is forgotten (its clients leave the rooms here) after this many sweeps in a row found
+// nobody on its channel: a node whose subscriber reconnects is not mistaken for a dead one.
+constexpr int silent_sweeps_before_gone = 4;
+
+}  // namespace
+
+core::Expected<std::unique_ptr<Relay>> Relay::open(ServerState& state, const std::string& redis_url,
+                                                   const std::string& node_id,
+                                                   const std::string& key_prefix) {
+    auto url = cluster::parse_redis_url(redis_url);
+    if (!url) {
+        return core::make_error(url.error());
+    }
+    auto probe = cluster::RedisConnection::open(*url, std::chrono::milliseconds(2000));
+    if (!probe) {
+        return core::make_error(probe.error());
+    }
+    std::unique_ptr<Relay> relay(new Relay(state, node_id, key_prefix, std::move(*probe)));
+    auto* self = relay.get();
+    auto pubsub = cluster::PubSub::open(
+        cluster::PubSub::Options{redis_url},
+        [self](const std::string&, const std::string& message) { self->on_message(message); },
+        [self](bool up) { self->on_connection(up); });
+    if (!pubsub) {
+        return core::make_error(pubsub.error());
+    }
+    relay->pubsub_ = std::move(*pubsub);
+    if (auto subscribed = relay->pubsub_->subscribe(cluster::node_channel(key_prefix, node_id));
+        !subscribed) {
+        return core::make_error(subscribed.error());
+    }
+    relay->sender_ = std::thread([self] { self->send_loop(); });
+    return relay;
+}
+
+Relay::Relay(ServerState& state, std::string node_id, std::string key_prefix,
+             std::unique_ptr<cluster::RedisConnection> probe)
+    : state_(state),
+      node_id_(std::move(node_id)),
+      key_prefix_(std::move(key_prefix)),
+      probe_(std::move(probe)) {}
+
+Relay::~Relay() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    if (sender_.joinable()) {
+        sender_.join();
+    }
+    pubsub_.reset();  // no message arrives after this
+    std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<RemoteClient>> remotes;
+    {
+        std::lock_guard lock(mutex_);
+        remotes.swap(remotes_);
+    }
+    remotes.clear();
+}
+
+void Relay::send(Outgoing outgoing) {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_) {
+            return;
+        }
+        outbox_.push_back(std::move(outgoing));
+    }
+    wake_.notify_one();
+}
+
+void Relay::forward(const std::string& owner, const std::shared_ptr<Client>& client,
+                    const Actor& actor, const protocol::Request& request, const std::string& text) {
+    {
+        std::lock_guard lock(mutex_);
+        locals_[actor.client_id] = client;
+    }
+    RelayRecord record;
+    record.kind = RelayKind::request;
+    record.from = node_id_;
+    record.client = actor.client_id;
+    record.game_id = request.game_id;
+    record.text = text;
+    record.player_id = actor.player_id;
+    record.name = actor.name;
+    record.account = actor.account;
+    record.lag_ms = actor.lag_ms;
+    record.ip = actor.ip;
+    std::weak_ptr<Client> weak = client;
+    send({owner, std::move(record), [weak, id = request.id, game_id = request.game_id, owner] {
+              if (auto c = weak.lock()) {
+                  c->watching_elsewhere(game_id, owner, false);
+                  c->send(error_frame(protocol::ErrorCode::server_restarting, lost_room_text, id,
+                                      game_id));
+              }
+          }});
+}
+
+void Relay::looked_away(const std::string& owner, std::uint64_t client_id,
+                        const std::string& game_id) {
+    RelayRecord record;
+    record.kind = RelayKind::looked_away;
+    record.from = node_id_;
+    record.client = client_id;
+    record.game_id = game_id;
+    send({owner, std::move(record), {}});
+}
+
+void Relay::lag(const std::string& owner, std::uint64_t client_id, const std::string& game_id,
+                int lag_ms) {
+    RelayRecord record;
+    record.kind = RelayKind::lag;
+    record.from = node_id_;
+    record.client = client_id;
+    record.game_id = game_id;
+    record.lag_ms = lag_ms;
+    send({owner, std::move(record), {}});
+}
+
+void Relay::client_gone(std::uint64_t client_id, const std::set<std::string>& owners) {
+    {
+        std::lock_guard lock(mutex_);
+        locals_.erase(client_id);
+        for (auto& [owner, watches] : watched_elsewhere_) {
+            std::erase_if(watches, [&](const auto& w) { return w.first == client_id; });
+        }
+    }
+    for (const auto& owner : owners) {
+        RelayRecord record;
+        record.kind = RelayKind::gone;
+        record.from = node_id_;
+        record.client = client_id;
+        send({owner, std::move(record), {}});
+    }
+}
+
+std::size_t Relay::remote_client_count() {
+    std::lock_guard lock(mutex_);
+    return remotes_.size();
+}
+
+void Relay::send_loop() {
+    auto next_sweep = std::chrono::steady_clock::now() + sweep_interval;
+    for (;;) {
+        std::deque<Outgoing> batch;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait_until(lock, next_sweep, [&] { return stopping_ || !outbox_.empty(); });
+            if (stopping_) {
+                return;
+            }
+            batch.swap(outbox_);
+        }
+        if (!batch.empty()) {
+            flush(std::move(batch));
+        }
+        if (std::chrono::steady_clock::now() >= next_sweep) {
+            sweep();
+            next_sweep = std::chrono::steady_clock::now() + sweep_interval;
+        }
+    }
+}
+
+void Relay::flush(std::deque<Outgoing> batch) {
+    // One message per node, in the order of each node's first record: records for one node keep
+    // their order, which is all that matters (each client's frames come from one node).
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<Outgoing*>> by_node;
+    for (auto& outgoing : batch) {
+        auto [it, fresh] = by_node.try_emplace(outgoing.node);
+        if (fresh) {
+            order.push_back(outgoing.node);
+        }
+        it->second.push_back(&outgoing);
+    }
+    for (const auto& node : order) {
+        const auto& items = by_node[node];
+        std::vector<RelayRecord> records;
+        records.reserve(items.size());
+        for (const auto* item : items) {
+            records.push_back(item->record);
+        }
+        auto heard = pubsub_->publish(cluster::node_channel(key_prefix_, node),
+                                      cluster::encode_relay(records));
+        if (!heard) {
+            component_logger("relay")->warn("cannot relay to node {}: {}", node, heard.error());
+        }
+        if (!heard || *heard == 0) {
+            for (const auto* item : items) {
+                if (item->unheard) {
+                    item->unheard();
+                }
+            }
+            if (heard) {
+                owner_lost(node);
+            }
+        }
+    }
+}
+
+void Relay::on_message(const std::string& message) {
+    auto records = cluster::decode_relay(message);
+    if (!records) {
+        component_logger("relay")->error("a relay message dropped: {}", records.error());
+        return;
+    }
+    for (const auto& record : *records) {
+        switch (record.kind) {
+            case RelayKind::request:
+                handle_request(record);
+                break;
+            case RelayKind::looked_away:
+            case RelayKind::lag:
+            case RelayKind::gone:
+                handle_note(record);
+                break;
+            case RelayKind::frame:
+            case RelayKind::watching:
+            case RelayKind::close:
+                deliver(record);
+                break;
+        }
+    }
+}
+
+void Relay::deliver(const RelayRecord& record) {
+    std::shared_ptr<Client> client;
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = locals_.find(record.client); it != locals_.end()) {
+            client = it->second.lock();
+        }
+        if (record.kind == RelayKind::watching) {
+            auto& watches = watched_elsewhere_[record.from];
+            if (record.on && client) {
+                watches.emplace(record.client, record.game_id);
+            } else {
+                watches.erase({record.client, record.game_id});
+            }
+        }
+    }
+    if (!client) {
+        return;
+    }
+    switch (record.kind) {
+        case RelayKind::frame:
+            client->send(make_frame(record.text));
+            break;
+        case RelayKind::watching:
+            client->watching_elsewhere(record.game_id, record.from, record.on);
+            break;
+        case RelayKind::close:
+            client->close_after_queued(static_cast<std::uint16_t>(record.code));
+            break;
+        default:
+            break;
+    }
+}
+
+void Relay::owner_lost(const std::string& owner) {
+    std::vector<std::pair<std::shared_ptr<Client>, std::string>> told;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = watched_elsewhere_.find(owner);
+        if (it == watched_elsewhere_.end()) {
+            return;
+        }
+        for (const auto& [client_id, game_id] : it->second) {
+            if (auto local = locals_.find(client_id); local != locals_.end()) {
+                if (auto client = local->second.lock()) {
+                    told.emplace_back(std::move(client), game_id);
+                }
+            }
+        }
+        watched_elsewhere_.erase(it);
+    }
+    if (!told.empty()) {
+        component_logger("relay")->warn(
+            "node {} does not answer: {} watch(es) of its games told to reconnect", owner,
+            told.size());
+    }
+    for (const auto& [client, game_id] : told) {
+        client->watching_elsewhere(game_id, owner, false);
+        client->send(
+            error_frame(protocol::ErrorCode::server_restarting, lost_room_text, nullptr, game_id));
+    }
+}
+
+void Relay::on_connection(bool up) {
+    if (!up) {
+        return;
+    }
+    // Frames may have been lost while the connection was down: whoever watches a game elsewhere
+    // catches up from the version it saw (the client does so on server_restarting).
+    std::vector<std::string> owners;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [owner, watches] : watched_elsewhere_) {
+            owners.push_back(owner);
+        }
+    }
+    for (const auto& owner : owners) {
+        owner_lost(owner);
+    }
+}
+
+void Relay::sweep() {
+    std::vector<std::string> owners;
+    std::vector<std::string> origins;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [owner, watches] : watched_elsewhere_) {
+            if (!watches.empty()) {
+                owners.push_back(owner);
+            }
+        }
+        std::string last;
+        for (const auto& [key, remote_client] : remotes_) {
+            if (key.first != last) {
+                origins.push_back(key.first);
+                last = key.first;
+            }
+        }
+    }
+    if (owners.empty() && origins.empty()) {
+        return;
+    }
+    std::vector<std::string> argv{"PUBSUB", "NUMSUB"};
+    for (const auto& node : owners) {
+        argv.push_back(cluster::node_channel(key_prefix_, node));
+    }
+    for (const auto& node : origins) {
+        argv.push_back(cluster::node_channel(key_prefix_, node));
+    }
+    auto reply = probe_->command(argv);
+    if (!reply || reply->elements.size() != 2 * (owners.size() + origins.size())) {
+        component_logger("relay")->warn("cannot ask Redis who listens: {}",
+                                        reply ? "an unexpected reply" : reply.error());
+        return;
+    }
+    auto listeners = [&](std::size_t i) { return reply->elements[2 * i + 1].integer; };
+    for (std::size_t i = 0; i < owners.size(); ++i) {
+        if (listeners(i) == 0) {
+            owner_lost(owners[i]);
+        }
+    }
+    for (std::size_t i = 0; i < origins.size(); ++i) {
+        int silent = 0;
+        {
+            std::lock_guard lock(mutex_);
+            silent = listeners(owners.size() + i) == 0 ? ++silent_origins_[origins[i]] : 0;
+            if (silent == 0) {
+                silent_origins_.erase(origins[i]);
+            }
+        }
+        if (silent >= silent_sweeps_before_gone) {
+            component_logger("relay")->warn("node {} is gone: its clients leave this node's rooms",
+                                            origins[i]);
+            drop_origin(origins[i]);
+            std::lock_guard lock(mutex_);
+            silent_origins_.erase(origins[i]);
+        }
+    }
+}
+
+}  // namespace server

@@ -1,0 +1,123 @@
+#pragma once
+// Cluster mode (issue 27): the clients of games another node owns. A node holding a client (the
+// origin) relays the client's requests for such a game to the owner over Redis pub/sub; on the
+// owner a RemoteClient stands for the client in the room (an ordinary watcher and requester), and
+// what the room sends it travels back to the origin, which hands it to the client. One thread
+// sends, in the order things were handed to it; one thread (PubSub's) receives, in Redis's order;
+// so the room's order and the request ids reach the client unchanged. docs/architecture.md, "The
+// relay".
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/expected.h"
+#include "protocol/requests.h"
+#include "server/cluster/relay_messages.h"
+#include "server/game/client.h"
+
+namespace server {
+
+namespace cluster {
+class PubSub;
+class RedisConnection;
+}  // namespace cluster
+
+class ServerState;
+
+class Relay {
+public:
+    // Listens on this node's channel (node_channel(key_prefix, node_id)) of the Redis at
+    // `redis_url`; an error says why it cannot.
+    static core::Expected<std::unique_ptr<Relay>> open(ServerState& state,
+                                                       const std::string& redis_url,
+                                                       const std::string& node_id,
+                                                       const std::string& key_prefix);
+    Relay(const Relay&) = delete;
+    Relay& operator=(const Relay&) = delete;
+    // Stops both threads; the remote clients leave their rooms.
+    ~Relay();
+
+    // The origin's side, callable from any thread (a session's strand).
+    // Relays `client`'s request (`text`, parsed as `request`) for a game `owner` owns. If no node
+    // listens on the owner's channel (it died), the client gets server_restarting for the request
+    // (it sends it again once the game has a new owner).
+    void forward(const std::string& owner, const std::shared_ptr<Client>& client,
+                 const Actor& actor, const protocol::Request& request, const std::string& text);
+    void looked_away(const std::string& owner, std::uint64_t client_id, const std::string& game_id);
+    void lag(const std::string& owner, std::uint64_t client_id, const std::string& game_id,
+             int lag_ms);
+    // The client closed: each owner it spoke to forgets it.
+    void client_gone(std::uint64_t client_id, const std::set<std::string>& owners);
+
+    // Remote clients in this node's rooms, and local clients watching a room elsewhere (metrics,
+    // tests' logs).
+    std::size_t remote_client_count();
+
+private:
+    class RemoteClient;
+    friend class RemoteClient;
+    struct Outgoing {
+        std::string node;  // whose channel
+        cluster::RelayRecord record;
+        // Runs on the sending thread when nobody listened on the channel.
+        std::function<void()> unheard;
+    };
+
+    Relay(ServerState& state, std::string node_id, std::string key_prefix,
+          std::unique_ptr<cluster::RedisConnection> probe);
+    void send(Outgoing outgoing);
+    void send_loop();
+    // Sends what is queued: one message per node, records in order.
+    void flush(std::deque<Outgoing> batch);
+    void on_message(const std::string& message);
+    void on_connection(bool up);
+
+    // relay_owner.cpp: the owner's side
+    void handle_request(const cluster::RelayRecord& record);
+    // A remote client looked away, measured its lag, or closed.
+    void handle_note(const cluster::RelayRecord& record);
+    std::shared_ptr<RemoteClient> remote(const std::string& origin, std::uint64_t client,
+                                         bool create);
+    // The remote client (or every one of `origin`) leaves the rooms it watches and is forgotten.
+    void drop_remote(const std::string& origin, std::uint64_t client);
+    void drop_origin(const std::string& origin);
+    // relay.cpp: the origin's side
+    void deliver(const cluster::RelayRecord& record);
+    // Every client of this node watching a room `owner` owns is told server_restarting for that
+    // game (and stops relaying to it): the owner died, or messages may have been lost.
+    void owner_lost(const std::string& owner);
+    // Every second: are the owners this node relays to, and the origins of its remote clients,
+    // still listening (PUBSUB NUMSUB)?
+    void sweep();
+
+    ServerState& state_;
+    const std::string node_id_;
+    const std::string key_prefix_;
+    std::unique_ptr<cluster::PubSub> pubsub_;
+    std::unique_ptr<cluster::RedisConnection> probe_;  // the sweep's, on the sending thread
+
+    std::mutex mutex_;  // guards what follows
+    std::condition_variable wake_;
+    std::deque<Outgoing> outbox_;
+    bool stopping_ = false;
+    // Origin: the local clients that relay, and per owner the (client, game) its rooms push to.
+    std::map<std::uint64_t, std::weak_ptr<Client>> locals_;
+    std::map<std::string, std::set<std::pair<std::uint64_t, std::string>>> watched_elsewhere_;
+    // Owner: the remote clients by (origin node, client id there); per origin the sweeps that
+    // found nobody listening in a row.
+    std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<RemoteClient>> remotes_;
+    std::map<std::string, int> silent_origins_;
+
+    std::thread sender_;
+};
+
+}  // namespace server

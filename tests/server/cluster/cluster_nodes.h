@@ -1,0 +1,104 @@
+#pragma once
+// Real chessence-server nodes in cluster mode for the cluster tests (issue 27): a fresh
+// PostgreSQL schema, the tests' Redis, a web root and one log per node, and the players' moves
+// and watches over their WebSocket connections.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server/cluster/test_redis.h"
+#include "server/live_game.h"
+#include "server/live_server.h"
+#include "server/storage_test_util.h"
+#include "server/store/store_kinds.h"
+
+namespace cluster_test {
+
+using live_test::Client;
+using live_test::json;
+using live_test::LiveGame;
+using live_test::Player;
+using live_test::ServerProcess;
+
+class ClusterNodes : public ::testing::Test {
+protected:
+    void SetUp() override {
+        auto uri = test::fresh_postgres_uri();
+        ASSERT_TRUE(uri.ok()) << uri.error();
+        db_ = *uri;
+        auto redis = test::test_redis_url();
+        ASSERT_TRUE(redis.ok()) << redis.error();
+        redis_ = *redis;
+        web_root_ = dir_.file("web");
+        std::filesystem::create_directories(web_root_);
+    }
+
+    // A node named `name` (its id is unique to this run) with leases of `lease_ms`.
+    std::unique_ptr<ServerProcess> node(const std::string& name, int lease_ms) {
+        return std::make_unique<ServerProcess>(
+            db_, web_root_, log_of(name),
+            std::vector<std::string>{"--redis", redis_, "--node-id", name + "-" + unique_,
+                                     "--lease-ms", std::to_string(lease_ms)});
+    }
+    std::string log_of(const std::string& name) const { return dir_.file(name + ".log"); }
+    std::string read_log(const std::string& name) const {
+        std::ifstream in(log_of(name));
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+
+    // The player says hello on `port` (with its token, if it has one).
+    static void connect(Player& player, unsigned short port, const std::string& name) {
+        player.client = std::make_unique<Client>(port);
+        live_test::hello(player, name);
+    }
+
+    // `player` watches the game on its connection: the snapshot, or the error it got.
+    static json watch(Player& player, const std::string& game_id) {
+        player.client->send({{"type", "watch"}, {"game_id", game_id}, {"id", "w"}});
+        auto answer = player.client->next([&](const json& m) {
+            return (m.value("type", "") == "snapshot" || m.value("type", "") == "error") &&
+                   m.value("game_id", "") == game_id;
+        });
+        return answer ? *answer : json();
+    }
+
+    // The mover sends a move on its connection: the acknowledged event, the `ack` (a connection
+    // that does not watch the game gets only that), or the error.
+    static json try_move(Player& mover, const LiveGame& game, std::size_t pick) {
+        const auto move = game.legal[pick % game.legal.size()].get<std::string>();
+        mover.client->send({{"type", "move"}, {"game_id", game.id}, {"move", move}, {"id", "m"}});
+        auto answer = mover.client->next([&](const json& m) {
+            return (m.value("type", "") == "event" && m.value("game_id", "") == game.id &&
+                    m["event"].value("kind", "") == "move" &&
+                    m.value("version", std::int64_t{0}) > game.last_acked_version) ||
+                   ((m.value("type", "") == "error" || m.value("type", "") == "ack") &&
+                    m.value("id", json()) == "m");
+        });
+        return answer ? *answer : json();
+    }
+
+    storage_test::TempDir dir_;
+    std::string db_;
+    std::string redis_;
+    std::string web_root_;
+    // Node ids differ between the tests of one run too (a killed node's leases outlive it).
+    std::string unique_ = std::to_string(::getpid()) + "-" + std::to_string(++test_count());
+
+private:
+    static int& test_count() {
+        static int count = 0;
+        return count;
+    }
+};
+
+}  // namespace cluster_test
