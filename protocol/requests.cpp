@@ -445,6 +445,13 @@ bool is_account_request(RequestType type) {
     return type >= RequestType::register_account && type <= RequestType::admin_close;
 }
 
+bool is_lobby_request(RequestType type) {
+    return type == RequestType::lobby_subscribe || type == RequestType::lobby_unsubscribe ||
+           type == RequestType::lobby_games || type == RequestType::seek_create ||
+           type == RequestType::seek_cancel || type == RequestType::seek_accept ||
+           type == RequestType::quick_pair;
+}
+
 std::optional<RequestType> parse_request_type(std::string_view name) {
     for (int i = 0; i < request_type_count; ++i) {
         if (type_names[static_cast<std::size_t>(i)] == name) {

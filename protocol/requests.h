@@ -63,6 +63,8 @@ inline constexpr int request_type_count = static_cast<int>(RequestType::ping) + 
 std::string_view request_type_name(RequestType type);
 // register, login, logout, change_password, admin_mute, admin_close (issue 16).
 bool is_account_request(RequestType type);
+// The lobby's requests: lobby_subscribe/unsubscribe, lobby_games, seek_*, quick_pair.
+bool is_lobby_request(RequestType type);
 std::optional<RequestType> parse_request_type(std::string_view name);
 
 // One validated client request. Only the fields of its type are set; the parser guarantees that

@@ -108,8 +108,8 @@ core::Expected<std::vector<RelayRecord>> decode_relay(std::string_view message) 
             return core::make_error(std::string("a relay ") + kind_name(r.kind) +
                                     " record needs its text");
         }
-        if ((r.kind == RelayKind::request || r.kind == RelayKind::looked_away ||
-             r.kind == RelayKind::watching || r.kind == RelayKind::lag) &&
+        if ((r.kind == RelayKind::looked_away || r.kind == RelayKind::watching ||
+             r.kind == RelayKind::lag) &&
             r.game_id.empty()) {
             return core::make_error(std::string("a relay ") + kind_name(r.kind) +
                                     " record needs its game");

@@ -16,7 +16,8 @@ namespace server::cluster {
 
 enum class RelayKind : std::uint8_t {
     // origin → owner
-    request,      // `text` is the client's request frame as it came; the actor's fields are set
+    request,      // `text` is the client's request frame as it came (a game's, or a lobby request
+                  // for a seek of the owner's); the actor's fields are set
     looked_away,  // the client looks at another game now (Room::post_looked_away)
     lag,          // the client's measured round trip (`lag_ms`)
     gone,         // the client closed: every room of the owner forgets it

@@ -61,7 +61,15 @@ void Lobby::post_game_summary(std::string game_id, json summary) {
     });
 }
 
-void Lobby::game_summary(const std::string& game_id, json summary) {
+void Lobby::game_summary(const std::string& game_id, json summary, const std::string& node) {
+    if (node.empty()) {
+        game_nodes_.erase(game_id);  // this node's (perhaps taken over from another)
+        share({{"k", "game"}, {"game_id", game_id}, {"summary", summary}});
+    } else if (summary.is_null()) {
+        game_nodes_.erase(game_id);
+    } else {
+        game_nodes_[game_id] = node;
+    }
     auto it = games_.find(game_id);
     if (summary.is_null()) {
         if (it == games_.end()) {
@@ -243,6 +251,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     if (!seek.is_private) {
         send_to_subscribers(make_frame(protocol::seek_added_message(seek.json)));
     }
+    share(seek_record(seek));
     seeks_.push_back(std::move(seek));
     arm_expiry();
 }
@@ -253,6 +262,10 @@ void Lobby::cancel_seek(const Actor& actor, const protocol::Request& request) {
     if (it == seeks_.end() || it->creator.player_id != actor.player_id) {
         actor.send(
             error_frame(ErrorCode::no_such_seek, "you have no open seek with this id", request.id));
+        return;
+    }
+    if (!it->node.empty()) {
+        relay_to_holder(actor, *it, RequestType::seek_cancel, request.id);  // cluster mode
         return;
     }
     remove_seek(request.seek_id);
@@ -270,6 +283,11 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     if (it->creator.player_id == actor.player_id) {
         actor.send(make_frame(
             protocol::error_message(ErrorCode::own_seek, "you cannot accept your own seek", id)));
+        return;
+    }
+    if (!it->node.empty()) {
+        // Cluster mode: another node holds the seek, and only it pairs it.
+        relay_to_holder(actor, *it, RequestType::seek_accept, id);
         return;
     }
     if (auto busy = too_many_games(actor)) {
@@ -320,7 +338,10 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
                        if (!stored) {
                            seeks_.push_back(seek);  // still open
                            arm_expiry();
-                       } else if (!seek.is_private) {
+                           return;
+                       }
+                       share({{"k", "unseek"}, {"seek_id", seek.id}});
+                       if (!seek.is_private) {
                            send_to_subscribers(make_frame(protocol::seek_removed_message(seek.id)));
                        }
                    });
@@ -379,11 +400,16 @@ void Lobby::remove_seek(const std::string& seek_id) {
         std::find_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) { return s.id == seek_id; });
     if (it != seeks_.end()) {
         const bool listed = !it->is_private;
+        const bool ours = it->node.empty();
         seeks_.erase(it);
         if (listed) {
             send_to_subscribers(make_frame(protocol::seek_removed_message(seek_id)));
         }
+        if (!ours) {
+            return;  // its node withdraws it
+        }
     }
+    share({{"k", "unseek"}, {"seek_id", seek_id}});
     store_async(DeleteSeek{seek_id});
 }
 

@@ -49,9 +49,19 @@ public:
     // A room reports its public summary (null summary: the game left the lobby).
     void post_game_summary(std::string game_id, nlohmann::json summary);
 
+    // Cluster mode (issue 27, lobby_cluster.cpp): the lobby is shared. Each node tells the others
+    // (Relay::publish_lobby) of its seeks and games as they come and go, and shows theirs beside
+    // its own; a seek is paired only by the node that holds it (an acceptance on another node is
+    // relayed there), so one seek is never paired twice.
+    // Records of other nodes' lobbies (a JSON array, from the relay's receiving thread).
+    void post_remote(nlohmann::json records);
+    // `node` is gone: its seeks and games leave this lobby.
+    void post_node_gone(std::string node);
+
 private:
     struct Seek {
         std::string id;
+        std::string node;  // cluster mode: the node that holds it; empty: this one
         core::VariantId variant = core::VariantId::chessence;
         core::RuleSet rules = core::RuleSet::house;
         std::optional<core::Side> side;
@@ -81,7 +91,8 @@ private:
     // Withdraws every seek whose time is up, tells its player's connection, pushes once.
     void expire_seeks();
 
-    void game_summary(const std::string& game_id, nlohmann::json summary);
+    void game_summary(const std::string& game_id, nlohmann::json summary,
+                      const std::string& node = {});
     void create_seek(const Actor& actor, const protocol::Request& request);
     void cancel_seek(const Actor& actor, const protocol::Request& request);
     void accept_seek(const Actor& actor, const std::string& seek_id, const nlohmann::json& id);
@@ -134,6 +145,20 @@ private:
         std::uint64_t order = 0;  // the higher, the newer
     };
 
+    // lobby_cluster.cpp (issue 27)
+    void remote(const nlohmann::json& record);
+    // Publishes `record` to the other nodes (nothing outside cluster mode).
+    void share(const nlohmann::json& record) const;
+    // Every seek and game of this node's, to the others (a node that joined, or came back).
+    void share_everything() const;
+    nlohmann::json seek_record(const Seek& seek) const;
+    // The seek another node describes, or null when the record does not describe one.
+    static std::optional<Seek> seek_from_record(const nlohmann::json& record);
+    // Relays `actor`'s request about another node's `seek` (accept, cancel) to that node.
+    void relay_to_holder(const Actor& actor, const Seek& seek, protocol::RequestType type,
+                         const nlohmann::json& id);
+    void node_gone(const std::string& node);
+
     ServerState& state_;
     boost::asio::strand<boost::asio::io_context::executor_type> strand_;
     std::map<std::uint64_t, std::weak_ptr<Client>> subscribers_;
@@ -141,6 +166,7 @@ private:
     boost::asio::steady_timer expiry_timer_;
     std::deque<Seek> seeks_;  // oldest first
     std::map<std::string, ListedGame> games_;
+    std::map<std::string, std::string> game_nodes_;  // cluster mode: another node's games
     std::map<std::uint64_t, std::string, std::greater<>> newest_;  // order -> game id
     std::uint64_t next_order_ = 0;
     std::set<std::string> changed_;  // games whose summary changed since the last game_changed

@@ -48,6 +48,11 @@ void Lobby::player_connected(const Actor& actor) {
         if (seek.creator.player_id != actor.player_id) {
             continue;
         }
+        if (!seek.node.empty()) {
+            // Cluster mode: the player's seek on another node; shown, and cancelled there.
+            actor.send(make_frame(protocol::seek_created_message(seek.json, nullptr)));
+            continue;
+        }
         seek.creator = actor;
         if (!seek.is_private && seek.expires) {
             seek.expires.reset();
@@ -79,7 +84,7 @@ void Lobby::client_gone(std::uint64_t client_id) {
     connected_.erase(client_id);
     bool waiting = false;
     for (auto& seek : seeks_) {
-        if (seek.creator.client_id != client_id) {
+        if (seek.creator.client_id != client_id || !seek.node.empty()) {
             continue;
         }
         if (auto other = connection_of(seek.creator.player_id, client_id)) {

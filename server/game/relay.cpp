@@ -4,8 +4,11 @@
 
 #include <chrono>
 
+#include <nlohmann/json.hpp>
+
 #include "server/cluster/pubsub.h"
 #include "server/cluster/redis_client.h"
+#include "server/game/lobby.h"
 #include "server/game/room.h"
 #include "server/game/server_state.h"
 #include "server/log.h"
@@ -39,17 +42,23 @@ core::Expected<std::unique_ptr<Relay>> Relay::open(ServerState& state, const std
     auto* self = relay.get();
     auto pubsub = cluster::PubSub::open(
         cluster::PubSub::Options{redis_url},
-        [self](const std::string&, const std::string& message) { self->on_message(message); },
+        [self](const std::string& channel, const std::string& message) {
+            self->on_message(channel, message);
+        },
         [self](bool up) { self->on_connection(up); });
     if (!pubsub) {
         return core::make_error(pubsub.error());
     }
     relay->pubsub_ = std::move(*pubsub);
-    if (auto subscribed = relay->pubsub_->subscribe(cluster::node_channel(key_prefix, node_id));
-        !subscribed) {
-        return core::make_error(subscribed.error());
+    for (const auto& channel :
+         {cluster::node_channel(key_prefix, node_id), relay->lobby_channel_}) {
+        if (auto subscribed = relay->pubsub_->subscribe(channel); !subscribed) {
+            return core::make_error(subscribed.error());
+        }
     }
     relay->sender_ = std::thread([self] { self->send_loop(); });
+    // The other nodes' lobbies tell this one what they hold.
+    relay->publish_lobby(nlohmann::json{{"k", "sync"}, {"node", node_id}}.dump());
     return relay;
 }
 
@@ -58,6 +67,7 @@ Relay::Relay(ServerState& state, std::string node_id, std::string key_prefix,
     : state_(state),
       node_id_(std::move(node_id)),
       key_prefix_(std::move(key_prefix)),
+      lobby_channel_(key_prefix_ + "lobby"),
       probe_(std::move(probe)) {}
 
 Relay::~Relay() {
@@ -93,7 +103,9 @@ void Relay::forward(const std::string& owner, const std::shared_ptr<Client>& cli
                     const Actor& actor, const protocol::Request& request, const std::string& text) {
     {
         std::lock_guard lock(mutex_);
-        locals_[actor.client_id] = client;
+        auto& local = locals_[actor.client_id];
+        local.client = client;
+        local.owners.insert(owner);
     }
     RelayRecord record;
     record.kind = RelayKind::request;
@@ -107,13 +119,14 @@ void Relay::forward(const std::string& owner, const std::shared_ptr<Client>& cli
     record.lag_ms = actor.lag_ms;
     record.ip = actor.ip;
     std::weak_ptr<Client> weak = client;
-    send({owner, std::move(record), [weak, id = request.id, game_id = request.game_id, owner] {
-              if (auto c = weak.lock()) {
-                  c->watching_elsewhere(game_id, owner, false);
-                  c->send(error_frame(protocol::ErrorCode::server_restarting, lost_room_text, id,
-                                      game_id));
-              }
-          }});
+    send(Outgoing::to(owner, std::move(record),
+                      [weak, id = request.id, game_id = request.game_id, owner] {
+                          if (auto c = weak.lock()) {
+                              c->watching_elsewhere(game_id, owner, false);
+                              c->send(error_frame(protocol::ErrorCode::server_restarting,
+                                                  lost_room_text, id, game_id));
+                          }
+                      }));
 }
 
 void Relay::looked_away(const std::string& owner, std::uint64_t client_id,
@@ -123,7 +136,7 @@ void Relay::looked_away(const std::string& owner, std::uint64_t client_id,
     record.from = node_id_;
     record.client = client_id;
     record.game_id = game_id;
-    send({owner, std::move(record), {}});
+    send(Outgoing::to(owner, std::move(record)));
 }
 
 void Relay::lag(const std::string& owner, std::uint64_t client_id, const std::string& game_id,
@@ -134,13 +147,17 @@ void Relay::lag(const std::string& owner, std::uint64_t client_id, const std::st
     record.client = client_id;
     record.game_id = game_id;
     record.lag_ms = lag_ms;
-    send({owner, std::move(record), {}});
+    send(Outgoing::to(owner, std::move(record)));
 }
 
-void Relay::client_gone(std::uint64_t client_id, const std::set<std::string>& owners) {
+void Relay::client_gone(std::uint64_t client_id) {
+    std::set<std::string> owners;
     {
         std::lock_guard lock(mutex_);
-        locals_.erase(client_id);
+        if (auto it = locals_.find(client_id); it != locals_.end()) {
+            owners = std::move(it->second.owners);
+            locals_.erase(it);
+        }
         for (auto& [owner, watches] : watched_elsewhere_) {
             std::erase_if(watches, [&](const auto& w) { return w.first == client_id; });
         }
@@ -150,8 +167,14 @@ void Relay::client_gone(std::uint64_t client_id, const std::set<std::string>& ow
         record.kind = RelayKind::gone;
         record.from = node_id_;
         record.client = client_id;
-        send({owner, std::move(record), {}});
+        send(Outgoing::to(owner, std::move(record)));
     }
+}
+
+void Relay::publish_lobby(std::string record) {
+    Outgoing out;
+    out.lobby_record = std::move(record);
+    send(std::move(out));
 }
 
 std::size_t Relay::remote_client_count() {
@@ -195,6 +218,18 @@ void Relay::flush(std::deque<Outgoing> batch) {
     }
     for (const auto& node : order) {
         const auto& items = by_node[node];
+        if (node.empty()) {
+            std::string message = "[";
+            for (const auto* item : items) {
+                message += message.size() > 1 ? "," : "";
+                message += item->lobby_record;
+            }
+            message += "]";
+            if (auto sent = pubsub_->publish(lobby_channel_, message); !sent) {
+                component_logger("relay")->warn("cannot publish to the lobby: {}", sent.error());
+            }
+            continue;
+        }
         std::vector<RelayRecord> records;
         records.reserve(items.size());
         for (const auto* item : items) {
@@ -218,7 +253,11 @@ void Relay::flush(std::deque<Outgoing> batch) {
     }
 }
 
-void Relay::on_message(const std::string& message) {
+void Relay::on_message(const std::string& channel, const std::string& message) {
+    if (channel == lobby_channel_) {
+        on_lobby_message(message);
+        return;
+    }
     auto records = cluster::decode_relay(message);
     if (!records) {
         component_logger("relay")->error("a relay message dropped: {}", records.error());
@@ -243,12 +282,35 @@ void Relay::on_message(const std::string& message) {
     }
 }
 
+void Relay::on_lobby_message(const std::string& message) {
+    auto records = nlohmann::json::parse(message, nullptr, false);
+    if (records.is_discarded() || !records.is_array()) {
+        component_logger("relay")->error("a lobby message dropped: not a JSON array");
+        return;
+    }
+    nlohmann::json theirs = nlohmann::json::array();
+    for (auto& record : records) {
+        const auto node = record.is_object() ? record.value("node", "") : std::string();
+        if (node.empty() || node == node_id_) {
+            continue;  // this node's own (Redis sends a publisher its own messages too)
+        }
+        {
+            std::lock_guard lock(mutex_);
+            lobby_nodes_.try_emplace(node, 0);
+        }
+        theirs.push_back(std::move(record));
+    }
+    if (!theirs.empty()) {
+        state_.lobby().post_remote(std::move(theirs));
+    }
+}
+
 void Relay::deliver(const RelayRecord& record) {
     std::shared_ptr<Client> client;
     {
         std::lock_guard lock(mutex_);
         if (auto it = locals_.find(record.client); it != locals_.end()) {
-            client = it->second.lock();
+            client = it->second.client.lock();
         }
         if (record.kind == RelayKind::watching) {
             auto& watches = watched_elsewhere_[record.from];
@@ -287,7 +349,7 @@ void Relay::owner_lost(const std::string& owner) {
         }
         for (const auto& [client_id, game_id] : it->second) {
             if (auto local = locals_.find(client_id); local != locals_.end()) {
-                if (auto client = local->second.lock()) {
+                if (auto client = local->second.client.lock()) {
                     told.emplace_back(std::move(client), game_id);
                 }
             }
@@ -322,13 +384,18 @@ void Relay::on_connection(bool up) {
     for (const auto& owner : owners) {
         owner_lost(owner);
     }
+    publish_lobby(nlohmann::json{{"k", "sync"}, {"node", node_id_}}.dump());
 }
 
 void Relay::sweep() {
     std::vector<std::string> owners;
     std::vector<std::string> origins;
+    std::vector<std::string> lobby_nodes;
     {
         std::lock_guard lock(mutex_);
+        for (const auto& [node, silent] : lobby_nodes_) {
+            lobby_nodes.push_back(node);
+        }
         for (const auto& [owner, watches] : watched_elsewhere_) {
             if (!watches.empty()) {
                 owners.push_back(owner);
@@ -342,7 +409,7 @@ void Relay::sweep() {
             }
         }
     }
-    if (owners.empty() && origins.empty()) {
+    if (owners.empty() && origins.empty() && lobby_nodes.empty()) {
         return;
     }
     std::vector<std::string> argv{"PUBSUB", "NUMSUB"};
@@ -352,8 +419,12 @@ void Relay::sweep() {
     for (const auto& node : origins) {
         argv.push_back(cluster::node_channel(key_prefix_, node));
     }
+    for (const auto& node : lobby_nodes) {
+        argv.push_back(cluster::node_channel(key_prefix_, node));
+    }
     auto reply = probe_->command(argv);
-    if (!reply || reply->elements.size() != 2 * (owners.size() + origins.size())) {
+    if (!reply ||
+        reply->elements.size() != 2 * (owners.size() + origins.size() + lobby_nodes.size())) {
         component_logger("relay")->warn("cannot ask Redis who listens: {}",
                                         reply ? "an unexpected reply" : reply.error());
         return;
@@ -379,6 +450,27 @@ void Relay::sweep() {
             drop_origin(origins[i]);
             std::lock_guard lock(mutex_);
             silent_origins_.erase(origins[i]);
+        }
+    }
+    const auto lobby_first = owners.size() + origins.size();
+    for (std::size_t i = 0; i < lobby_nodes.size(); ++i) {
+        bool gone = false;
+        {
+            std::lock_guard lock(mutex_);
+            auto it = lobby_nodes_.find(lobby_nodes[i]);
+            if (it == lobby_nodes_.end()) {
+                continue;
+            }
+            it->second = listeners(lobby_first + i) == 0 ? it->second + 1 : 0;
+            if (it->second >= silent_sweeps_before_gone) {
+                lobby_nodes_.erase(it);
+                gone = true;
+            }
+        }
+        if (gone) {
+            component_logger("relay")->warn("node {} is gone: its seeks and games leave the lobby",
+                                            lobby_nodes[i]);
+            state_.lobby().post_node_gone(lobby_nodes[i]);
         }
     }
 }

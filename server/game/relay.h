@@ -55,8 +55,14 @@ public:
     void looked_away(const std::string& owner, std::uint64_t client_id, const std::string& game_id);
     void lag(const std::string& owner, std::uint64_t client_id, const std::string& game_id,
              int lag_ms);
-    // The client closed: each owner it spoke to forgets it.
-    void client_gone(std::uint64_t client_id, const std::set<std::string>& owners);
+    // The client closed (or now speaks for another player): each owner it spoke to forgets it.
+    void client_gone(std::uint64_t client_id);
+
+    // The lobby's messages to every node (game/lobby_cluster.cpp): `record` is one JSON object's
+    // text; the records of one round go out as one message, a JSON array, on the lobby channel.
+    void publish_lobby(std::string record);
+
+    const std::string& node_id() const { return node_id_; }
 
     // Remote clients in this node's rooms, and local clients watching a room elsewhere (metrics,
     // tests' logs).
@@ -66,10 +72,25 @@ private:
     class RemoteClient;
     friend class RemoteClient;
     struct Outgoing {
-        std::string node;  // whose channel
+        std::string node;  // whose channel; empty: the lobby channel (lobby_record)
         cluster::RelayRecord record;
         // Runs on the sending thread when nobody listened on the channel.
         std::function<void()> unheard;
+        std::string lobby_record;
+
+        static Outgoing to(std::string node, cluster::RelayRecord record,
+                           std::function<void()> unheard = {}) {
+            Outgoing out;
+            out.node = std::move(node);
+            out.record = std::move(record);
+            out.unheard = std::move(unheard);
+            return out;
+        }
+    };
+    // A local client that relays: the session, and the nodes it relayed to.
+    struct Local {
+        std::weak_ptr<Client> client;
+        std::set<std::string> owners;
     };
 
     Relay(ServerState& state, std::string node_id, std::string key_prefix,
@@ -78,7 +99,9 @@ private:
     void send_loop();
     // Sends what is queued: one message per node, records in order.
     void flush(std::deque<Outgoing> batch);
-    void on_message(const std::string& message);
+    void on_message(const std::string& channel, const std::string& message);
+    // A lobby message of another node's: noted (whose), and handed to the lobby.
+    void on_lobby_message(const std::string& message);
     void on_connection(bool up);
 
     // relay_owner.cpp: the owner's side
@@ -102,6 +125,7 @@ private:
     ServerState& state_;
     const std::string node_id_;
     const std::string key_prefix_;
+    const std::string lobby_channel_;  // "<prefix>lobby"
     std::unique_ptr<cluster::PubSub> pubsub_;
     std::unique_ptr<cluster::RedisConnection> probe_;  // the sweep's, on the sending thread
 
@@ -110,12 +134,15 @@ private:
     std::deque<Outgoing> outbox_;
     bool stopping_ = false;
     // Origin: the local clients that relay, and per owner the (client, game) its rooms push to.
-    std::map<std::uint64_t, std::weak_ptr<Client>> locals_;
+    std::map<std::uint64_t, Local> locals_;
     std::map<std::string, std::set<std::pair<std::uint64_t, std::string>>> watched_elsewhere_;
     // Owner: the remote clients by (origin node, client id there); per origin the sweeps that
     // found nobody listening in a row.
     std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<RemoteClient>> remotes_;
     std::map<std::string, int> silent_origins_;
+    // Lobby: the other nodes whose seeks and games this node's lobby shows, with the sweeps that
+    // found nobody on their channel in a row.
+    std::map<std::string, int> lobby_nodes_;
 
     std::thread sender_;
 };

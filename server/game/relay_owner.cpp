@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "protocol/requests.h"
+#include "server/game/lobby.h"
 #include "server/game/relay.h"
 #include "server/game/room.h"
 #include "server/game/server_state.h"
@@ -25,7 +26,7 @@ public:
     void send(Frame frame) override {
         auto record = make_record(RelayKind::frame);
         record.text = *frame;
-        relay_.send({origin_, std::move(record), {}});
+        relay_.send(Outgoing::to(origin_, std::move(record)));
     }
 
     void watching(const std::shared_ptr<Room>& room, bool on) override {
@@ -41,13 +42,13 @@ public:
         auto record = make_record(RelayKind::watching);
         record.game_id = room->id();
         record.on = on;
-        relay_.send({origin_, std::move(record), {}});
+        relay_.send(Outgoing::to(origin_, std::move(record)));
     }
 
     void close_after_queued(std::uint16_t code) override {
         auto record = make_record(RelayKind::close);
         record.code = code;
-        relay_.send({origin_, std::move(record), {}});
+        relay_.send(Outgoing::to(origin_, std::move(record)));
     }
 
     // The origin relays this game's requests here no more (another node owns it now).
@@ -55,7 +56,7 @@ public:
         auto record = make_record(RelayKind::watching);
         record.game_id = game_id;
         record.on = false;
-        relay_.send({origin_, std::move(record), {}});
+        relay_.send(Outgoing::to(origin_, std::move(record)));
     }
 
     // Leaves every room it watches (its client closed, or its node is gone).
@@ -169,6 +170,11 @@ void Relay::handle_request(const RelayRecord& record) {
     Actor actor{
         client,         client->client_id(), record.player_id, record.name,
         record.account, record.lag_ms,       record.ip,        std::chrono::steady_clock::now()};
+    if (protocol::is_lobby_request(request.type)) {
+        // A seek of this node's accepted (or cancelled) from another node: only this node pairs it.
+        state_.lobby().post_request(std::move(actor), std::move(request));
+        return;
+    }
     auto room = state_.room(request.game_id);
     if (!room && room.error().rfind(owned_elsewhere_prefix, 0) == 0) {
         // Another node owns the game now: the origin finds it when the client sends this again.

@@ -6,6 +6,7 @@
 
 #include "server/game/identity.h"
 #include "server/game/lobby.h"
+#include "server/game/relay.h"
 #include "server/game/room.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
@@ -383,6 +384,10 @@ void WebSocketSession::drop_identity() {
         }
     }
     watching_.clear();
+    if (auto* relay = state_.relay()) {
+        relay->client_gone(id_);  // the other nodes' rooms forget this connection too
+    }
+    watching_elsewhere_.clear();
     player_.reset();
     account_.reset();
     token_hash_.clear();

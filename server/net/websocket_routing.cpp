@@ -14,17 +14,6 @@ namespace server {
 using protocol::ErrorCode;
 using protocol::RequestType;
 
-namespace {
-
-bool is_lobby_request(RequestType type) {
-    return type == RequestType::lobby_subscribe || type == RequestType::lobby_unsubscribe ||
-           type == RequestType::lobby_games || type == RequestType::seek_create ||
-           type == RequestType::seek_cancel || type == RequestType::seek_accept ||
-           type == RequestType::quick_pair;
-}
-
-}  // namespace
-
 void WebSocketSession::on_text(const std::string& text) {
     if (!take_token()) {
         enqueue(error_frame(ErrorCode::rate_limited, "too many messages; slow down", nullptr));
@@ -87,7 +76,7 @@ void WebSocketSession::on_request(protocol::Request request, const std::string& 
         reply(protocol::pong_message(request.id));
     } else if (request.type == RequestType::set_name) {
         set_name(request);
-    } else if (is_lobby_request(request.type)) {
+    } else if (protocol::is_lobby_request(request.type)) {
         state_.lobby().post_request(actor(), std::move(request));
     } else {
         room_request(std::move(request), text);
@@ -131,7 +120,6 @@ void WebSocketSession::room_request(protocol::Request request, const std::string
 
 void WebSocketSession::relay_request(const std::string& owner, const protocol::Request& request,
                                      const std::string& text) {
-    relayed_to_.insert(owner);
     state_.relay()->forward(owner, shared_from_this(), actor(), request, text);
 }
 

@@ -309,8 +309,8 @@ void WebSocketSession::leave_everything() {
         }
     }
     watching_.clear();
-    if (auto* relay = state_.relay(); relay && !relayed_to_.empty()) {
-        relay->client_gone(id_, relayed_to_);
+    if (auto* relay = state_.relay()) {
+        relay->client_gone(id_);
     }
     watching_elsewhere_.clear();
 }

@@ -8,7 +8,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 
 #include <boost/asio/awaitable.hpp>
@@ -139,10 +138,8 @@ private:
     // The rooms that push their game to this connection, by game id: a request for one of them
     // goes straight to its room.
     std::map<std::string, std::weak_ptr<Room>, std::less<>> watching_;
-    // Cluster mode: the games other nodes push to this connection, with their owners; and every
-    // node a request was relayed to (each forgets this client when it closes).
+    // Cluster mode: the games other nodes push to this connection, with their owners.
     std::map<std::string, std::string, std::less<>> watching_elsewhere_;
-    std::set<std::string> relayed_to_;
     double tokens_;
     std::chrono::steady_clock::time_point refilled_;
     // Lag probes: the next one is due at next_probe_; the last one sent carried probe_seq_.

@@ -80,7 +80,7 @@ TEST(RelayMessages, AMalformedMessageIsAnErrorThatSaysWhy) {
         {R"([{"k":"teleport","from":"a","client":1}])", "unknown relay record kind: teleport"},
         {R"([{"k":"frame","from":"a","client":-1,"text":"x"}])", "client"},
         {R"([{"k":"frame","from":"a","client":1}])", "needs its text"},
-        {R"([{"k":"request","from":"a","client":1,"text":"{}"}])", "needs its game"},
+        {R"([{"k":"watching","from":"a","client":1,"on":true}])", "needs its game"},
         {R"([{"k":"lag","from":"a","client":1,"game":"g","lag":"slow"}])", "wrong type"},
     };
     for (const auto& [message, why] : cases) {

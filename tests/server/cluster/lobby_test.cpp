@@ -1,0 +1,190 @@
+// Issue 27, the lobby across nodes: real nodes on one PostgreSQL and one Redis. A seek made on one
+// node is seen and accepted on another (the game is played across them); two nodes racing to pair
+// one seek pair it once; quick pairing finds another node's seek; a node that dies takes its seeks
+// out of the other nodes' lobbies.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "server/cluster/cluster_nodes.h"
+
+namespace {
+
+using live_test::json;
+using live_test::Player;
+using live_test::ServerProcess;
+using namespace std::chrono_literals;
+
+class ClusterLobby : public cluster_test::ClusterNodes {
+protected:
+    void start_nodes(int count) {
+        for (int i = 0; i < count; ++i) {
+            const std::string name(1, static_cast<char>('a' + i));
+            nodes_.push_back(node(name, 5000));
+            ASSERT_NE(nodes_.back()->port(), 0) << read_log(name);
+        }
+    }
+    unsigned short port(char node) const { return nodes_[node - 'a']->port(); }
+
+    // `player` subscribes to the lobby on its connection: the lobby's seeks.
+    static json subscribe(Player& player) {
+        player.client->send({{"type", "lobby_subscribe"}, {"id", "sub"}});
+        auto lobby = player.client->next_of("lobby");
+        return lobby ? (*lobby)["seeks"] : json();
+    }
+    // Waits for the seek `seek_id` to be added to `player`'s lobby.
+    static bool sees_seek(Player& player, const std::string& seek_id) {
+        return player.client
+            ->next([&](const json& m) {
+                return m.value("type", "") == "seek_added" &&
+                       m["seek"].value("seek_id", "") == seek_id;
+            })
+            .has_value();
+    }
+    // `player` makes a public seek of Chessence as White: its id.
+    static std::string make_seek(Player& player) {
+        player.client->send({{"type", "seek_create"}, {"variant", "chessence"}, {"side", "white"}});
+        auto created = player.client->next_of("seek_created");
+        return created ? (*created)["seek"].value("seek_id", "") : std::string();
+    }
+
+    std::vector<std::unique_ptr<ServerProcess>> nodes_;
+};
+
+TEST_F(ClusterLobby, ASeekMadeOnOneNodeIsAcceptedOnAnotherAndTheGameIsPlayedAcrossThem) {
+    ASSERT_NO_FATAL_FAILURE(start_nodes(3));
+    Player alice;
+    Player bob;
+    Player carol;
+    connect(alice, port('a'), "Alice");
+    connect(bob, port('b'), "Bob");
+    connect(carol, port('c'), "Carol");
+    subscribe(bob);
+    subscribe(carol);
+    const auto seek_id = make_seek(alice);
+    ASSERT_FALSE(seek_id.empty());
+    ASSERT_TRUE(sees_seek(bob, seek_id)) << "B's lobby shows A's seek";
+    ASSERT_TRUE(sees_seek(carol, seek_id)) << "and so does C's";
+
+    bob.client->send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", "take"}});
+    auto started = bob.client->next_of("game_started");
+    ASSERT_TRUE(started.has_value()) << "Bob's game starts (A pairs the seek)";
+    EXPECT_EQ(started->value("id", json()), "take") << "with his request's id";
+    EXPECT_EQ(started->value("you", ""), "black");
+    const auto game_id = started->value("game_id", "");
+    auto snapshot = bob.client->next_of("snapshot");
+    ASSERT_TRUE(snapshot.has_value());
+    auto at_alice = alice.client->next_of("game_started");
+    ASSERT_TRUE(at_alice.has_value());
+    EXPECT_EQ(at_alice->value("game_id", ""), game_id);
+    EXPECT_TRUE(carol.client
+                    ->next([&](const json& m) {
+                        return m.value("type", "") == "seek_removed" &&
+                               m.value("seek_id", "") == seek_id;
+                    })
+                    .has_value())
+        << "the seek leaves C's lobby";
+
+    // Alice (on A, the owner) and Bob (on B, relayed) play.
+    live_test::LiveGame game;
+    game.id = game_id;
+    game.white = &alice;
+    game.black = &bob;
+    game.legal = (*snapshot)["legal"];
+    game.to_move = snapshot->value("to_move", "");
+    for (std::size_t ply = 0; ply < 4; ++ply) {
+        ASSERT_TRUE(game.play(ply * 3 + 1)) << "ply " << ply;
+    }
+
+    // Quick pairing on C finds the seek Alice makes on A.
+    const auto second = make_seek(alice);
+    ASSERT_TRUE(sees_seek(carol, second));
+    carol.client->send({{"type", "quick_pair"}, {"variant", "chessence"}, {"id", "quick"}});
+    auto paired = carol.client->next_of("game_started");
+    ASSERT_TRUE(paired.has_value());
+    EXPECT_EQ(paired->value("id", json()), "quick");
+    auto at_a = alice.client->next_of("game_started");
+    ASSERT_TRUE(at_a.has_value());
+    EXPECT_EQ(at_a->value("game_id", ""), paired->value("game_id", ""));
+}
+
+TEST_F(ClusterLobby, TwoNodesRacingToPairOneSeekPairItOnce) {
+    ASSERT_NO_FATAL_FAILURE(start_nodes(3));
+    Player alice;
+    Player bob;
+    Player carol;
+    connect(alice, port('a'), "Alice");
+    connect(bob, port('b'), "Bob");
+    connect(carol, port('c'), "Carol");
+    subscribe(bob);
+    subscribe(carol);
+    for (int round = 0; round < 5; ++round) {
+        const auto seek_id = make_seek(alice);
+        ASSERT_FALSE(seek_id.empty());
+        ASSERT_TRUE(sees_seek(bob, seek_id));
+        ASSERT_TRUE(sees_seek(carol, seek_id));
+        bob.client->send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", round}});
+        carol.client->send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", round}});
+        int started = 0;
+        int refused = 0;
+        for (Player* player : {&bob, &carol}) {
+            auto answer = player->client->next([&](const json& m) {
+                return (m.value("type", "") == "game_started" || m.value("type", "") == "error") &&
+                       m.value("id", json()) == round;
+            });
+            ASSERT_TRUE(answer.has_value()) << "round " << round;
+            if (answer->value("type", "") == "game_started") {
+                ++started;
+            } else {
+                EXPECT_EQ(answer->value("code", ""), "no_such_seek") << answer->dump();
+                ++refused;
+            }
+        }
+        EXPECT_EQ(started, 1) << "round " << round;
+        EXPECT_EQ(refused, 1) << "round " << round;
+        ASSERT_TRUE(alice.client->next_of("game_started").has_value()) << "round " << round;
+    }
+}
+
+TEST_F(ClusterLobby, ANodeThatDiesTakesItsSeeksOutOfTheOtherLobbies) {
+    ASSERT_NO_FATAL_FAILURE(start_nodes(2));
+    Player alice;
+    Player bob;
+    connect(alice, port('a'), "Alice");
+    connect(bob, port('b'), "Bob");
+    subscribe(bob);
+    const auto seek_id = make_seek(alice);
+    ASSERT_TRUE(sees_seek(bob, seek_id));
+    nodes_[0]->kill_now();
+    const auto removed = bob.client->next([&](const json& m) {
+        return m.value("type", "") == "seek_removed" && m.value("seek_id", "") == seek_id;
+    });
+    EXPECT_TRUE(removed.has_value()) << "B forgets the dead node's seek";
+}
+
+TEST_F(ClusterLobby, ANodeThatJoinsLearnsTheSeeksAlreadyOpen) {
+    ASSERT_NO_FATAL_FAILURE(start_nodes(1));
+    Player alice;
+    connect(alice, port('a'), "Alice");
+    const auto seek_id = make_seek(alice);
+    ASSERT_FALSE(seek_id.empty());
+    nodes_.push_back(node("b", 5000));
+    ASSERT_NE(nodes_.back()->port(), 0) << read_log("b");
+    Player bob;
+    connect(bob, port('b'), "Bob");
+    // The sync may still be on its way when Bob first looks: ask until it is there.
+    bool listed = false;
+    for (int attempt = 0; attempt < 50 && !listed; ++attempt) {
+        for (const auto& seek : subscribe(bob)) {
+            listed = listed || seek.value("seek_id", "") == seek_id;
+        }
+        if (!listed) {
+            bob.client->send({{"type", "lobby_unsubscribe"}});
+            std::this_thread::sleep_for(100ms);
+        }
+    }
+    EXPECT_TRUE(listed) << "B's lobby lists the seek A had before B started";
+}
+
+}  // namespace
