@@ -392,6 +392,22 @@ void ServerState::release_room(std::string_view game_id) {
 
 std::vector<std::string> ServerState::unfinished_games_of(std::string_view player_id) {
     std::vector<std::string> games;
+    if (leases_) {
+        // Cluster mode: the player's games on every node are in the store.
+        if (auto stored = store_.unfinished_games()) {
+            for (const auto& game : *stored) {
+                if (std::find(game.seats.begin(), game.seats.end(), player_id) !=
+                    game.seats.end()) {
+                    games.push_back(game.id);
+                }
+            }
+            return games;
+        } else {
+            component_logger("server")->warn(
+                "the unfinished games of {}: this node's only, the store cannot be read: {}",
+                player_id, stored.error());
+        }
+    }
     for (const auto& room : rooms_.held()) {
         if (room->finished()) {
             continue;

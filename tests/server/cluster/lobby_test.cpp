@@ -4,6 +4,7 @@
 // out of the other nodes' lobbies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -96,6 +97,16 @@ TEST_F(ClusterLobby, ASeekMadeOnOneNodeIsAcceptedOnAnotherAndTheGameIsPlayedAcro
     for (std::size_t ply = 0; ply < 4; ++ply) {
         ASSERT_TRUE(game.play(ply * 3 + 1)) << "ply " << ply;
     }
+
+    // Bob comes back on C: his welcome lists the game A owns.
+    Player bob_on_c;
+    bob_on_c.token = bob.token;
+    bob_on_c.client = std::make_unique<live_test::Client>(port('c'));
+    const auto welcome = live_test::hello(bob_on_c, "Bob");
+    ASSERT_TRUE(welcome.contains("games")) << welcome.dump();
+    EXPECT_NE(std::find(welcome["games"].begin(), welcome["games"].end(), json(game_id)),
+              welcome["games"].end())
+        << welcome.dump();
 
     // Quick pairing on C finds the seek Alice makes on A.
     const auto second = make_seek(alice);
