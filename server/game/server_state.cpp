@@ -10,6 +10,7 @@
 #include "protocol/messages.h"
 #include "server/bots/bot_identity.h"
 #include "server/cluster/leases.h"
+#include "server/cluster/shared_counters.h"
 #include "server/game/lobby.h"
 #include "server/game/relay.h"
 #include "server/game/room.h"
@@ -156,6 +157,11 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
         return core::make_error(relay.error());
     }
     relay_ = std::move(*relay);
+    auto counters = cluster::SharedCounters::open(redis_url, cluster::Leases::Options{}.key_prefix);
+    if (!counters) {
+        return core::make_error(counters.error());
+    }
+    login_limiter_.share(std::move(*counters));
     component_logger("server")->info("cluster mode: node {}, leases of {} ms", leases_->node_id(),
                                      lease_ttl.count());
     return core::ok_status();
