@@ -362,13 +362,18 @@ if [[ $cluster_up -ne 1 ]]; then
     fail "the cluster did not answer through HAProxy within 120 s"
 fi
 # Every node has joined (each says so once it holds its Redis connections).
+# (The logs are read whole before grep: grep -q stopping early would fail the pipe.)
+joined() {
+    local logs
+    logs=$(cluster_compose logs "$1" 2>/dev/null || true)
+    grep -q "cluster mode: node $1" <<<"$logs"
+}
 for node in node1 node2 node3; do
     for _ in $(seq 60); do
-        cluster_compose logs "$node" 2>/dev/null | grep -q "cluster mode: node $node" && break
+        joined "$node" && break
         sleep 1
     done
-    cluster_compose logs "$node" 2>/dev/null | grep -q "cluster mode: node $node" \
-        || { cluster_compose logs --tail 30 "$node" >&2; fail "$node did not join the cluster"; }
+    joined "$node" || { cluster_compose logs --tail 30 "$node" >&2; fail "$node did not join the cluster"; }
 done
 log "cluster up in $(seconds_since "$start") s: two clients through HAProxy (no sticky sessions)"
 "${cluster_client[@]}" play --state "$work/cluster-game.json"
