@@ -272,9 +272,22 @@ void Lobby::cancel_seek(const Actor& actor, const protocol::Request& request) {
     actor.send(make_frame(protocol::seek_cancelled_message(request.seek_id, request.id)));
 }
 
-void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const json& id) {
+void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const json& id,
+                        bool waited) {
     auto it =
         std::find_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) { return s.id == seek_id; });
+    if (it == seeks_.end() && state_.relay() && !waited) {
+        auto timer = std::make_shared<boost::asio::steady_timer>(strand_, unknown_seek_wait);
+        timer->async_wait([self = shared_from_this(), timer, actor, seek_id,
+                           id](const boost::system::error_code& ec) {
+            if (!ec) {
+                guarded(
+                    "lobby", [&] { return "seek " + seek_id + " accepted again"; },
+                    [&] { self->accept_seek(actor, seek_id, id, true); });
+            }
+        });
+        return;
+    }
     if (it == seeks_.end()) {
         actor.send(make_frame(
             protocol::error_message(ErrorCode::no_such_seek, "this seek is no longer open", id)));

@@ -95,7 +95,10 @@ private:
                       const std::string& node = {});
     void create_seek(const Actor& actor, const protocol::Request& request);
     void cancel_seek(const Actor& actor, const protocol::Request& request);
-    void accept_seek(const Actor& actor, const std::string& seek_id, const nlohmann::json& id);
+    // In cluster mode a seek not known here yet (made on another node a moment ago, its news on
+    // the way) is looked for again once, unknown_seek_wait later, before no_such_seek (`waited`).
+    void accept_seek(const Actor& actor, const std::string& seek_id, const nlohmann::json& id,
+                     bool waited = false);
     // Stores a new game (`writes`, from prepare_game, plus the caller's). Back on the lobby strand:
     // once stored, the room joins the server and `players` are seated, `actor`'s request `id`
     // answered with the snapshot; if not, `actor` gets internal_error. Either way `after(stored)`
@@ -139,6 +142,7 @@ private:
     nlohmann::json games_page(std::size_t offset, std::size_t limit) const;
 
     static constexpr std::chrono::seconds changes_interval{1};
+    static constexpr std::chrono::milliseconds unknown_seek_wait{300};
 
     struct ListedGame {
         nlohmann::json summary;

@@ -1,5 +1,8 @@
 #include "server/game/login_limiter.h"
 
+#include "server/cluster/shared_counters.h"
+#include "server/log.h"
+
 namespace server {
 
 namespace {
@@ -19,7 +22,48 @@ std::size_t LoginLimiter::recent(Times& times, Clock::time_point now, std::chron
     return times.size();
 }
 
+void LoginLimiter::share(std::shared_ptr<cluster::SharedCounters> counters) {
+    shared_ = std::move(counters);
+}
+
+bool LoginLimiter::shared_allows(std::string_view ip, std::string_view account_key) {
+    if (!shared_) {
+        return true;
+    }
+    const auto account = "login-account:" + std::string(account_key);
+    if (!account_key.empty()) {
+        auto failures = shared_->count(account);
+        if (!failures) {
+            component_logger("limits")->warn("shared login counts unreadable: {}",
+                                             failures.error());
+            return true;
+        }
+        if (*failures >= policy_.failures_per_account) {
+            return false;
+        }
+    }
+    auto attempts = shared_->add("login-ip:" + std::string(ip), policy_.ip_window);
+    if (!attempts) {
+        component_logger("limits")->warn("shared login counts unreadable: {}", attempts.error());
+        return true;
+    }
+    return *attempts <= policy_.attempts_per_ip;
+}
+
 bool LoginLimiter::try_attempt(std::string_view ip, std::string_view account_key) {
+    {
+        std::lock_guard lock(mutex_);
+        const auto now = now_();
+        auto it = ips_.find(ip);
+        if (it != ips_.end() && recent(it->second, now, policy_.ip_window) >=
+                                    static_cast<std::size_t>(policy_.attempts_per_ip)) {
+            return false;
+        }
+    }
+    // Outside the lock: a round trip to Redis in cluster mode.
+    if (!shared_allows(ip, account_key)) {
+        return false;
+    }
     std::lock_guard lock(mutex_);
     const auto now = now_();
     sweep(now);
@@ -43,11 +87,24 @@ void LoginLimiter::failed(std::string_view account_key) {
     if (account_key.empty()) {
         return;
     }
+    if (shared_) {
+        if (auto counted =
+                shared_->add("login-account:" + std::string(account_key), policy_.account_window);
+            !counted) {
+            component_logger("limits")->warn("shared login failure not counted: {}",
+                                             counted.error());
+        }
+    }
     std::lock_guard lock(mutex_);
     accounts_[std::string(account_key)].push_back(now_());
 }
 
 void LoginLimiter::succeeded(std::string_view account_key) {
+    if (shared_) {
+        if (auto reset = shared_->reset("login-account:" + std::string(account_key)); !reset) {
+            component_logger("limits")->warn("shared login failures not reset: {}", reset.error());
+        }
+    }
     std::lock_guard lock(mutex_);
     if (auto it = accounts_.find(account_key); it != accounts_.end()) {
         accounts_.erase(it);

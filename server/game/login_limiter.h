@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -15,6 +16,10 @@
 #include "server/limits.h"
 
 namespace server {
+
+namespace cluster {
+class SharedCounters;
+}
 
 class LoginLimiter {
 public:
@@ -31,6 +36,12 @@ public:
     // The right password: the account's failures are forgotten.
     void succeeded(std::string_view account_key);
 
+    // Cluster mode (issue 27): the attempts and failures also count in `counters`, shared by
+    // every node, so an address or an account meets the same limits whichever node it reaches
+    // (fixed windows there, beside this node's sliding ones). While Redis cannot be reached the
+    // node's own counts still apply.
+    void share(std::shared_ptr<cluster::SharedCounters> counters);
+
 private:
     using Times = std::deque<Clock::time_point>;
     // Drops the times older than `window`; returns how many are left.
@@ -38,7 +49,12 @@ private:
     // Now and then, forgets the keys whose times have all expired (bounds the memory).
     void sweep(Clock::time_point now);
 
+    // Whether the shared counts allow an attempt (and count it against `ip`); true when they
+    // cannot be read.
+    bool shared_allows(std::string_view ip, std::string_view account_key);
+
     LoginPolicy policy_;
+    std::shared_ptr<cluster::SharedCounters> shared_;  // set once, before the first attempt
     std::function<Clock::time_point()> now_;
     std::mutex mutex_;
     std::map<std::string, Times, std::less<>> ips_;

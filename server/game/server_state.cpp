@@ -10,6 +10,7 @@
 #include "protocol/messages.h"
 #include "server/bots/bot_identity.h"
 #include "server/cluster/leases.h"
+#include "server/cluster/shared_counters.h"
 #include "server/game/lobby.h"
 #include "server/game/relay.h"
 #include "server/game/room.h"
@@ -156,6 +157,11 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
         return core::make_error(relay.error());
     }
     relay_ = std::move(*relay);
+    auto counters = cluster::SharedCounters::open(redis_url, cluster::Leases::Options{}.key_prefix);
+    if (!counters) {
+        return core::make_error(counters.error());
+    }
+    login_limiter_.share(std::move(*counters));
     component_logger("server")->info("cluster mode: node {}, leases of {} ms", leases_->node_id(),
                                      lease_ttl.count());
     return core::ok_status();
@@ -392,6 +398,22 @@ void ServerState::release_room(std::string_view game_id) {
 
 std::vector<std::string> ServerState::unfinished_games_of(std::string_view player_id) {
     std::vector<std::string> games;
+    if (leases_) {
+        // Cluster mode: the player's games on every node are in the store.
+        if (auto stored = store_.unfinished_games()) {
+            for (const auto& game : *stored) {
+                if (std::find(game.seats.begin(), game.seats.end(), player_id) !=
+                    game.seats.end()) {
+                    games.push_back(game.id);
+                }
+            }
+            return games;
+        } else {
+            component_logger("server")->warn(
+                "the unfinished games of {}: this node's only, the store cannot be read: {}",
+                player_id, stored.error());
+        }
+    }
     for (const auto& room : rooms_.held()) {
         if (room->finished()) {
             continue;

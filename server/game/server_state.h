@@ -140,7 +140,8 @@ public:
     void release_room(std::string_view game_id);
     // Forgets `room` (which stopped acting for its game): the next room() loads the game again.
     void forget_room(std::string_view game_id, const Room* room);
-    // Unfinished games in which the player holds a seat.
+    // Unfinished games in which the player holds a seat: this node's rooms; in cluster mode every
+    // node's, from the store (this node's alone if the store cannot be read).
     std::vector<std::string> unfinished_games_of(std::string_view player_id);
     std::size_t room_count();
     // Every room looks at its clocks again (after the time source jumped).

@@ -2,7 +2,9 @@
 # Self-hosting end to end: builds docker/Dockerfile on a local debian:bookworm-slim (made with
 # debootstrap when the engine has none), runs the server container on a loopback port with its
 # database on a named volume, plays two moves over the WebSocket, restarts the container and checks
-# that the game is still there, and that `docker stop` (SIGTERM) ends it in under 10 s.
+# that the game is still there, and that `docker stop` (SIGTERM) ends it in under 10 s. Then the
+# cluster (docker/compose.cluster.yml): PostgreSQL, Redis, three nodes and HAProxy from Debian
+# packages; two players play through HAProxy, and the game survives a node killed.
 # Starts its own dockerd when none answers, and removes everything it started when it ends.
 #
 # Environment: CHESSENCE_DEBIAN_MIRROR (default: the mirror apt uses here),
@@ -15,6 +17,9 @@ test_dir="$source_dir/tests/docker"
 base_image=debian:bookworm-slim
 deps_image=chessence-build-deps:cache
 image=chessence-server:docker-test
+parts_image=chessence-cluster-parts:latest
+cluster_project=chessence-cluster-test
+cluster_started=0
 container=chessence-docker-test
 volume=chessence-docker-test-data
 docker_root=${CHESSENCE_DOCKER_ROOT:-/var/lib/chessence-docker}
@@ -35,6 +40,10 @@ cleanup() {
     local status=$?
     set +e
     if [[ $docker_ok -eq 1 && "${CHESSENCE_DOCKER_KEEP:-0}" != 1 ]]; then
+        if [[ $cluster_started -eq 1 ]]; then
+            cluster_compose down -v --remove-orphans >/dev/null 2>&1
+            docker rmi "$parts_image" chessence-server:latest >/dev/null 2>&1
+        fi
         docker rm -f "$container" >/dev/null 2>&1
         docker volume rm "$volume" >/dev/null 2>&1
         docker rmi "$image" >/dev/null 2>&1
@@ -78,6 +87,16 @@ compose=$(docker-compose -f "$source_dir/docker/docker-compose.yml" config) \
 grep -q -- '- chessence-data:/data' <<<"$compose" || fail "compose: no named volume at /data"
 grep -q 'target: 8080' <<<"$compose" || fail "compose: port 8080 is not published"
 grep -q 'restart: unless-stopped' <<<"$compose" || fail "compose: no restart policy"
+cluster_env=(env POSTGRES_PASSWORD="test-$$-$RANDOM" CHESSENCE_POSTGRES_VOLUME="$cluster_project-pg")
+cluster_compose() {
+    "${cluster_env[@]}" docker-compose -p "$cluster_project" \
+        -f "$source_dir/docker/compose.cluster.yml" "$@"
+}
+cluster=$(cluster_compose config) || fail "docker/compose.cluster.yml is not a valid compose file"
+for service in postgres redis node1 node2 node3 haproxy; do
+    grep -qE "^  $service:" <<<"$cluster" || fail "compose.cluster: no service $service"
+done
+grep -q 'CHESSENCE_REDIS: redis://redis:6379' <<<"$cluster" || fail "compose.cluster: nodes without Redis"
 
 engine_answers() { timeout 20 docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 
@@ -310,4 +329,75 @@ wait "$linger_pid" || { cat "$work/linger.out" >&2; fail "the client's connectio
 ((stop_ms < 10000)) || fail "SIGTERM did not stop the server within 10 s (${stop_ms} ms)"
 [[ $exit_code == 0 ]] || fail "the server exited with $exit_code after SIGTERM (0 expected)"
 
-log "PASS: build ${build_seconds} s, stop ${stop_ms} ms"
+# --- 5. The cluster ------------------------------------------------------------------------------
+# docker/compose.cluster.yml on the image just built (tagged as the compose file names it) and the
+# parts image (PostgreSQL, Redis, HAProxy from Debian packages), on the compose file's own bridge
+# network; HAProxy's port published on loopback.
+start=$(date +%s)
+log "building $parts_image (PostgreSQL, Redis, HAProxy from Debian packages)"
+DOCKER_BUILDKIT=0 docker build --network host -f "$source_dir/docker/cluster/Dockerfile" \
+    -t "$parts_image" "$source_dir" >>"$work/build.log" 2>&1 || {
+    tail -n 40 "$work/build.log" >&2
+    fail "docker build of docker/cluster/Dockerfile failed (last lines above)"
+}
+docker tag "$image" chessence-server:latest
+cluster_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cluster_env+=(CHESSENCE_HOST_PORT="127.0.0.1:$cluster_port")
+cluster_started=1
+cluster_compose up -d --no-build >"$work/cluster-up.log" 2>&1 || {
+    cat "$work/cluster-up.log" >&2
+    fail "docker-compose up of the cluster failed"
+}
+cluster_client=(python3 "$test_dir/ws_play.py" --port "$cluster_port")
+cluster_up=0
+for _ in $(seq 120); do
+    if "${cluster_client[@]}" healthz >/dev/null 2>&1; then
+        cluster_up=1
+        break
+    fi
+    sleep 1
+done
+if [[ $cluster_up -ne 1 ]]; then
+    cluster_compose logs --tail 30 >&2 || true
+    fail "the cluster did not answer through HAProxy within 120 s"
+fi
+# Every node has joined (each says so once it holds its Redis connections).
+# (The logs are read whole before grep: grep -q stopping early would fail the pipe.)
+joined() {
+    local logs
+    logs=$(cluster_compose logs "$1" 2>/dev/null || true)
+    grep -q "cluster mode: node $1" <<<"$logs"
+}
+for node in node1 node2 node3; do
+    for _ in $(seq 60); do
+        joined "$node" && break
+        sleep 1
+    done
+    joined "$node" || { cluster_compose logs --tail 30 "$node" >&2; fail "$node did not join the cluster"; }
+done
+log "cluster up in $(seconds_since "$start") s: two clients through HAProxy (no sticky sessions)"
+"${cluster_client[@]}" play --state "$work/cluster-game.json"
+"${cluster_client[@]}" verify --state "$work/cluster-game.json"
+# A node killed: HAProxy's /readyz checks take it out, and the game is still there through the
+# others (its owner, if it was that node, is replaced once its lease expires).
+node1=$(cluster_compose ps -q node1)
+[[ -n $node1 ]] || fail "no container for node1"
+docker update --restart=no "$node1" >/dev/null
+docker kill "$node1" >/dev/null
+log "node1 killed; the game through the other nodes"
+verified=0
+for _ in $(seq 30); do
+    if "${cluster_client[@]}" verify --state "$work/cluster-game.json" >"$work/cluster-verify.out" 2>&1; then
+        verified=1
+        break
+    fi
+    sleep 1
+done
+[[ $verified -eq 1 ]] || { cat "$work/cluster-verify.out" >&2; fail "the game was lost with node1"; }
+cat "$work/cluster-verify.out"
+cluster_seconds=$(seconds_since "$start")
+cluster_compose down -v --remove-orphans >/dev/null 2>&1
+cluster_started=0
+docker rmi "$parts_image" chessence-server:latest >/dev/null 2>&1 || true
+
+log "PASS: build ${build_seconds} s, stop ${stop_ms} ms, cluster ${cluster_seconds} s"

@@ -7,6 +7,8 @@
 #include <regex>
 
 #include <CLI/CLI.hpp>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "tools/load/scenario.h"
@@ -47,7 +49,7 @@ void print_latency(const char* what, load::Latencies& latencies) {
 
 int main(int argc, char** argv) {
     load::Options options;
-    std::string url = "ws://127.0.0.1:8080/ws";
+    std::vector<std::string> urls{"ws://127.0.0.1:8080/ws"};
     std::string metrics_path = "/metrics";
     int pid = 0;
     bool quick = false;
@@ -56,7 +58,11 @@ int main(int argc, char** argv) {
         "chessence-load: rooms of players, spectators, idle connections and lobby "
         "subscribers against a running server",
         "chessence-load");
-    app.add_option("--url", url, "the server's WebSocket endpoint")->capture_default_str();
+    app.add_option("--url", urls,
+                   "the server's WebSocket endpoint; given again for each node of a cluster, "
+                   "the connections take them in turn (a room's two players on two nodes); the "
+                   "metrics are the first's")
+        ->capture_default_str();
     app.add_option("--rooms", options.rooms, "rooms of two players")
         ->check(CLI::Range(0, 100000))
         ->capture_default_str();
@@ -107,11 +113,15 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : 2;
     }
-    if (!parse_url(url, options.target)) {
-        std::cerr << "chessence-load: --url must look like ws://host:port/ws\n";
-        return 2;
+    for (const auto& url : urls) {
+        load::Target target;
+        if (!parse_url(url, target)) {
+            std::cerr << "chessence-load: --url must look like ws://host:port/ws\n";
+            return 2;
+        }
+        options.targets.push_back(std::move(target));
     }
-    options.metrics = options.target;
+    options.metrics = options.targets.front();
     options.metrics.path = metrics_path;
     options.spread_addresses = !same_address;
     if (pid > 0) {
@@ -165,7 +175,9 @@ int main(int argc, char** argv) {
         std::printf(
             "chessence-load: %d room(s) x (2 players + %d spectators), %d idle, %d lobby "
             "subscriber(s), %s\n",
-            options.rooms, options.spectators, options.idle, options.lobby, url.c_str());
+            options.rooms, options.spectators, options.idle, options.lobby,
+            urls.size() == 1 ? urls.front().c_str()
+                             : (std::to_string(urls.size()) + " nodes").c_str());
         if (!report.setup_complete) {
             std::printf("setup failed: %s\n", report.failure.c_str());
         } else {

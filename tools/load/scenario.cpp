@@ -86,7 +86,8 @@ private:
             forwarded = "10." + std::to_string((n >> 16) & 255) + "." +
                         std::to_string((n >> 8) & 255) + "." + std::to_string(n & 255);
         }
-        auto conn = std::make_shared<Connection>(io_, options_.target, forwarded);
+        const auto& target = options_.targets[all_.size() % options_.targets.size()];
+        auto conn = std::make_shared<Connection>(io_, target, forwarded);
         all_.push_back(conn);
         conn->open(std::move(opened));
         return conn;

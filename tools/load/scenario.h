@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tools/load/connection.h"
 #include "tools/load/stats.h"
@@ -15,8 +16,10 @@
 namespace load {
 
 struct Options {
-    Target target;   // the WebSocket endpoint
-    Target metrics;  // GET /metrics of the same server
+    // The WebSocket endpoints: one server, or a cluster's nodes, which the connections take in
+    // turn (a room's White on one node, its Black on the next).
+    std::vector<Target> targets;
+    Target metrics;  // GET /metrics of the (first) server
     std::optional<int>
         pid;  // read CPU and memory from /proc/<pid> instead (a server without metrics)
     int rooms = 10;

@@ -4,6 +4,7 @@
 // out of the other nodes' lobbies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -49,36 +50,41 @@ protected:
         return created ? (*created)["seek"].value("seek_id", "") : std::string();
     }
 
+    // Nodes A, B and C; Alice on A, Bob on B and Carol on C, who watch their lobbies.
+    void three_nodes_three_players() {
+        ASSERT_NO_FATAL_FAILURE(start_nodes(3));
+        connect(alice_, port('a'), "Alice");
+        connect(bob_, port('b'), "Bob");
+        connect(carol_, port('c'), "Carol");
+        subscribe(bob_);
+        subscribe(carol_);
+    }
+
     std::vector<std::unique_ptr<ServerProcess>> nodes_;
+    Player alice_;
+    Player bob_;
+    Player carol_;
 };
 
 TEST_F(ClusterLobby, ASeekMadeOnOneNodeIsAcceptedOnAnotherAndTheGameIsPlayedAcrossThem) {
-    ASSERT_NO_FATAL_FAILURE(start_nodes(3));
-    Player alice;
-    Player bob;
-    Player carol;
-    connect(alice, port('a'), "Alice");
-    connect(bob, port('b'), "Bob");
-    connect(carol, port('c'), "Carol");
-    subscribe(bob);
-    subscribe(carol);
-    const auto seek_id = make_seek(alice);
+    ASSERT_NO_FATAL_FAILURE(three_nodes_three_players());
+    const auto seek_id = make_seek(alice_);
     ASSERT_FALSE(seek_id.empty());
-    ASSERT_TRUE(sees_seek(bob, seek_id)) << "B's lobby shows A's seek";
-    ASSERT_TRUE(sees_seek(carol, seek_id)) << "and so does C's";
+    ASSERT_TRUE(sees_seek(bob_, seek_id)) << "B's lobby shows A's seek";
+    ASSERT_TRUE(sees_seek(carol_, seek_id)) << "and so does C's";
 
-    bob.client->send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", "take"}});
-    auto started = bob.client->next_of("game_started");
+    bob_.client->send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", "take"}});
+    auto started = bob_.client->next_of("game_started");
     ASSERT_TRUE(started.has_value()) << "Bob's game starts (A pairs the seek)";
     EXPECT_EQ(started->value("id", json()), "take") << "with his request's id";
     EXPECT_EQ(started->value("you", ""), "black");
     const auto game_id = started->value("game_id", "");
-    auto snapshot = bob.client->next_of("snapshot");
+    auto snapshot = bob_.client->next_of("snapshot");
     ASSERT_TRUE(snapshot.has_value());
-    auto at_alice = alice.client->next_of("game_started");
+    auto at_alice = alice_.client->next_of("game_started");
     ASSERT_TRUE(at_alice.has_value());
     EXPECT_EQ(at_alice->value("game_id", ""), game_id);
-    EXPECT_TRUE(carol.client
+    EXPECT_TRUE(carol_.client
                     ->next([&](const json& m) {
                         return m.value("type", "") == "seek_removed" &&
                                m.value("seek_id", "") == seek_id;
@@ -89,46 +95,48 @@ TEST_F(ClusterLobby, ASeekMadeOnOneNodeIsAcceptedOnAnotherAndTheGameIsPlayedAcro
     // Alice (on A, the owner) and Bob (on B, relayed) play.
     live_test::LiveGame game;
     game.id = game_id;
-    game.white = &alice;
-    game.black = &bob;
+    game.white = &alice_;
+    game.black = &bob_;
     game.legal = (*snapshot)["legal"];
     game.to_move = snapshot->value("to_move", "");
     for (std::size_t ply = 0; ply < 4; ++ply) {
         ASSERT_TRUE(game.play(ply * 3 + 1)) << "ply " << ply;
     }
 
+    // Bob comes back on C: his welcome lists the game A owns.
+    Player bob_on_c;
+    bob_on_c.token = bob_.token;
+    bob_on_c.client = std::make_unique<live_test::Client>(port('c'));
+    const auto welcome = live_test::hello(bob_on_c, "Bob");
+    ASSERT_TRUE(welcome.contains("games")) << welcome.dump();
+    EXPECT_NE(std::find(welcome["games"].begin(), welcome["games"].end(), json(game_id)),
+              welcome["games"].end())
+        << welcome.dump();
+
     // Quick pairing on C finds the seek Alice makes on A.
-    const auto second = make_seek(alice);
-    ASSERT_TRUE(sees_seek(carol, second));
-    carol.client->send({{"type", "quick_pair"}, {"variant", "chessence"}, {"id", "quick"}});
-    auto paired = carol.client->next_of("game_started");
+    const auto second = make_seek(alice_);
+    ASSERT_TRUE(sees_seek(carol_, second));
+    carol_.client->send({{"type", "quick_pair"}, {"variant", "chessence"}, {"id", "quick"}});
+    auto paired = carol_.client->next_of("game_started");
     ASSERT_TRUE(paired.has_value());
     EXPECT_EQ(paired->value("id", json()), "quick");
-    auto at_a = alice.client->next_of("game_started");
+    auto at_a = alice_.client->next_of("game_started");
     ASSERT_TRUE(at_a.has_value());
     EXPECT_EQ(at_a->value("game_id", ""), paired->value("game_id", ""));
 }
 
 TEST_F(ClusterLobby, TwoNodesRacingToPairOneSeekPairItOnce) {
-    ASSERT_NO_FATAL_FAILURE(start_nodes(3));
-    Player alice;
-    Player bob;
-    Player carol;
-    connect(alice, port('a'), "Alice");
-    connect(bob, port('b'), "Bob");
-    connect(carol, port('c'), "Carol");
-    subscribe(bob);
-    subscribe(carol);
+    ASSERT_NO_FATAL_FAILURE(three_nodes_three_players());
     for (int round = 0; round < 5; ++round) {
-        const auto seek_id = make_seek(alice);
+        const auto seek_id = make_seek(alice_);
         ASSERT_FALSE(seek_id.empty());
-        ASSERT_TRUE(sees_seek(bob, seek_id));
-        ASSERT_TRUE(sees_seek(carol, seek_id));
-        bob.client->send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", round}});
-        carol.client->send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", round}});
+        ASSERT_TRUE(sees_seek(bob_, seek_id));
+        ASSERT_TRUE(sees_seek(carol_, seek_id));
+        bob_.client->send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", round}});
+        carol_.client->send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", round}});
         int started = 0;
         int refused = 0;
-        for (Player* player : {&bob, &carol}) {
+        for (Player* player : {&bob_, &carol_}) {
             auto answer = player->client->next([&](const json& m) {
                 return (m.value("type", "") == "game_started" || m.value("type", "") == "error") &&
                        m.value("id", json()) == round;
@@ -143,21 +151,19 @@ TEST_F(ClusterLobby, TwoNodesRacingToPairOneSeekPairItOnce) {
         }
         EXPECT_EQ(started, 1) << "round " << round;
         EXPECT_EQ(refused, 1) << "round " << round;
-        ASSERT_TRUE(alice.client->next_of("game_started").has_value()) << "round " << round;
+        ASSERT_TRUE(alice_.client->next_of("game_started").has_value()) << "round " << round;
     }
 }
 
 TEST_F(ClusterLobby, ANodeThatDiesTakesItsSeeksOutOfTheOtherLobbies) {
     ASSERT_NO_FATAL_FAILURE(start_nodes(2));
-    Player alice;
-    Player bob;
-    connect(alice, port('a'), "Alice");
-    connect(bob, port('b'), "Bob");
-    subscribe(bob);
-    const auto seek_id = make_seek(alice);
-    ASSERT_TRUE(sees_seek(bob, seek_id));
+    connect(alice_, port('a'), "Alice");
+    connect(bob_, port('b'), "Bob");
+    subscribe(bob_);
+    const auto seek_id = make_seek(alice_);
+    ASSERT_TRUE(sees_seek(bob_, seek_id));
     nodes_[0]->kill_now();
-    const auto removed = bob.client->next([&](const json& m) {
+    const auto removed = bob_.client->next([&](const json& m) {
         return m.value("type", "") == "seek_removed" && m.value("seek_id", "") == seek_id;
     });
     EXPECT_TRUE(removed.has_value()) << "B forgets the dead node's seek";
@@ -165,22 +171,20 @@ TEST_F(ClusterLobby, ANodeThatDiesTakesItsSeeksOutOfTheOtherLobbies) {
 
 TEST_F(ClusterLobby, ANodeThatJoinsLearnsTheSeeksAlreadyOpen) {
     ASSERT_NO_FATAL_FAILURE(start_nodes(1));
-    Player alice;
-    connect(alice, port('a'), "Alice");
-    const auto seek_id = make_seek(alice);
+    connect(alice_, port('a'), "Alice");
+    const auto seek_id = make_seek(alice_);
     ASSERT_FALSE(seek_id.empty());
     nodes_.push_back(node("b", 5000));
     ASSERT_NE(nodes_.back()->port(), 0) << read_log("b");
-    Player bob;
-    connect(bob, port('b'), "Bob");
+    connect(bob_, port('b'), "Bob");
     // The sync may still be on its way when Bob first looks: ask until it is there.
     bool listed = false;
     for (int attempt = 0; attempt < 50 && !listed; ++attempt) {
-        for (const auto& seek : subscribe(bob)) {
+        for (const auto& seek : subscribe(bob_)) {
             listed = listed || seek.value("seek_id", "") == seek_id;
         }
         if (!listed) {
-            bob.client->send({{"type", "lobby_unsubscribe"}});
+            bob_.client->send({{"type", "lobby_unsubscribe"}});
             std::this_thread::sleep_for(100ms);
         }
     }

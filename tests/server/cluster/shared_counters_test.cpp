@@ -1,0 +1,85 @@
+// Counters shared by a cluster's nodes (server/cluster/shared_counters.h), and the login limits
+// counted in them: an address or an account meets one limit whichever node it reaches.
+#include "server/cluster/shared_counters.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "server/cluster/test_redis.h"
+#include "server/game/login_limiter.h"
+
+namespace {
+
+using server::LoginLimiter;
+using server::LoginPolicy;
+using server::cluster::SharedCounters;
+using namespace std::chrono_literals;
+
+class SharedCountersTest : public testing::Test {
+protected:
+    void SetUp() override {
+        const auto url = test::test_redis_url();
+        ASSERT_TRUE(url) << url.error();
+        url_ = *url;
+    }
+    std::shared_ptr<SharedCounters> counters() {
+        auto opened = SharedCounters::open(url_, prefix_);
+        EXPECT_TRUE(opened) << opened.error();
+        return opened ? std::shared_ptr<SharedCounters>(std::move(*opened)) : nullptr;
+    }
+
+    std::string url_;
+    const std::string prefix_ = test::unique_prefix();
+};
+
+TEST_F(SharedCountersTest, CountsAcrossConnectionsUntilTheWindowEnds) {
+    auto a = counters();
+    auto b = counters();
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(*a->count("k"), 0);
+    EXPECT_EQ(*a->add("k", 300ms), 1);
+    EXPECT_EQ(*b->add("k", 300ms), 2) << "another node's count is the same count";
+    EXPECT_EQ(*a->count("k"), 2);
+    std::this_thread::sleep_for(400ms);
+    EXPECT_EQ(*b->count("k"), 0) << "the window ended";
+    EXPECT_EQ(*b->add("k", 300ms), 1);
+    ASSERT_TRUE(a->reset("k"));
+    EXPECT_EQ(*b->count("k"), 0);
+}
+
+TEST_F(SharedCountersTest, AnUnreachableRedisIsAnError) {
+    EXPECT_FALSE(SharedCounters::open("redis://127.0.0.1:1", prefix_));
+    EXPECT_FALSE(SharedCounters::open("http://nope", prefix_));
+}
+
+TEST_F(SharedCountersTest, LoginLimitsCountAcrossNodes) {
+    LoginPolicy policy;
+    policy.attempts_per_ip = 4;
+    policy.failures_per_account = 2;
+    LoginLimiter node_a(policy);
+    LoginLimiter node_b(policy);
+    node_a.share(counters());
+    node_b.share(counters());
+
+    // One address, attempts spread over two nodes: four in all, not four on each.
+    EXPECT_TRUE(node_a.try_attempt("10.0.0.1", ""));
+    EXPECT_TRUE(node_b.try_attempt("10.0.0.1", ""));
+    EXPECT_TRUE(node_a.try_attempt("10.0.0.1", ""));
+    EXPECT_TRUE(node_b.try_attempt("10.0.0.1", ""));
+    EXPECT_FALSE(node_a.try_attempt("10.0.0.1", ""));
+    EXPECT_FALSE(node_b.try_attempt("10.0.0.1", ""));
+    EXPECT_TRUE(node_b.try_attempt("10.0.0.2", "")) << "another address is not held back";
+
+    // One account's failures on A hold it back on B too, until a success.
+    EXPECT_TRUE(node_b.try_attempt("10.0.0.3", "alice"));
+    node_a.failed("alice");
+    node_a.failed("alice");
+    EXPECT_FALSE(node_b.try_attempt("10.0.0.4", "alice"));
+    node_a.succeeded("alice");
+    EXPECT_TRUE(node_b.try_attempt("10.0.0.4", "alice"));
+}
+
+}  // namespace
