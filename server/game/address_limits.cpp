@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "server/cluster/shared_counters.h"
+#include "server/log.h"
+
 namespace server {
 
 namespace {
@@ -61,11 +64,29 @@ std::size_t AddressLimits::addresses_tracked() {
 }
 
 bool AddressLimits::try_new_guest(std::string_view ip) {
-    return take(guests_, ip, limits_.guests_per_ip_per_hour, guest_window);
+    return take(guests_, ip, limits_.guests_per_ip_per_hour, guest_window) &&
+           shared_take("guests:" + std::string(ip), limits_.guests_per_ip_per_hour, guest_window);
 }
 
 bool AddressLimits::try_chat(std::string_view ip) {
-    return take(chat_, ip, limits_.chat_per_ip, chat_window);
+    return take(chat_, ip, limits_.chat_per_ip, chat_window) &&
+           shared_take("chat:" + std::string(ip), limits_.chat_per_ip, chat_window);
+}
+
+void AddressLimits::share(std::shared_ptr<cluster::SharedCounters> counters) {
+    shared_ = std::move(counters);
+}
+
+bool AddressLimits::shared_take(const std::string& key, int most, std::chrono::seconds window) {
+    if (!shared_) {
+        return true;
+    }
+    auto count = shared_->add(key, window);
+    if (!count) {
+        component_logger("limits")->warn("shared count {} unreadable: {}", key, count.error());
+        return true;
+    }
+    return *count <= most;
 }
 
 bool AddressLimits::try_http(std::string_view ip) {

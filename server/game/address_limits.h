@@ -19,6 +19,10 @@
 
 namespace server {
 
+namespace cluster {
+class SharedCounters;
+}
+
 class AddressLimits {
 public:
     using Clock = std::chrono::steady_clock;
@@ -44,6 +48,12 @@ public:
     // An HTTP request from `ip`: whether it is within the address's rate.
     bool try_http(std::string_view ip);
 
+    // Cluster mode (issue 27): new guests and chat lines also count in `counters`, shared by every
+    // node, so one address meets the same limits whichever node it reaches (fixed windows there,
+    // beside this node's sliding ones; while Redis cannot be reached this node's counts apply).
+    // Set once, before the first request.
+    void share(std::shared_ptr<cluster::SharedCounters> counters);
+
     // Addresses with guests, chat or HTTP requests still counted (quiet ones are forgotten).
     std::size_t addresses_tracked();
     // Connections open now, from `ip` and in all.
@@ -59,11 +69,15 @@ private:
     // Counts one more event for `ip` in `times` if fewer than `most` happened within `window`.
     bool take(std::map<std::string, Times, std::less<>>& times, std::string_view ip, int most,
               std::chrono::seconds window);
+    // Whether the shared count of `key` allows one more (and counts it); true when it cannot be
+    // read, or outside cluster mode.
+    bool shared_take(const std::string& key, int most, std::chrono::seconds window);
     // Now and then, forgets addresses with nothing left to count (bounds the memory).
     void sweep(Clock::time_point now);
 
     Limits limits_;
     std::function<Clock::time_point()> now_;
+    std::shared_ptr<cluster::SharedCounters> shared_;
     // Open connections, shared with the slots.
     struct Connections {
         std::mutex mutex;

@@ -161,7 +161,9 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
     if (!counters) {
         return core::make_error(counters.error());
     }
-    login_limiter_.share(std::move(*counters));
+    std::shared_ptr<cluster::SharedCounters> shared(std::move(*counters));
+    login_limiter_.share(shared);
+    address_limits_.share(shared);
     component_logger("server")->info("cluster mode: node {}, leases of {} ms", leases_->node_id(),
                                      lease_ttl.count());
     return core::ok_status();

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "server/cluster/test_redis.h"
+#include "server/game/address_limits.h"
 #include "server/game/login_limiter.h"
 
 namespace {
@@ -80,6 +81,25 @@ TEST_F(SharedCountersTest, LoginLimitsCountAcrossNodes) {
     EXPECT_FALSE(node_b.try_attempt("10.0.0.4", "alice"));
     node_a.succeeded("alice");
     EXPECT_TRUE(node_b.try_attempt("10.0.0.4", "alice"));
+}
+
+TEST_F(SharedCountersTest, GuestAndChatLimitsPerAddressCountAcrossNodes) {
+    server::Limits limits;
+    limits.guests_per_ip_per_hour = 3;
+    limits.chat_per_ip = 2;
+    server::AddressLimits node_a(limits);
+    server::AddressLimits node_b(limits);
+    auto shared = counters();
+    node_a.share(shared);
+    node_b.share(counters());
+    EXPECT_TRUE(node_a.try_new_guest("10.1.0.1"));
+    EXPECT_TRUE(node_b.try_new_guest("10.1.0.1"));
+    EXPECT_TRUE(node_a.try_new_guest("10.1.0.1"));
+    EXPECT_FALSE(node_b.try_new_guest("10.1.0.1")) << "three guests in all, not three a node";
+    EXPECT_TRUE(node_b.try_chat("10.1.0.1"));
+    EXPECT_TRUE(node_a.try_chat("10.1.0.1"));
+    EXPECT_FALSE(node_b.try_chat("10.1.0.1"));
+    EXPECT_TRUE(node_b.try_chat("10.1.0.2")) << "another address is not held back";
 }
 
 }  // namespace
