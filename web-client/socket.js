@@ -1,7 +1,8 @@
 // The connection to the server: connects, says hello with the stored token, dispatches frames to
 // handlers by type, reconnects with backoff, and on reconnect resumes every watched room from the
 // last version it saw (watch + since), so a page never needs a reload. The token is forgotten only
-// on a definite bad_token; a hello the server fails to answer (internal_error) is retried. When the
+// on a definite bad_token; a hello the server fails (internal_error), refuses for now (rate_limited)
+// or leaves unanswered for WELCOME_WITHIN_MS is said again on a new connection. When the
 // server says `server_restart` the page shows it and, once the socket closes, comes back after a
 // random part of the delay the server named (so that every page does not return at once).
 import { build, eventVersion, gameIdOf, welcomeToken } from './protocol.js';
@@ -13,6 +14,8 @@ export const keyOf = (gameId) => accessKeys.get(gameId);
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 20000;
 const PONG_GRACE_MS = 8000;
+// A connection not welcomed by then (stuck opening, or its hello unanswered) is dropped and retried.
+const WELCOME_WITHIN_MS = 8000;
 
 export class Connection {
     // url: the WebSocket endpoint; nameFn(): the display name to offer in hello (may be empty).
@@ -28,6 +31,7 @@ export class Connection {
         this.everWelcomed_ = false;
         this.watched_ = new Map(); // game id → last version applied (0: none yet)
         this.retryTimer_ = null;
+        this.welcomeTimer_ = null;
         this.pingTimer_ = null;
         this.pongTimer_ = null;
         this.retryAt_ = 0;
@@ -68,6 +72,12 @@ export class Connection {
         }
         this.ws_ = ws;
         this.welcomed_ = false;
+        clearTimeout(this.welcomeTimer_);
+        this.welcomeTimer_ = setTimeout(() => {
+            if (this.ws_ === ws && !this.welcomed_) {
+                this.drop_();
+            }
+        }, WELCOME_WITHIN_MS);
         ws.addEventListener('open', () => {
             if (this.ws_ !== ws) {
                 return;
@@ -168,6 +178,7 @@ export class Connection {
             const resumed = this.everWelcomed_;
             this.welcomed_ = true;
             this.everWelcomed_ = true;
+            clearTimeout(this.welcomeTimer_);
             this.attempt_ = 0;
             this.restartDelayMs_ = null;
             this.setState_('online');
@@ -197,9 +208,11 @@ export class Connection {
             // Only a definite "unknown token" forgets it (a welcome for a new guest follows).
             localStorage.removeItem(TOKEN_KEY);
         }
-        if (msg.type === 'error' && msg.code === 'internal_error' && !this.welcomed_) {
-            // hello failed on the server's side (it could not read the account): the token stays;
-            // close and say hello again after the backoff.
+        if (msg.type === 'error' && !this.welcomed_ &&
+            (msg.code === 'internal_error' || msg.code === 'rate_limited')) {
+            // hello failed on the server's side (it could not read the account) or was refused for
+            // now (too many new guests from this address): the token stays; close and say hello
+            // again after the backoff.
             this.dispatch_(msg);
             this.drop_();
             return;

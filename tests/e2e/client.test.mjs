@@ -194,7 +194,8 @@ test('review: a late spectator gets earlier positions from the snapshot and step
 });
 
 // A scripted socket whose first `failures` hellos are answered with `code` (bad_token is followed
-// by a welcome for a new guest, as the server does); every other hello gets a welcome.
+// by a welcome for a new guest, as the server does; `null`: no answer at all); every other hello
+// gets a welcome.
 async function helloSocket(page, { failures = 1, code = 'internal_error' } = {}) {
     const seen = { hellos: [], sockets: 0 };
     await page.routeWebSocket(/\/ws$/, (ws) => {
@@ -211,8 +212,12 @@ async function helloSocket(page, { failures = 1, code = 'internal_error' } = {})
                 welcome(msg.token ?? 'tok_new');
                 return;
             }
-            ws.send(JSON.stringify({ type: 'error', code, message: code === 'bad_token'
-                ? 'unknown token; you are a new guest' : 'the server could not read your account; try again' }));
+            if (code === null) {
+                return;
+            }
+            const message = { bad_token: 'unknown token; you are a new guest',
+                              rate_limited: 'too many new guests from your address in the last hour; try again later' }[code];
+            ws.send(JSON.stringify({ type: 'error', code, message: message ?? 'the server could not read your account; try again' }));
             if (code === 'bad_token') {
                 welcome('tok_new');
             }
@@ -246,6 +251,26 @@ test('hello: an internal_error keeps the token, and the client reconnects and sa
     assert.equal(await page.evaluate(() => localStorage.getItem('chessence.token')), 'tok_kept');
     assert.deepEqual(page.errors, []);
     await context.close();
+});
+
+test('hello: unanswered, or refused for now (rate_limited), is said again on a new connection', async () => {
+    const { context, page } = await newPage(browser);
+    const seen = await helloSocket(page, { failures: 1, code: null });
+    await page.goto(`${site.url}/`);
+    await until(() => seen.hellos.length >= 1, 'a hello');
+    assert.equal(await page.getAttribute('#conn', 'data-state'), 'connecting', 'no welcome yet');
+    // Given up after 8 s of silence: a new connection and a new hello, welcomed this time.
+    await page.waitForSelector('#conn[data-state="online"]', { timeout: 15000 });
+    assert.deepEqual([seen.sockets, seen.hellos.length], [2, 2]);
+    const { context: second, page: refused } = await newPage(browser);
+    const again = await helloSocket(refused, { failures: 1, code: 'rate_limited' });
+    await refused.goto(`${site.url}/`);
+    await refused.waitForSelector('#conn[data-state="online"]', { timeout: 5000 });
+    assert.deepEqual([again.sockets, again.hellos.length], [2, 2]);
+    await refused.waitForFunction(() => document.getElementById('toast').textContent.includes('too many new guests'));
+    assert.deepEqual([...page.errors, ...refused.errors], []);
+    await context.close();
+    await second.close();
 });
 
 test('hello: bad_token, and only bad_token, replaces the stored token', async () => {

@@ -22,6 +22,17 @@ export async function newPage(browser, options = {}) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'dark', ...options });
     const page = await context.newPage();
     page.errors = [];
+    // Each WebSocket the page opens, for a failure's report (see waitOnline).
+    page.sockets = [];
+    const since = Date.now();
+    page.on('websocket', (ws) => {
+        const record = { url: ws.url(), at_ms: Date.now() - since, sent: 0, received: 0, closed_ms: null, error: null };
+        page.sockets.push(record);
+        ws.on('framesent', () => record.sent++);
+        ws.on('framereceived', () => record.received++);
+        ws.on('socketerror', (err) => { record.error = String(err); });
+        ws.on('close', () => { record.closed_ms = Date.now() - since; });
+    });
     // Playwright's own waitForFunction builds its predicate inside the page with eval, which the
     // server's Content-Security-Policy forbids (as it should): this one asks from Node instead,
     // every 50 ms, with page.evaluate (DevTools evaluation, which the policy does not govern).

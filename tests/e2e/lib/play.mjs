@@ -1,6 +1,7 @@
 // Driving the pages like a user: finding seeks, choosing legal moves the board exposes, and entering
 // them by clicking squares (and the reserve for drops).
 import assert from 'node:assert/strict';
+import { serverLogTails } from './server.mjs';
 
 // The name lives in the settings dialog the header's name button opens.
 export async function setName(page, name) {
@@ -11,8 +12,21 @@ export async function setName(page, name) {
     await page.waitForSelector('#settings:not([open])', { state: 'attached' });
 }
 
-export async function waitOnline(page) {
-    await page.waitForSelector('#conn[data-state="online"]');
+// A page that never comes online fails with what it and the server saw: its connection state,
+// its WebSockets (when each opened, frames each way, how it closed) and the server's last lines.
+export async function waitOnline(page, timeout = 30000) {
+    try {
+        await page.waitForSelector('#conn[data-state="online"]', { timeout });
+    } catch (e) {
+        const seen = await page.evaluate(() => ({
+            state: document.getElementById('conn')?.dataset.state,
+            text: document.getElementById('conn')?.textContent.trim(),
+            ready: document.readyState,
+        })).catch((err) => String(err));
+        e.message += `\nthe page: ${JSON.stringify(seen)}\nits WebSockets: ${JSON.stringify(page.sockets ?? [])}` +
+            `\n${serverLogTails()}`;
+        throw e;
+    }
 }
 
 // The create form: variant, side, rounds, private, clock (a preset's label such as '5+3', or

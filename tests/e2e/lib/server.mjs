@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_DIR, WEB_ROOT } from './browser.mjs';
 
+// The servers running now, so that a test that fails can show what they logged last.
+export const runningServers = new Set();
+
 export function serverBinary() {
     return process.env.CHESSENCE_SERVER || path.join(REPO_DIR, 'build', 'release', 'bin', 'chessence-server');
 }
@@ -48,7 +51,7 @@ export async function startServer({ port = 0, db = null, puzzles = null, args: e
         child.stderr.on('data', (c) => { log += c; });
         child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${log}`)));
     });
-    return {
+    const server = {
         url,
         log: () => log,
         // Resolves with the exit code (null when it had to be killed after 10 s).
@@ -61,8 +64,17 @@ export async function startServer({ port = 0, db = null, puzzles = null, args: e
                     setTimeout(() => { child.kill('SIGKILL'); r(null); }, 10000);
                 });
             }
+            runningServers.delete(server);
             fs.rmSync(dir, { recursive: true, force: true });
             return code;
         },
     };
+    runningServers.add(server);
+    return server;
+}
+
+// The last `lines` lines each running server logged.
+export function serverLogTails(lines = 40) {
+    return [...runningServers].map((s) => `--- ${s.url} logged last:\n${s.log().split('\n').slice(-lines).join('\n')}`)
+        .join('\n');
 }
