@@ -312,7 +312,9 @@ void Relay::on_lobby_message(const std::string& message) {
             std::lock_guard lock(mutex_);
             lobby_nodes_.try_emplace(node, 0);
         }
-        theirs.push_back(std::move(record));
+        if (!state_.account_news(record)) {
+            theirs.push_back(std::move(record));
+        }
     }
     if (!theirs.empty()) {
         state_.lobby().post_remote(std::move(theirs));
