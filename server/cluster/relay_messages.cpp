@@ -11,11 +11,12 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr std::array<std::pair<RelayKind, const char*>, 7> kind_names{{
+constexpr std::array<std::pair<RelayKind, const char*>, 8> kind_names{{
     {RelayKind::request, "request"},
     {RelayKind::looked_away, "looked_away"},
     {RelayKind::lag, "lag"},
     {RelayKind::gone, "gone"},
+    {RelayKind::present, "present"},
     {RelayKind::frame, "frame"},
     {RelayKind::watching, "watching"},
     {RelayKind::close, "close"},
@@ -49,6 +50,8 @@ std::string encode_relay(const std::vector<RelayRecord>& records) {
         switch (r.kind) {
             case RelayKind::request:
                 j["text"] = r.text;
+                [[fallthrough]];
+            case RelayKind::present:
                 j["player"] = r.player_id;
                 j["name"] = r.name;
                 j["account"] = r.account;
@@ -128,6 +131,10 @@ core::Expected<std::vector<RelayRecord>> decode_relay(std::string_view message) 
         } catch (const Json::exception& error) {
             return core::make_error(std::string("a relay record has a field of the wrong type: ") +
                                     error.what());
+        }
+        if ((r.kind == RelayKind::request || r.kind == RelayKind::present) && r.player_id.empty()) {
+            return core::make_error(std::string("a relay ") + kind_name(r.kind) +
+                                    " record needs its player");
         }
         records.push_back(std::move(r));
     }

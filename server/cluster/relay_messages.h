@@ -21,6 +21,8 @@ enum class RelayKind : std::uint8_t {
     looked_away,  // the client looks at another game now (Room::post_looked_away)
     lag,          // the client's measured round trip (`lag_ms`)
     gone,         // the client closed: every room of the owner forgets it
+    present,      // the client speaks for a player who has seeks of the owner's (actor's fields
+                  // set): the owner's lobby counts it as the player's connection (lobby.h)
     // owner → origin
     frame,     // `text` goes to the client as it is
     watching,  // the owner's room of `game_id` now pushes to the client (`on`) or stopped

@@ -39,8 +39,10 @@ public:
     // lobby strand.
     void post_request(Actor actor, protocol::Request request);
     // A session said hello as `actor`: the player's open seeks now follow this connection, which
-    // gets a `seek_created` for each of them.
-    void post_player_connected(Actor actor);
+    // gets a `seek_created` for each of them. In cluster mode the nodes holding the player's other
+    // seeks are told (Relay::present), and each counts the connection as the player's for them:
+    // `relayed` is such a word from another node (only this node's seeks follow it).
+    void post_player_connected(Actor actor, bool relayed = false);
     // A session closed: it stops receiving pushes; its player's seeks move to another of the
     // player's connections, or wait for the player's return (see the class comment).
     void post_client_gone(std::uint64_t client_id);
@@ -82,7 +84,7 @@ private:
 
     void handle(const Actor& actor, const protocol::Request& request);
     // lobby_presence.cpp: who is connected, seeks following their player, expiry
-    void player_connected(const Actor& actor);
+    void player_connected(const Actor& actor, bool relayed);
     void client_gone(std::uint64_t client_id);
     // Another open connection of `player_id` than `except`, if any.
     std::optional<Actor> connection_of(const std::string& player_id, std::uint64_t except) const;

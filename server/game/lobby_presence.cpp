@@ -7,21 +7,22 @@
 
 #include "protocol/messages.h"
 #include "server/game/lobby.h"
+#include "server/game/relay.h"
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
 
 namespace server {
 
-void Lobby::post_player_connected(Actor actor) {
-    boost::asio::post(strand_, [self = shared_from_this(), actor = std::move(actor)] {
+void Lobby::post_player_connected(Actor actor, bool relayed) {
+    boost::asio::post(strand_, [self = shared_from_this(), actor = std::move(actor), relayed] {
         guarded(
             "lobby",
             [&] {
                 return "client " + std::to_string(actor.client_id) + " player " + actor.player_id +
                        " connected";
             },
-            [&] { self->player_connected(actor); });
+            [&] { self->player_connected(actor, relayed); });
     });
 }
 
@@ -40,17 +41,21 @@ void Lobby::post_client_gone(std::uint64_t client_id) {
 }
 
 // The player's seeks move to this connection (their grace, if any, ends) and are announced to it
-// again, so a reloaded page shows its open seeks and invitation links.
-void Lobby::player_connected(const Actor& actor) {
+// again, so a reloaded page shows its open seeks and invitation links. In cluster mode the
+// player's seeks on other nodes do the same there: each such node is told once, and announces
+// its seeks to the connection through the relay.
+void Lobby::player_connected(const Actor& actor, bool relayed) {
     connected_[actor.client_id] = actor;
     bool changed = false;
+    std::set<std::string> holders;
     for (auto& seek : seeks_) {
         if (seek.creator.player_id != actor.player_id) {
             continue;
         }
         if (!seek.node.empty()) {
-            // Cluster mode: the player's seek on another node; shown, and cancelled there.
-            actor.send(make_frame(protocol::seek_created_message(seek.json, nullptr)));
+            if (!relayed) {
+                holders.insert(seek.node);
+            }
             continue;
         }
         seek.creator = actor;
@@ -62,6 +67,13 @@ void Lobby::player_connected(const Actor& actor) {
     }
     if (changed) {
         arm_expiry();
+    }
+    auto* relay = state_.relay();
+    auto client = actor.client.lock();
+    for (const auto& node : holders) {
+        if (relay && client) {
+            relay->present(node, client, actor);
+        }
     }
 }
 

@@ -99,8 +99,8 @@ void Relay::send(Outgoing outgoing) {
     wake_.notify_one();
 }
 
-void Relay::forward(const std::string& owner, const std::shared_ptr<Client>& client,
-                    const Actor& actor, const protocol::Request& request, const std::string& text) {
+RelayRecord Relay::speaking_for(RelayKind kind, const std::string& owner,
+                                const std::shared_ptr<Client>& client, const Actor& actor) {
     {
         std::lock_guard lock(mutex_);
         auto& local = locals_[actor.client_id];
@@ -108,16 +108,22 @@ void Relay::forward(const std::string& owner, const std::shared_ptr<Client>& cli
         local.owners.insert(owner);
     }
     RelayRecord record;
-    record.kind = RelayKind::request;
+    record.kind = kind;
     record.from = node_id_;
     record.client = actor.client_id;
-    record.game_id = request.game_id;
-    record.text = text;
     record.player_id = actor.player_id;
     record.name = actor.name;
     record.account = actor.account;
     record.lag_ms = actor.lag_ms;
     record.ip = actor.ip;
+    return record;
+}
+
+void Relay::forward(const std::string& owner, const std::shared_ptr<Client>& client,
+                    const Actor& actor, const protocol::Request& request, const std::string& text) {
+    auto record = speaking_for(RelayKind::request, owner, client, actor);
+    record.game_id = request.game_id;
+    record.text = text;
     std::weak_ptr<Client> weak = client;
     send(Outgoing::to(owner, std::move(record),
                       [weak, id = request.id, game_id = request.game_id, owner] {
@@ -169,6 +175,11 @@ void Relay::client_gone(std::uint64_t client_id) {
         record.client = client_id;
         send(Outgoing::to(owner, std::move(record)));
     }
+}
+
+void Relay::present(const std::string& holder, const std::shared_ptr<Client>& client,
+                    const Actor& actor) {
+    send(Outgoing::to(holder, speaking_for(RelayKind::present, holder, client, actor)));
 }
 
 void Relay::publish_lobby(std::string record) {
@@ -273,6 +284,9 @@ void Relay::on_message(const std::string& channel, const std::string& message) {
             case RelayKind::gone:
                 handle_note(record);
                 break;
+            case RelayKind::present:
+                handle_present(record);
+                break;
             case RelayKind::frame:
             case RelayKind::watching:
             case RelayKind::close:
@@ -298,7 +312,9 @@ void Relay::on_lobby_message(const std::string& message) {
             std::lock_guard lock(mutex_);
             lobby_nodes_.try_emplace(node, 0);
         }
-        theirs.push_back(std::move(record));
+        if (!state_.account_news(record)) {
+            theirs.push_back(std::move(record));
+        }
     }
     if (!theirs.empty()) {
         state_.lobby().post_remote(std::move(theirs));

@@ -57,6 +57,11 @@ public:
              int lag_ms);
     // The client closed (or now speaks for another player): each owner it spoke to forgets it.
     void client_gone(std::uint64_t client_id);
+    // `client` speaks for `actor`'s player, who has seeks on node `holder`: that node's lobby
+    // counts it as the player's connection (their seeks' grace ends, a pairing reaches it here)
+    // until the client closes.
+    void present(const std::string& holder, const std::shared_ptr<Client>& client,
+                 const Actor& actor);
 
     // The lobby's messages to every node (game/lobby_cluster.cpp): `record` is one JSON object's
     // text; the records of one round go out as one message, a JSON array, on the lobby channel.
@@ -96,6 +101,10 @@ private:
     Relay(ServerState& state, std::string node_id, std::string key_prefix,
           std::unique_ptr<cluster::RedisConnection> probe);
     void send(Outgoing outgoing);
+    // A record of `kind` in which `client` speaks for `actor` to `owner` (who is told when the
+    // client closes).
+    cluster::RelayRecord speaking_for(cluster::RelayKind kind, const std::string& owner,
+                                      const std::shared_ptr<Client>& client, const Actor& actor);
     void send_loop();
     // Sends what is queued: one message per node, records in order.
     void flush(std::deque<Outgoing> batch);
@@ -108,6 +117,8 @@ private:
     void handle_request(const cluster::RelayRecord& record);
     // A remote client looked away, measured its lag, or closed.
     void handle_note(const cluster::RelayRecord& record);
+    // A remote client speaks for a player with seeks here: the lobby counts it as connected.
+    void handle_present(const cluster::RelayRecord& record);
     std::shared_ptr<RemoteClient> remote(const std::string& origin, std::uint64_t client,
                                          bool create);
     // The remote client (or every one of `origin`) leaves the rooms it watches and is forgotten.

@@ -90,6 +90,17 @@ private:
     std::map<std::string, std::weak_ptr<Room>> rooms_;
 };
 
+namespace {
+
+// Who the remote client speaks for, as the origin said.
+Actor actor_of(const std::shared_ptr<Client>& client, const RelayRecord& record) {
+    return Actor{
+        client,         client->client_id(), record.player_id, record.name,
+        record.account, record.lag_ms,       record.ip,        std::chrono::steady_clock::now()};
+}
+
+}  // namespace
+
 std::shared_ptr<Relay::RemoteClient> Relay::remote(const std::string& origin, std::uint64_t client,
                                                    bool create) {
     std::lock_guard lock(mutex_);
@@ -116,6 +127,7 @@ void Relay::drop_remote(const std::string& origin, std::uint64_t client) {
     }
     if (dropped) {
         dropped->leave();
+        state_.lobby().post_client_gone(dropped->client_id());
     }
 }
 
@@ -131,6 +143,7 @@ void Relay::drop_origin(const std::string& origin) {
     }
     for (const auto& remote_client : dropped) {
         remote_client->leave();
+        state_.lobby().post_client_gone(remote_client->client_id());
     }
 }
 
@@ -145,6 +158,12 @@ void Relay::handle_note(const RelayRecord& record) {
         room->post_looked_away(client->client_id());
     } else if (room && record.kind == RelayKind::lag) {
         room->post_lag(client->client_id(), record.lag_ms);
+    }
+}
+
+void Relay::handle_present(const RelayRecord& record) {
+    if (auto client = remote(record.from, record.client, true)) {
+        state_.lobby().post_player_connected(actor_of(client, record), true);
     }
 }
 
@@ -167,9 +186,7 @@ void Relay::handle_request(const RelayRecord& record) {
                                  request.id, request.game_id));
         return;
     }
-    Actor actor{
-        client,         client->client_id(), record.player_id, record.name,
-        record.account, record.lag_ms,       record.ip,        std::chrono::steady_clock::now()};
+    auto actor = actor_of(client, record);
     if (protocol::is_lobby_request(request.type)) {
         // A seek of this node's accepted (or cancelled) from another node: only this node pairs it.
         state_.lobby().post_request(std::move(actor), std::move(request));

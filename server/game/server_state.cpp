@@ -82,6 +82,11 @@ bool ServerState::muted(std::string_view player_id) {
 }
 
 void ServerState::set_muted(const std::string& player_id, bool muted) {
+    mute_here(player_id, muted);
+    share_account_news({{"k", "muted"}, {"player", player_id}, {"on", muted}});
+}
+
+void ServerState::mute_here(const std::string& player_id, bool muted) {
     std::lock_guard lock(muted_mutex_);
     if (muted) {
         muted_.insert(player_id);
@@ -92,6 +97,12 @@ void ServerState::set_muted(const std::string& player_id, bool muted) {
 
 void ServerState::sign_out(const std::string& player_id, std::uint64_t except_client,
                            const std::string& reason) {
+    sign_out_here(player_id, except_client, reason);
+    share_account_news({{"k", "signed_out"}, {"player", player_id}, {"reason", reason}});
+}
+
+void ServerState::sign_out_here(const std::string& player_id, std::uint64_t except_client,
+                                const std::string& reason) {
     std::vector<std::shared_ptr<Client>> open;
     {
         std::lock_guard lock(sessions_mutex_);
@@ -107,6 +118,31 @@ void ServerState::sign_out(const std::string& player_id, std::uint64_t except_cl
     for (auto& client : open) {
         client->signed_out(player_id, reason);
     }
+}
+
+void ServerState::share_account_news(nlohmann::json record) {
+    if (!relay_) {
+        return;
+    }
+    record["node"] = relay_->node_id();
+    relay_->publish_lobby(record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+bool ServerState::account_news(const nlohmann::json& record) {
+    const auto kind = record.value("k", "");
+    if (kind != "muted" && kind != "signed_out") {
+        return false;
+    }
+    const auto player = record.value("player", "");
+    if (player.empty()) {
+        component_logger("relay")->warn("node {}: a {} record without its player",
+                                        record.value("node", "?"), kind);
+    } else if (kind == "muted") {
+        mute_here(player, record.value("on", false));
+    } else {
+        sign_out_here(player, 0, record.value("reason", "logout_everywhere"));
+    }
+    return true;
 }
 
 ServerState::~ServerState() {
@@ -402,14 +438,8 @@ std::vector<std::string> ServerState::unfinished_games_of(std::string_view playe
     std::vector<std::string> games;
     if (leases_) {
         // Cluster mode: the player's games on every node are in the store.
-        if (auto stored = store_.unfinished_games()) {
-            for (const auto& game : *stored) {
-                if (std::find(game.seats.begin(), game.seats.end(), player_id) !=
-                    game.seats.end()) {
-                    games.push_back(game.id);
-                }
-            }
-            return games;
+        if (auto stored = store_.unfinished_game_ids_of(player_id)) {
+            return std::move(*stored);
         } else {
             component_logger("server")->warn(
                 "the unfinished games of {}: this node's only, the store cannot be read: {}",

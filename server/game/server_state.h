@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/expected.h"
 #include "core/variant.h"
@@ -99,11 +100,16 @@ public:
     }
 
     // Chat moderation, kept in memory (loaded by restore_games at start, changed by admins).
+    // In cluster mode both of these are told to every other node too (account_news).
     bool muted(std::string_view player_id);
     void set_muted(const std::string& player_id, bool muted);
     // Every open session that speaks for `player_id`, except `except_client`, signs out.
     void sign_out(const std::string& player_id, std::uint64_t except_client,
                   const std::string& reason);
+    // Cluster mode: another node's word that a player was muted (or not) or signed out
+    // everywhere (a record of the lobby channel: {"k": "muted" | "signed_out", ...}); true if
+    // it was one.
+    bool account_news(const nlohmann::json& record);
     const TimeSource& time() const { return *time_; }
     // When the server was down before this run (set by restore_games; none before).
     const Downtime& downtime() const { return downtime_; }
@@ -168,6 +174,12 @@ public:
     std::uint64_t next_client_id() { return ++last_client_id_; }
 
 private:
+    void mute_here(const std::string& player_id, bool muted);
+    void sign_out_here(const std::string& player_id, std::uint64_t except_client,
+                       const std::string& reason);
+    // Publishes `record` on the lobby channel (nothing outside cluster mode).
+    void share_account_news(nlohmann::json record);
+
     boost::asio::io_context& io_;
     Store& store_;
     Limits limits_;

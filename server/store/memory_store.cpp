@@ -197,6 +197,27 @@ core::Expected<std::vector<GameRecord>> MemoryStore::unfinished_games() {
     return found;
 }
 
+core::Expected<std::vector<std::string>> MemoryStore::unfinished_game_ids_of(
+    std::string_view player_id) {
+    std::lock_guard lock(mutex_);
+    std::vector<const GameRecord*> found;
+    for (const auto& [id, game] : games_) {
+        const auto& seats = game.record.seats;
+        if (game.record.status != "finished" &&
+            std::find(seats.begin(), seats.end(), player_id) != seats.end()) {
+            found.push_back(&game.record);
+        }
+    }
+    std::stable_sort(found.begin(), found.end(), [](const GameRecord* a, const GameRecord* b) {
+        return a->created_at < b->created_at;
+    });
+    std::vector<std::string> ids;
+    for (const auto* game : found) {
+        ids.push_back(game->id);
+    }
+    return ids;
+}
+
 core::Expected<std::vector<StoredEvent>> MemoryStore::events(std::string_view game_id,
                                                              std::int64_t after_version) {
     std::lock_guard lock(mutex_);

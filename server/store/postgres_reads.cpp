@@ -106,6 +106,18 @@ core::Expected<std::vector<GameRecord>> unfinished_games(Connection& db) {
                        "WHERE status = 'active' ORDER BY created_at, seq", Params());
 }
 
+core::Expected<std::vector<std::string>> unfinished_game_ids_of(Connection& db,
+                                                                std::string_view player_id) {
+    std::vector<std::string> out;
+    auto status =
+        query(db, "the unfinished games of player " + std::string(player_id),
+              "SELECT g.id FROM game_seats s JOIN games g ON g.id = s.game_id "
+              "WHERE s.player_id = $1 AND g.status = 'active' "
+              "ORDER BY g.created_at, g.seq",
+              Params(player_id), [&](const Result& r, int i) { out.push_back(r.text(i, 0)); });
+    return or_error(status, std::move(out));
+}
+
 core::Expected<std::vector<StoredEvent>> events(Connection& db, std::string_view game_id,
                                                 std::int64_t after_version) {
     std::vector<StoredEvent> out;

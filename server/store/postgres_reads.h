@@ -18,6 +18,8 @@ core::Expected<std::optional<PlayerRecord>> player_by_token_hash(pg::Connection&
                                                                  std::string_view token_hash);
 core::Expected<std::optional<GameRecord>> game(pg::Connection& db, std::string_view id);
 core::Expected<std::vector<GameRecord>> unfinished_games(pg::Connection& db);
+core::Expected<std::vector<std::string>> unfinished_game_ids_of(pg::Connection& db,
+                                                                std::string_view player_id);
 core::Expected<std::vector<StoredEvent>> events(pg::Connection& db, std::string_view game_id,
                                                 std::int64_t after_version);
 core::Expected<std::vector<ChatLine>> chat_lines(pg::Connection& db, std::string_view game_id);

@@ -165,6 +165,11 @@ core::Expected<std::vector<GameRecord>> PostgresStore::unfinished_games() {
     return read([&](Connection& db) { return pg_reads::unfinished_games(db); });
 }
 
+core::Expected<std::vector<std::string>> PostgresStore::unfinished_game_ids_of(
+    std::string_view player_id) {
+    return read([&](Connection& db) { return pg_reads::unfinished_game_ids_of(db, player_id); });
+}
+
 core::Expected<std::vector<StoredEvent>> PostgresStore::events(std::string_view game_id,
                                                                std::int64_t after_version) {
     return read([&](Connection& db) { return pg_reads::events(db, game_id, after_version); });

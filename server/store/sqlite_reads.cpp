@@ -105,6 +105,18 @@ core::Expected<std::vector<GameRecord>> unfinished_games(Connection& db) {
                        [](Statement&) {});
 }
 
+core::Expected<std::vector<std::string>> unfinished_game_ids_of(Connection& db,
+                                                                std::string_view player_id) {
+    std::vector<std::string> out;
+    auto status = query(
+        db, "the unfinished games of player " + std::string(player_id),
+        "SELECT g.id FROM game_seats s JOIN games g ON g.id = s.game_id "
+        "WHERE s.player_id = ? AND g.status = 'active' ORDER BY g.created_at, g.rowid",
+        [&](Statement& s) { s.bind(1, player_id); },
+        [&](const Statement& s) { out.push_back(s.text(0)); });
+    return or_error(status, std::move(out));
+}
+
 core::Expected<std::vector<StoredEvent>> events(Connection& db, std::string_view game_id,
                                                 std::int64_t after_version) {
     std::vector<StoredEvent> out;

@@ -71,6 +71,12 @@ core::Expected<std::vector<GameRecord>> SqliteStore::unfinished_games() {
     return read([&](Connection& db) { return sqlite_reads::unfinished_games(db); });
 }
 
+core::Expected<std::vector<std::string>> SqliteStore::unfinished_game_ids_of(
+    std::string_view player_id) {
+    return read(
+        [&](Connection& db) { return sqlite_reads::unfinished_game_ids_of(db, player_id); });
+}
+
 core::Expected<std::vector<StoredEvent>> SqliteStore::events(std::string_view game_id,
                                                              std::int64_t after_version) {
     return read([&](Connection& db) { return sqlite_reads::events(db, game_id, after_version); });

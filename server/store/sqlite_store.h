@@ -41,6 +41,8 @@ public:
         std::string_view token_hash) override;
     core::Expected<std::optional<GameRecord>> game(std::string_view id) override;
     core::Expected<std::vector<GameRecord>> unfinished_games() override;
+    core::Expected<std::vector<std::string>> unfinished_game_ids_of(
+        std::string_view player_id) override;
     core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
                                                     std::int64_t after_version) override;
     core::Expected<std::vector<ChatLine>> chat_lines(std::string_view game_id) override;

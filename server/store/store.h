@@ -209,6 +209,10 @@ public:
         std::string_view token_hash) = 0;
     virtual core::Expected<std::optional<GameRecord>> game(std::string_view id) = 0;
     virtual core::Expected<std::vector<GameRecord>> unfinished_games() = 0;
+    // The ids of the unfinished games in which `player_id` holds a seat, oldest first (an
+    // indexed read: what a hello lists in cluster mode, where every node's games count).
+    virtual core::Expected<std::vector<std::string>> unfinished_game_ids_of(
+        std::string_view player_id) = 0;
     // Events with version > after_version, in order.
     virtual core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
                                                             std::int64_t after_version = 0) = 0;

@@ -378,6 +378,9 @@ done
 log "cluster up in $(seconds_since "$start") s: two clients through HAProxy (no sticky sessions)"
 "${cluster_client[@]}" play --state "$work/cluster-game.json"
 "${cluster_client[@]}" verify --state "$work/cluster-game.json"
+# The open connections per address count at HAProxy, across the nodes (each node alone would let
+# 30 in, 90 in all).
+"${cluster_client[@]}" crowd --most 30
 # A node killed: HAProxy's /readyz checks take it out, and the game is still there through the
 # others (its owner, if it was that node, is replaced once its lease expires).
 node1=$(cluster_compose ps -q node1)

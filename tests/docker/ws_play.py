@@ -8,6 +8,8 @@
   ws_play.py --port P verify --state FILE     the game of FILE is still there, over HTTP and WebSocket
   ws_play.py --port P linger --seconds N      stays connected; succeeds when the server closes the
                                               connection within N s (run it across `docker stop`)
+  ws_play.py --port P crowd --most N          N WebSockets from this address are let in together,
+                                              one more is refused with 429 and a JSON error
 """
 import argparse
 import base64
@@ -255,12 +257,46 @@ def linger(port, seconds):
     print("the server closed the connection")
 
 
+def crowd(port, most):
+    open_sockets = []
+    try:
+        for i in range(most):
+            open_sockets.append(WebSocket(port, f"connection {i + 1}"))
+        try:
+            extra = WebSocket(port, f"connection {most + 1}")
+            extra.close()
+            raise Failure(f"connection {most + 1} from one address was let in")
+        except Failure as refused:
+            if "429" not in str(refused):
+                raise
+        # The refusal's body says why, as the nodes' own refusals do.
+        sock = socket.create_connection((HOST, port), timeout=TIMEOUT)
+        sock.sendall((f"GET /ws HTTP/1.1\r\nHost: {HOST}:{port}\r\nUpgrade: websocket\r\n"
+                      "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        answer = b""
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                break
+            answer += data
+        sock.close()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        if b" 429 " not in head.split(b"\r\n")[0] + b" " or "error" not in json.loads(body):
+            raise Failure(f"the refusal was {answer[:200]!r}")
+        print(f"{most} connections from one address let in, the next refused with 429")
+    finally:
+        for ws in open_sockets:
+            ws.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("command", choices=["healthz", "puzzles", "play", "verify", "linger"])
+    parser.add_argument("command", choices=["healthz", "puzzles", "play", "verify", "linger", "crowd"])
     parser.add_argument("--state")
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--most", type=int, default=30)
     args = parser.parse_args()
     try:
         if args.command == "healthz":
@@ -271,6 +307,8 @@ def main():
             play(args.port, args.state)
         elif args.command == "linger":
             linger(args.port, args.seconds)
+        elif args.command == "crowd":
+            crowd(args.port, args.most)
         else:
             verify(args.port, args.state)
     except (Failure, OSError, ValueError, KeyError) as error:

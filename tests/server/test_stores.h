@@ -124,6 +124,11 @@ public:
     core::Expected<std::vector<server::GameRecord>> unfinished_games() override {
         return read("unfinished_games", [&] { return inner_->unfinished_games(); });
     }
+    core::Expected<std::vector<std::string>> unfinished_game_ids_of(
+        std::string_view player_id) override {
+        return read("unfinished_game_ids_of",
+                    [&] { return inner_->unfinished_game_ids_of(player_id); });
+    }
     core::Expected<std::vector<server::StoredEvent>> events(std::string_view game_id,
                                                             std::int64_t after_version) override {
         return read("events", [&] { return inner_->events(game_id, after_version); });

@@ -36,6 +36,11 @@ public:
         check_read();
         return MemoryStore::unfinished_games();
     }
+    core::Expected<std::vector<std::string>> unfinished_game_ids_of(
+        std::string_view player_id) override {
+        check_read();
+        return MemoryStore::unfinished_game_ids_of(player_id);
+    }
     core::Expected<std::vector<server::StoredEvent>> events(std::string_view game_id,
                                                             std::int64_t after_version) override {
         check_read();

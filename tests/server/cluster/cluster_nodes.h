@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -41,12 +43,39 @@ protected:
         std::filesystem::create_directories(web_root_);
     }
 
-    // A node named `name` (its id is unique to this run) with leases of `lease_ms`.
-    std::unique_ptr<ServerProcess> node(const std::string& name, int lease_ms) {
-        return std::make_unique<ServerProcess>(
-            db_, web_root_, log_of(name),
-            std::vector<std::string>{"--redis", redis_, "--node-id", name + "-" + unique_,
-                                     "--lease-ms", std::to_string(lease_ms)});
+    // A failed test shows what each node logged last (the logs go with the temporary folder).
+    void TearDown() override {
+        if (!HasFailure()) {
+            return;
+        }
+        for (const auto& entry : std::filesystem::directory_iterator(dir_.path())) {
+            if (entry.path().extension() != ".log") {
+                continue;
+            }
+            std::ifstream in(entry.path());
+            std::deque<std::string> tail;
+            for (std::string line; std::getline(in, line);) {
+                tail.push_back(std::move(line));
+                if (tail.size() > 40) {
+                    tail.pop_front();
+                }
+            }
+            std::cerr << "--- " << entry.path().filename().string() << ", last lines:\n";
+            for (const auto& line : tail) {
+                std::cerr << line << '\n';
+            }
+        }
+    }
+
+    // A node named `name` (its id is unique to this run) with leases of `lease_ms`, and `more`
+    // flags.
+    std::unique_ptr<ServerProcess> node(const std::string& name, int lease_ms,
+                                        const std::vector<std::string>& more = {}) {
+        std::vector<std::string> args{"--redis",    redis_,
+                                      "--node-id",  name + "-" + unique_,
+                                      "--lease-ms", std::to_string(lease_ms)};
+        args.insert(args.end(), more.begin(), more.end());
+        return std::make_unique<ServerProcess>(db_, web_root_, log_of(name), std::move(args));
     }
     std::string log_of(const std::string& name) const { return dir_.file(name + ".log"); }
     std::string read_log(const std::string& name) const {

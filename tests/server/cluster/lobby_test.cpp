@@ -1,11 +1,12 @@
 // Issue 27, the lobby across nodes: real nodes on one PostgreSQL and one Redis. A seek made on one
 // node is seen and accepted on another (the game is played across them); two nodes racing to pair
 // one seek pair it once; quick pairing finds another node's seek; a node that dies takes its seeks
-// out of the other nodes' lobbies.
+// out of the other nodes' lobbies; a seek follows its player who comes back on another node.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "server/cluster/cluster_nodes.h"
@@ -19,10 +20,10 @@ using namespace std::chrono_literals;
 
 class ClusterLobby : public cluster_test::ClusterNodes {
 protected:
-    void start_nodes(int count) {
+    void start_nodes(int count, const std::vector<std::string>& more = {}) {
         for (int i = 0; i < count; ++i) {
             const std::string name(1, static_cast<char>('a' + i));
-            nodes_.push_back(node(name, 5000));
+            nodes_.push_back(node(name, 5000, more));
             ASSERT_NE(nodes_.back()->port(), 0) << read_log(name);
         }
     }
@@ -33,6 +34,13 @@ protected:
         player.client->send({{"type", "lobby_subscribe"}, {"id", "sub"}});
         auto lobby = player.client->next_of("lobby");
         return lobby ? (*lobby)["seeks"] : json();
+    }
+    // Whether the lobby `player` subscribes to again now lists `seek_id`.
+    static bool lists_seek(Player& player, const std::string& seek_id) {
+        player.client->send({{"type", "lobby_unsubscribe"}});
+        const auto seeks = subscribe(player);
+        return std::any_of(seeks.begin(), seeks.end(),
+                           [&](const json& s) { return s.value("seek_id", "") == seek_id; });
     }
     // Waits for the seek `seek_id` to be added to `player`'s lobby.
     static bool sees_seek(Player& player, const std::string& seek_id) {
@@ -167,6 +175,51 @@ TEST_F(ClusterLobby, ANodeThatDiesTakesItsSeeksOutOfTheOtherLobbies) {
         return m.value("type", "") == "seek_removed" && m.value("seek_id", "") == seek_id;
     });
     EXPECT_TRUE(removed.has_value()) << "B forgets the dead node's seek";
+}
+
+TEST_F(ClusterLobby, APlayerWhoComesBackOnAnotherNodeKeepsTheirSeeksAndIsPairedThere) {
+    // A public seek waits 2 s for its player to come back (--seek-grace).
+    ASSERT_NO_FATAL_FAILURE(start_nodes(2, {"--seek-grace", "2"}));
+    connect(alice_, port('a'), "Alice");
+    connect(bob_, port('b'), "Bob");
+    subscribe(bob_);
+    const auto first = make_seek(alice_);
+    const auto second = make_seek(alice_);
+    ASSERT_TRUE(sees_seek(bob_, first));
+    ASSERT_TRUE(sees_seek(bob_, second));
+
+    // Alice's connection to A closes; her page comes back through the load balancer on B.
+    alice_.client.reset();
+    Player alice_on_b;
+    alice_on_b.token = alice_.token;
+    alice_on_b.client = std::make_unique<live_test::Client>(port('b'));
+    live_test::hello(alice_on_b, "Alice");
+    std::set<std::string> announced;
+    for (int i = 0; i < 2; ++i) {
+        auto created = alice_on_b.client->next_of("seek_created");
+        ASSERT_TRUE(created.has_value()) << "her page on B is told of her seeks on A";
+        announced.insert((*created)["seek"].value("seek_id", ""));
+    }
+    EXPECT_EQ(announced, (std::set<std::string>{first, second}));
+    std::this_thread::sleep_for(3s);
+    EXPECT_TRUE(lists_seek(bob_, first)) << "past the grace, her seeks stay: she is back";
+    EXPECT_TRUE(lists_seek(bob_, second));
+
+    // Bob takes the first: A pairs it, and Alice's connection on B is seated.
+    bob_.client->send({{"type", "seek_accept"}, {"seek_id", first}, {"id", "take"}});
+    auto started = bob_.client->next_of("game_started");
+    ASSERT_TRUE(started.has_value());
+    auto at_alice = alice_on_b.client->next_of("game_started");
+    ASSERT_TRUE(at_alice.has_value()) << "A's game_started reaches Alice on B";
+    EXPECT_EQ(at_alice->value("game_id", ""), started->value("game_id", ""));
+    EXPECT_EQ(at_alice->value("you", ""), "white");
+
+    // Alice leaves B too: once the grace is over, her other seek is withdrawn.
+    alice_on_b.client.reset();
+    const auto removed = bob_.client->next([&](const json& m) {
+        return m.value("type", "") == "seek_removed" && m.value("seek_id", "") == second;
+    });
+    EXPECT_TRUE(removed.has_value()) << "her seek leaves the lobby after the grace";
 }
 
 TEST_F(ClusterLobby, ANodeThatJoinsLearnsTheSeeksAlreadyOpen) {

@@ -43,13 +43,19 @@ TEST(RelayMessages, EveryKindComesBackAsItWasSent) {
     close.code = 1012;
     auto lag = record(RelayKind::lag, "node-a", 9, "g_1");
     lag.lag_ms = 250;
+    auto present = record(RelayKind::present, "node-c", 4);
+    present.player_id = "p_2";
+    present.name = "Ann";
+    present.ip = "198.51.100.7";
+    present.lag_ms = 31;
     const std::vector<RelayRecord> sent{request,
                                         frame,
                                         watching,
                                         close,
                                         lag,
                                         record(RelayKind::looked_away, "node-a", 9, "g_3"),
-                                        record(RelayKind::gone, "node-a", 9)};
+                                        record(RelayKind::gone, "node-a", 9),
+                                        present};
 
     auto got = decode_relay(encode_relay(sent));
     ASSERT_TRUE(got.ok()) << got.error();
@@ -80,6 +86,7 @@ TEST(RelayMessages, AMalformedMessageIsAnErrorThatSaysWhy) {
         {R"([{"k":"teleport","from":"a","client":1}])", "unknown relay record kind: teleport"},
         {R"([{"k":"frame","from":"a","client":-1,"text":"x"}])", "client"},
         {R"([{"k":"frame","from":"a","client":1}])", "needs its text"},
+        {R"([{"k":"present","from":"a","client":1}])", "needs its player"},
         {R"([{"k":"watching","from":"a","client":1,"on":true}])", "needs its game"},
         {R"([{"k":"lag","from":"a","client":1,"game":"g","lag":"slow"}])", "wrong type"},
     };

@@ -175,6 +175,25 @@ TEST_P(StoreContract, GamesFinishMovesAGameOutOfTheUnfinishedList) {
     EXPECT_FALSE(store->finish_game("g_9", result, 1).ok());
 }
 
+TEST_P(StoreContract, APlayersUnfinishedGamesAreListedOldestFirst) {
+    auto store = store_with_players();
+    ASSERT_TRUE(store);
+    for (int i = 1; i <= 4; ++i) {
+        auto game =
+            make_game("g_" + std::to_string(i), i == 3 ? std::vector<std::string>{"p_b", "p_c"}
+                                                       : std::vector<std::string>{"p_c", "p_a"});
+        game.created_at = 1700000500 - i;  // the later made, the older
+        ASSERT_TRUE(store->create_game(game).ok());
+    }
+    ASSERT_TRUE(store->finish_game("g_2", "{}", 1700000600).ok());
+    EXPECT_EQ(store->unfinished_game_ids_of("p_a").value(),
+              (std::vector<std::string>{"g_4", "g_1"}));
+    EXPECT_EQ(store->unfinished_game_ids_of("p_c").value(),
+              (std::vector<std::string>{"g_4", "g_3", "g_1"}));
+    EXPECT_EQ(store->unfinished_game_ids_of("p_b").value(), (std::vector<std::string>{"g_3"}));
+    EXPECT_TRUE(store->unfinished_game_ids_of("p_nobody").value().empty());
+}
+
 TEST_P(StoreContract, GamesFinishedGamesArePagedNewestFirst) {
     auto store = store_with_players();
     ASSERT_TRUE(store);
