@@ -326,17 +326,21 @@ export class GamePage {
     }
 
     // On a narrow screen the board may be scrolled away (after chatting): bring it back when the
-    // user has to move, unless they are typing (an empty chat box after a message sent is not typing).
+    // user has to move, unless they are typing (an empty chat box after a message sent is not typing)
+    // or the move ended a Sniderman round (its result, shown with the events that came with the
+    // move, is what to look at: checked on the next frame, once they are all applied).
     keepBoardInView_() {
-        const active = document.activeElement;
-        const typing = active?.matches?.('input, textarea') && active.value.trim() !== '';
-        if (typing || !window.matchMedia?.('(max-width: 899px)').matches) {
-            return;
-        }
-        const box = this.boardHost_.getBoundingClientRect();
-        if (box.top < 0 || box.bottom > window.innerHeight) {
-            this.boardHost_.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-        }
+        requestAnimationFrame(() => {
+            const active = document.activeElement;
+            const typing = active?.matches?.('input, textarea') && active.value.trim() !== '';
+            if (typing || this.roundEnd_.shown || !window.matchMedia?.('(max-width: 899px)').matches) {
+                return;
+            }
+            const box = this.boardHost_.getBoundingClientRect();
+            if (box.top < 0 || box.bottom > window.innerHeight) {
+                this.boardHost_.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+            }
+        });
     }
 
     // ---- Review --------------------------------------------------------------------------------------

@@ -35,11 +35,17 @@ export class RoundEnd {
             next);
         this.el_.dataset.round = String(won.round);
         this.el_.hidden = false;
-        // On a phone the page may have been scrolled (to the match panel): bring the result into view.
-        const box = this.el_.getBoundingClientRect();
-        if (window.matchMedia?.('(max-width: 899px)').matches && (box.top < 0 || box.bottom > window.innerHeight)) {
-            this.el_.scrollIntoView({ block: 'nearest' });
-        }
+        // On a phone the page may have been scrolled (to the match panel): bring the result into view,
+        // now and again once the page has redrawn around it (the new layout may move it away).
+        const reveal = () => {
+            const box = this.el_.getBoundingClientRect();
+            if (this.shown_ && window.matchMedia?.('(max-width: 899px)').matches &&
+                (box.top < 0 || box.bottom > window.innerHeight)) {
+                this.el_.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+            }
+        };
+        reveal();
+        requestAnimationFrame(() => requestAnimationFrame(reveal));
         clearTimeout(this.timer_);
         this.timer_ = setTimeout(() => this.finish(), ROUND_END_MS);
     }

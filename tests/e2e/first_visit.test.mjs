@@ -1,13 +1,13 @@
 // Issue 26, a first visit that works: the landing page explains the site and the three games, the
 // seek form remembers the last choices, an unknown game link says so, the game controls sit beside
 // the clock, and no page is wider than a 390 px phone. One real server for the file.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, screenshot } from './lib/browser.mjs';
 import { suite } from './lib/suite.mjs';
 import { chooser, createSeek, gameIdOf, playMove, waitOnline } from './lib/play.mjs';
 
 const env = suite();
+const test = env.test;
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 async function visitor(options = {}) {

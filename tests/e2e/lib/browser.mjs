@@ -22,8 +22,16 @@ export async function newPage(browser, options = {}) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'dark', ...options });
     const page = await context.newPage();
     page.errors = [];
-    // Each WebSocket the page opens, for a failure's report (see waitOnline).
+    // Each WebSocket the page opens, and each request that failed or was refused, for a failure's
+    // report (see waitOnline).
     page.sockets = [];
+    page.failedRequests = [];
+    page.on('requestfailed', (r) => page.failedRequests.push(`${r.url()}: ${r.failure()?.errorText}`));
+    page.on('response', (r) => {
+        if (r.status() >= 400) {
+            page.failedRequests.push(`${r.url()}: ${r.status()}`);
+        }
+    });
     const since = Date.now();
     page.on('websocket', (ws) => {
         const record = { url: ws.url(), at_ms: Date.now() - since, sent: 0, received: 0, closed_ms: null, error: null };

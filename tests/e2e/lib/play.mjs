@@ -23,9 +23,10 @@ export async function waitOnline(page, timeout = 30000) {
             text: document.getElementById('conn')?.textContent.trim(),
             ready: document.readyState,
         })).catch((err) => String(err));
-        e.message += `\nthe page: ${JSON.stringify(seen)}\nits WebSockets: ${JSON.stringify(page.sockets ?? [])}` +
-            `\n${serverLogTails()}`;
-        throw e;
+        // A new error: the runner prints the stack, which holds the message it was made with.
+        throw new Error(`${e.message}\nthe page: ${JSON.stringify(seen)}\n` +
+            `its requests that failed: ${JSON.stringify(page.failedRequests ?? [])}\n` +
+            `its WebSockets: ${JSON.stringify(page.sockets ?? [])}\n${serverLogTails()}`, { cause: e });
     }
 }
 
