@@ -290,7 +290,7 @@ TEST(AnalysisHttp, SnidermanGivesExactResults) {
     core::GameOptions options;
     options.fen = round["fen"].get<std::string>();
     options.object = round["object"];
-    auto game = std::move(core::make_game(core::VariantId::sniderman, options).value());
+    auto game = core::make_game(core::VariantId::sniderman, options).value();
     const auto exact = [&](const core::Game& now) -> std::string {
         const auto& r = dynamic_cast<const core::sniderman::SnidermanGame&>(now);
         core::sniderman::Solver solver;

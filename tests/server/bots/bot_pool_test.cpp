@@ -111,7 +111,7 @@ private:
 // A move job that appends "move" to `log`.
 server::BotJob logged_move(std::mutex& mutex, std::vector<std::string>& log) {
     server::BotJob job;
-    job.game = std::move(*core::make_game(core::VariantId::chesica, core::GameOptions{}));
+    job.game = *core::make_game(core::VariantId::chesica, core::GameOptions{});
     job.level = 1;
     job.move_time = std::chrono::milliseconds(5);
     job.done = [&mutex, &log](server::BotAnswer) {

@@ -68,7 +68,7 @@ TEST(BotThink, SnidermanNamerNamesANarrowObject) {
 
 TEST(BotThink, AMoveIsLegal) {
     server::BotJob job;
-    job.game = std::move(*core::make_game(core::VariantId::chesica));
+    job.game = *core::make_game(core::VariantId::chesica);
     job.level = 3;
     job.move_time = std::chrono::milliseconds(20);
     const std::atomic<bool> stop{false};
