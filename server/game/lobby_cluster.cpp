@@ -104,9 +104,7 @@ void Lobby::share(const json& record) const {
     if (!relay) {
         return;
     }
-    auto out = record;
-    out["node"] = relay->node_id();
-    relay->publish_lobby(out.dump(-1, ' ', false, json::error_handler_t::replace));
+    relay->publish_lobby(record);
 }
 
 void Lobby::share_everything() const {

@@ -69,9 +69,8 @@ void Lobby::player_connected(const Actor& actor, bool relayed) {
         arm_expiry();
     }
     auto* relay = state_.relay();
-    auto client = actor.client.lock();
-    for (const auto& node : holders) {
-        if (relay && client) {
+    if (auto client = actor.client.lock(); relay && client) {
+        for (const auto& node : holders) {
             relay->present(node, client, actor);
         }
     }

@@ -58,7 +58,7 @@ core::Expected<std::unique_ptr<Relay>> Relay::open(ServerState& state, const std
     }
     relay->sender_ = std::thread([self] { self->send_loop(); });
     // The other nodes' lobbies tell this one what they hold.
-    relay->publish_lobby(nlohmann::json{{"k", "sync"}, {"node", node_id}}.dump());
+    relay->publish_lobby({{"k", "sync"}});
     return relay;
 }
 
@@ -182,9 +182,10 @@ void Relay::present(const std::string& holder, const std::shared_ptr<Client>& cl
     send(Outgoing::to(holder, speaking_for(RelayKind::present, holder, client, actor)));
 }
 
-void Relay::publish_lobby(std::string record) {
+void Relay::publish_lobby(nlohmann::json record) {
+    record["node"] = node_id_;
     Outgoing out;
-    out.lobby_record = std::move(record);
+    out.lobby_record = record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     send(std::move(out));
 }
 
@@ -400,7 +401,7 @@ void Relay::on_connection(bool up) {
     for (const auto& owner : owners) {
         owner_lost(owner);
     }
-    publish_lobby(nlohmann::json{{"k", "sync"}, {"node", node_id_}}.dump());
+    publish_lobby({{"k", "sync"}});
 }
 
 void Relay::sweep() {

@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/expected.h"
 #include "protocol/requests.h"
 #include "server/cluster/relay_messages.h"
@@ -63,9 +65,11 @@ public:
     void present(const std::string& holder, const std::shared_ptr<Client>& client,
                  const Actor& actor);
 
-    // The lobby's messages to every node (game/lobby_cluster.cpp): `record` is one JSON object's
-    // text; the records of one round go out as one message, a JSON array, on the lobby channel.
-    void publish_lobby(std::string record);
+    // A record for every other node on the lobby channel (the lobby's seeks and games,
+    // game/lobby_cluster.cpp; account news, ServerState::account_news): `record`, a JSON object,
+    // is stamped with this node's id; the records of one round go out as one message, a JSON
+    // array.
+    void publish_lobby(nlohmann::json record);
 
     const std::string& node_id() const { return node_id_; }
 

@@ -121,11 +121,9 @@ void ServerState::sign_out_here(const std::string& player_id, std::uint64_t exce
 }
 
 void ServerState::share_account_news(nlohmann::json record) {
-    if (!relay_) {
-        return;
+    if (relay_) {
+        relay_->publish_lobby(std::move(record));
     }
-    record["node"] = relay_->node_id();
-    relay_->publish_lobby(record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 bool ServerState::account_news(const nlohmann::json& record) {
