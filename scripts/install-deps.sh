@@ -12,7 +12,7 @@ packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlo
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(chromium nodejs npm docker.io docker-compose debootstrap iproute2 procps python3
                python3-jsonschema python3-prometheus-client clang libclang-rt-14-dev
-               postgresql redis-server)
+               postgresql redis-server haproxy)
 fi
 
 missing=()

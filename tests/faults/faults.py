@@ -1,0 +1,232 @@
+"""The fault suite's harness (tests/faults/README.md): real chessence-server processes, and the real
+HAProxy, PostgreSQL and Redis of cluster mode, started for one test and faulted on purpose.
+
+A test is a file `<name>_test.py` beside this one, run as
+    python3 <name>_test.py --bin BUILD/bin [--long]
+with a function `run(suite)` that raises on a broken promise; `main(run)` runs it, prints
+"N passed, N failed" and, on a failure, the last lines of every process's log. `--long` (or
+FAULTS_LONG=1) asks the test for its benchmark form: minutes instead of seconds, numbers printed.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "support"))
+from ws_client import HOST, Failure, WebSocket, connect, of_type  # noqa: E402,F401
+
+
+def check(condition, message):
+    """Fails the test with `message` unless `condition` holds."""
+    if not condition:
+        raise Failure(message)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def wait_until(predicate, timeout, what, interval=0.05):
+    """Returns predicate()'s first true value within `timeout` seconds; fails naming `what`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise Failure(f"{what}: not within {timeout} s")
+        time.sleep(interval)
+
+
+def http(port, path, method="GET", headers=None, body=None, timeout=5.0):
+    """(status, headers, body text) of one HTTP request to HOST:port; status 0 when it could not
+    be sent or was not answered in time."""
+    request = urllib.request.Request(f"http://{HOST}:{port}{path}", method=method,
+                                     headers=headers or {}, data=body)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode()
+    except (OSError, urllib.error.URLError):
+        return 0, {}, ""
+
+
+class Process:
+    """A child process whose stdout and stderr go to a log file in the suite's folder."""
+
+    def __init__(self, suite, name, argv, **popen):
+        self.name = name
+        self.log_path = os.path.join(suite.work, f"{name}.log")
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT, **popen)
+        suite.processes.append(self)
+
+    def log_text(self):
+        with open(self.log_path, errors="replace") as log:
+            return log.read()
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def pause(self):
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self):
+        self.proc.send_signal(signal.SIGCONT)
+
+    def kill(self):
+        if self.alive():
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.kill()
+        self.proc.wait()
+
+    def stop(self, timeout=15):
+        """SIGTERM (the server's drain), SIGKILL after `timeout`; returns the exit code."""
+        if self.alive():
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+
+class Node(Process):
+    """One chessence-server on 127.0.0.1 and a port of its own, its database in the suite's folder
+    unless `db` says otherwise."""
+
+    def __init__(self, suite, name, args=(), db=None, preexec_fn=None):
+        self.port = free_port()
+        self.db = db or os.path.join(suite.work, f"{name}.db")
+        argv = [os.path.join(suite.bin_dir, "chessence-server"), "--bind", HOST, "--port",
+                str(self.port), "--db", self.db, "--web-root",
+                os.path.join(SOURCE_DIR, "web-client"), *args]
+        super().__init__(suite, name, argv, preexec_fn=preexec_fn)
+        wait_until(lambda: not self.alive() or f"listening on {HOST}:{self.port}" in
+                   self.log_text(), 30, f"{name} listening")
+        check(self.alive(), f"{name} exited at start: {self.log_text()[-2000:]}")
+
+    def get(self, path, **kwargs):
+        return http(self.port, path, **kwargs)
+
+
+class HAProxy(Process):
+    """The shipped docker/cluster/haproxy.cfg in front of `nodes`: its global, defaults and frontend
+    as they are (the header rules and the limits under test), its backend's servers replaced by
+    the nodes on this machine and Docker's resolver left out."""
+
+    def __init__(self, suite, nodes):
+        self.port = free_port()
+        shipped = open(os.path.join(SOURCE_DIR, "docker", "cluster", "haproxy.cfg")).read()
+        config = []
+        section = None
+        for line in shipped.splitlines():
+            if line and not line[0].isspace() and not line.startswith("#"):
+                section = line.split()[0:2]
+            if section and section[0] == "resolvers":
+                continue
+            stripped = line.strip()
+            if stripped.startswith("bind "):
+                line = f"    bind {HOST}:{self.port}"
+            elif stripped.startswith("server "):
+                continue
+            elif stripped.startswith("default-server "):
+                line = re.sub(r"\s+(init-addr|resolvers)\s+\S+", "", line)
+            config.append(line)
+            if section == ["backend", "nodes"] and stripped.startswith("default-server "):
+                config += [f"    server {n.name} {HOST}:{n.port}" for n in nodes]
+        path = os.path.join(suite.work, "haproxy.cfg")
+        with open(path, "w") as out:
+            out.write("\n".join(config) + "\n")
+        haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
+        check(os.path.exists(haproxy), "no haproxy (Debian package haproxy; scripts/install-deps.sh "
+              "--test)")
+        check(subprocess.run([haproxy, "-c", "-f", path], capture_output=True).returncode == 0,
+              f"the shipped haproxy.cfg, adapted, does not parse: {path}")
+        super().__init__(suite, "haproxy", [haproxy, "-db", "-f", path])
+        wait_until(lambda: http(self.port, "/healthz")[0] == 200, 30, "haproxy forwarding")
+
+
+class Suite:
+    """One test's processes and folder; everything it started is stopped at the end."""
+
+    def __init__(self, bin_dir, long):
+        self.bin_dir = bin_dir
+        self.long = long
+        self.work = tempfile.mkdtemp(prefix="chessence-faults-")
+        self.processes = []
+
+    def node(self, name="node", args=(), **kwargs):
+        return Node(self, name, args, **kwargs)
+
+    def haproxy(self, nodes):
+        return HAProxy(self, nodes)
+
+    def close(self, keep):
+        for process in reversed(self.processes):
+            process.kill()
+        if not keep:
+            shutil.rmtree(self.work, ignore_errors=True)
+
+    def dump_logs(self):
+        for process in self.processes:
+            tail = process.log_text().splitlines()[-40:]
+            print(f"--- last lines of {process.name}'s log ({process.log_path}):")
+            print("\n".join(tail))
+
+
+def main(run):
+    """Runs `run(suite)` once; exit 0 when it returned, 1 when it raised."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True, help="the build's bin folder")
+    parser.add_argument("--long", action="store_true", help="the benchmark form")
+    options = parser.parse_args()
+    suite = Suite(options.bin, options.long or os.environ.get("FAULTS_LONG") == "1")
+    failed = False
+    try:
+        run(suite)
+    except Exception:  # noqa: BLE001 — any exception is the test's failure, reported whole
+        failed = True
+        traceback.print_exc()
+        suite.dump_logs()
+    finally:
+        suite.close(keep=failed)
+    print(f"{0 if failed else 1} passed, {1 if failed else 0} failed")
+    sys.exit(1 if failed else 0)
+
+
+def welcomed(port, label, headers=(), name=None):
+    """A hello on a new connection: the welcome message, or the error that refused it (the
+    connection is closed either way)."""
+    client = WebSocket(port, label, headers)
+    try:
+        hello = {"type": "hello", "protocol": 1, "id": "hello"}
+        if name:
+            hello["name"] = name
+        client.send(hello)
+        return client.wait_for(lambda m: m.get("type") in ("welcome", "error"))
+    finally:
+        client.close()
+
+
+def json_body(text):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
