@@ -129,6 +129,24 @@ inline constexpr int default_analyses_per_player = 2;
 inline constexpr int default_analyses_per_ip = 4;
 inline constexpr int default_analysis_queue = 32;
 
+// Queues that wait on something slow (issue 42): each is bounded, and what does not fit is
+// refused at once with a clear error (nothing done, nothing else harmed).
+// Requests waiting in one room while its batch is being stored: at most room_waiting_max in all
+// and room_waiting_per_client from one connection, so one client cannot fill a game for the
+// others; beyond, `rate_limited` ("the game is busy"). The computer's answers never count (it asks
+// at most once per version).
+inline constexpr std::size_t room_waiting_max = 256;
+inline constexpr std::size_t room_waiting_per_client = 16;
+// Writes that are not a room's (players, names, accounts, sessions, seeks, new games, analyses,
+// the heartbeat) queued for the store's writer; beyond, the write fails at once ("the store is
+// busy") and its requester gets internal_error. A room's batches are bounded by its one batch in
+// flight and never refused here.
+inline constexpr std::size_t store_queue_max = 4096;
+// Cluster mode: records waiting to be published to one node (or to the lobby channel); beyond,
+// that node is treated as one that did not hear them: each request among them is answered
+// `server_restarting`, and what it pushes is resynchronised (relay.cpp).
+inline constexpr std::size_t relay_outbox_per_node = 4096;
+
 struct Limits {
     std::size_t max_frame_bytes = default_max_frame_bytes;
     std::size_t max_queue = default_max_queue;

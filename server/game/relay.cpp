@@ -3,6 +3,7 @@
 #include "server/game/relay.h"
 
 #include <chrono>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,7 @@
 #include "server/game/lobby.h"
 #include "server/game/room.h"
 #include "server/game/server_state.h"
+#include "server/limits.h"
 #include "server/log.h"
 
 namespace server {
@@ -89,14 +91,65 @@ Relay::~Relay() {
 }
 
 void Relay::send(Outgoing outgoing) {
+    std::vector<Outgoing> unheard;  // a full node's records, and this one
     {
         std::lock_guard lock(mutex_);
         if (stopping_) {
             return;
         }
-        outbox_.push_back(std::move(outgoing));
+        if (auto& waiting = outbox_counts_[outgoing.node]; waiting < relay_outbox_per_node) {
+            ++waiting;
+            outbox_.push_back(std::move(outgoing));
+        } else {
+            std::deque<Outgoing> others;
+            for (auto& queued : outbox_) {
+                if (queued.node == outgoing.node) {
+                    unheard.push_back(std::move(queued));
+                } else {
+                    others.push_back(std::move(queued));
+                }
+            }
+            outbox_.swap(others);
+            outbox_counts_.erase(outgoing.node);
+            unheard.push_back(std::move(outgoing));
+        }
+    }
+    if (!unheard.empty()) {
+        not_heard(std::move(unheard));
+        return;
     }
     wake_.notify_one();
+}
+
+void Relay::not_heard(std::vector<Outgoing> records) {
+    const auto node = records.front().node;
+    component_logger("relay")->warn(
+        "{} records wait to be published to {}: they are dropped as if nobody heard them",
+        records.size(), node.empty() ? std::string("the lobby channel") : "node " + node);
+    std::set<std::uint64_t> fed;  // the node's clients whose frames from here are lost
+    for (const auto& out : records) {
+        if (out.unheard) {
+            out.unheard();
+        }
+        const auto kind = out.record.kind;
+        if (!node.empty() &&
+            (kind == RelayKind::frame || kind == RelayKind::watching || kind == RelayKind::close)) {
+            fed.insert(out.record.client);
+        }
+    }
+    if (node.empty()) {
+        return;  // the lobby's records: lost, as when the lobby channel cannot be published to
+    }
+    owner_lost(node);  // what this node's clients watch there: they resynchronise
+    for (const auto client : fed) {
+        // The client missed frames of a room here: closed, it reconnects and catches up.
+        RelayRecord close;
+        close.kind = RelayKind::close;
+        close.from = node_id_;
+        close.client = client;
+        close.code = 1013;  // try again later
+        send(Outgoing::to(node, std::move(close)));
+    }
 }
 
 RelayRecord Relay::speaking_for(RelayKind kind, const std::string& owner,
@@ -205,6 +258,7 @@ void Relay::send_loop() {
                 return;
             }
             batch.swap(outbox_);
+            outbox_counts_.clear();
         }
         if (!batch.empty()) {
             flush(std::move(batch));

@@ -104,7 +104,15 @@ private:
 
     Relay(ServerState& state, std::string node_id, std::string key_prefix,
           std::unique_ptr<cluster::RedisConnection> probe);
+    // Queues `outgoing` for the sending thread. A node (or the lobby channel) with
+    // relay_outbox_per_node records waiting already is treated as one that did not hear them:
+    // not_heard(those records and this one).
     void send(Outgoing outgoing);
+    // Records for one node dropped unpublished, as flush() does with a message nobody heard: each
+    // request among them is answered server_restarting (its `unheard`), this node's watchers of
+    // that node's games are told to reconnect (owner_lost), and that node's clients whose frames
+    // from here were dropped are closed (1013), so that they reconnect and catch up.
+    void not_heard(std::vector<Outgoing> records);
     // A record of `kind` in which `client` speaks for `actor` to `owner` (who is told when the
     // client closes).
     cluster::RelayRecord speaking_for(cluster::RelayKind kind, const std::string& owner,
@@ -147,6 +155,7 @@ private:
     std::mutex mutex_;  // guards what follows
     std::condition_variable wake_;
     std::deque<Outgoing> outbox_;
+    std::map<std::string, std::size_t> outbox_counts_;  // outbox_'s records by node
     bool stopping_ = false;
     // Origin: the local clients that relay, and per owner the (client, game) its rooms push to.
     std::map<std::uint64_t, Local> locals_;

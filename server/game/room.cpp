@@ -14,6 +14,7 @@
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
 #include "server/guard.h"
+#include "server/limits.h"
 #include "server/log.h"
 #include "server/metrics/metrics.h"
 
@@ -231,7 +232,7 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
         return;
     }
     if (busy_) {
-        waiting_.emplace_back(actor, request);
+        wait_turn(actor, request);
         return;
     }
     if (!owns()) {
@@ -262,13 +263,28 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
             dispatch(actor, request);
         });
     if (deferred) {
-        waiting_.emplace_back(actor, request);
+        wait_turn(actor, request);
         return;
     }
     if (!ok && !busy_) {
         rebuild();
         fail(actor, request, ErrorCode::internal_error, "the server could not do this");
     }
+}
+
+void Room::wait_turn(const Actor& actor, const protocol::Request& request) {
+    if (actor.bot_version < 0) {
+        const auto mine = std::count_if(waiting_.begin(), waiting_.end(), [&](const auto& w) {
+            return w.first.bot_version < 0 && w.first.client_id == actor.client_id;
+        });
+        if (waiting_.size() >= room_waiting_max ||
+            static_cast<std::size_t>(mine) >= room_waiting_per_client) {
+            fail(actor, request, ErrorCode::rate_limited,
+                 "the game is busy; try again in a moment");
+            return;
+        }
+    }
+    waiting_.emplace_back(actor, request);
 }
 
 void Room::dispatch(const Actor& actor, const protocol::Request& request) {

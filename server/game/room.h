@@ -122,6 +122,10 @@ private:
     // room.cpp
     ServerTime now() const;
     void handle(const Actor& actor, const protocol::Request& request);
+    // The request waits in waiting_ for the batch in flight, unless the room already holds
+    // room_waiting_max requests or the client room_waiting_per_client (limits.h): then it is
+    // refused with rate_limited and nothing else changes. The computer's answers always wait.
+    void wait_turn(const Actor& actor, const protocol::Request& request);
     void dispatch(const Actor& actor, const protocol::Request& request);
     // The players and the spectators watching the room may chat, within the rate limit, unless
     // muted (spectators only while the game goes on and their chat is open); an error for anyone

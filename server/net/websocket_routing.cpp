@@ -1,5 +1,9 @@
 // Where a connection's requests go (docs/architecture.md, "A move"): parsed and checked, then to
 // the session's identity (hello, set_name, accounts), the lobby, or the game's room.
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
 #include "protocol/messages.h"
 #include "protocol/requests.h"
 #include "server/game/lobby.h"
@@ -14,16 +18,30 @@ namespace server {
 using protocol::ErrorCode;
 using protocol::RequestType;
 
+namespace {
+
+// The `id` of the request in `text`, as its reply would echo it (null when it cannot be read): a
+// refused frame is answered with its own id too. The request parser reads it, so an id is read
+// the same way whether the frame is handled or refused.
+nlohmann::json request_id_of(const std::string& text) {
+    return std::visit([](auto&& parsed) { return std::move(parsed.id); },
+                      protocol::parse_request(text));
+}
+
+}  // namespace
+
 void WebSocketSession::on_text(const std::string& text) {
     if (!take_token()) {
-        enqueue(error_frame(ErrorCode::rate_limited, "too many messages; slow down", nullptr));
+        enqueue(error_frame(ErrorCode::rate_limited, "too many messages; slow down",
+                            request_id_of(text)));
         return;
     }
     if (hello_pending_ || account_pending_) {
         // Who the client is is changing: what follows waits, so requests are handled in order.
         if (held_.size() >= max_held_frames) {
             enqueue(error_frame(ErrorCode::rate_limited,
-                                "too many messages before the welcome; slow down", nullptr));
+                                "too many messages before the welcome; slow down",
+                                request_id_of(text)));
             return;
         }
         held_.push_back(text);

@@ -160,6 +160,7 @@ asio::awaitable<void> WebSocketSession::write_loop(std::shared_ptr<WebSocketSess
             // The frame in flight leaves the queue first: abort() may clear the queue meanwhile.
             const Frame frame = std::move(self->queue_.front());
             self->queue_.pop_front();
+            self->queued_.store(self->queue_.size(), std::memory_order_relaxed);
             self->ws_.text(true);
             auto [ec, written] = co_await self->ws_.async_write(asio::buffer(*frame), use_tuple);
             if (ec || self->closed_) {
@@ -199,10 +200,27 @@ asio::awaitable<void> WebSocketSession::write_loop(std::shared_ptr<WebSocketSess
     }
     self->closed_ = true;
     self->queue_.clear();
+    self->queued_.store(0, std::memory_order_relaxed);
 }
 
 void WebSocketSession::send(Frame frame) {
+    if (behind_.load(std::memory_order_relaxed)) {
+        return;  // it fell behind: being disconnected
+    }
+    // Posted but not yet queued frames count against the queue's cap too, so a session whose
+    // strand is behind holds at most max_queue frames in all (no lock: two atomics).
+    const auto waiting = posted_.fetch_add(1, std::memory_order_relaxed) + 1 +
+                         queued_.load(std::memory_order_relaxed);
+    if (waiting > state_.limits().max_queue) {
+        posted_.fetch_sub(1, std::memory_order_relaxed);
+        if (!behind_.exchange(true)) {
+            asio::post(ws_.get_executor(),
+                       [self = shared_from_this(), waiting] { self->fall_behind(waiting); });
+        }
+        return;
+    }
     asio::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
+        self->posted_.fetch_sub(1, std::memory_order_relaxed);
         self->enqueue(std::move(frame));
     });
 }
@@ -211,15 +229,23 @@ void WebSocketSession::enqueue(Frame frame) {
     if (closed_ || close_code_) {
         return;
     }
-    if (queue_.size() >= state_.limits().max_queue) {
-        component_logger("ws")->warn("client {}: {} frames behind, disconnecting", id_,
-                                     queue_.size());
-        metrics().queue_drops.add();
-        abort();
+    const auto waiting = queue_.size() + posted_.load(std::memory_order_relaxed);
+    if (waiting >= state_.limits().max_queue) {
+        fall_behind(waiting + 1);
         return;
     }
     queue_.push_back(std::move(frame));
+    queued_.store(queue_.size(), std::memory_order_relaxed);
     wake_.cancel();
+}
+
+void WebSocketSession::fall_behind(std::size_t frames) {
+    if (closed_) {
+        return;
+    }
+    component_logger("ws")->warn("client {}: {} frames behind, disconnecting", id_, frames);
+    metrics().queue_drops.add();
+    abort();
 }
 
 void WebSocketSession::watching(const std::shared_ptr<Room>& room, bool on) {
@@ -288,7 +314,9 @@ void WebSocketSession::request_close(websocket::close_code code) {
 // Drops the connection without a closing handshake (a client that cannot keep up, a dead socket).
 void WebSocketSession::abort() {
     closed_ = true;
+    behind_ = true;  // nothing more is posted to a closed session
     queue_.clear();
+    queued_.store(0, std::memory_order_relaxed);
     wake_.cancel();
     beast::error_code ignored;
     beast::get_lowest_layer(ws_).socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);

@@ -2,6 +2,7 @@
 // One browser connection on /ws, on its own strand: a reader coroutine that parses, rate-limits and
 // routes requests (identity here, lobby and rooms on their strands), and a single writer coroutine
 // draining a bounded queue of shared frames.
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <functional>
@@ -103,6 +104,9 @@ private:
     bool take_token();
     void reply(std::string text) { enqueue(make_frame(std::move(text))); }
     void enqueue(Frame frame);
+    // The client cannot keep up (more than max_queue frames queued and posted): it is disconnected
+    // and counted (queue_drops).
+    void fall_behind(std::size_t frames);
     void request_close(boost::beast::websocket::close_code code);
     void abort();
     // Says goodbye to the lobby and every room watched (once; later calls do nothing).
@@ -123,6 +127,12 @@ private:
     // FIFOs that allocate nothing while empty (a std::deque allocates its first block at once),
     // so that an idle connection costs only what it must.
     boost::container::devector<Frame> queue_;
+    // For send() on other threads: queue_.size() as last set on the strand, the frames posted to
+    // the strand but not queued yet, and whether the session fell behind (or closed): then send()
+    // posts nothing more.
+    std::atomic<std::size_t> queued_{0};
+    std::atomic<std::size_t> posted_{0};
+    std::atomic<bool> behind_{false};
     std::optional<boost::beast::websocket::close_code> close_code_;
     bool closed_ = false;  // no more frames are queued
     bool left_ = false;    // the lobby and the rooms have been told that this client is gone

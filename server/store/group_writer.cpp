@@ -39,6 +39,20 @@ std::size_t text_bytes(const WriteBatch& batch) {
     return bytes;
 }
 
+// Whether `batch` is a room's (its events or a chat line, and no new game): each room has at
+// most one batch in flight, so these are bounded already and never refused.
+bool is_room_batch(const WriteBatch& batch) {
+    bool room = false;
+    for (const auto& op : batch) {
+        if (std::holds_alternative<CreateGame>(op)) {
+            return false;
+        }
+        room = room || std::holds_alternative<AppendEvents>(op) ||
+               std::holds_alternative<AddChatLine>(op);
+    }
+    return room;
+}
+
 // Calls `done` (if any); an exception it throws is logged, never let into the writer's loop.
 void call_handler(const CommitHandler& done, core::Status outcome) {
     if (!done) {
@@ -55,23 +69,44 @@ void call_handler(const CommitHandler& done, core::Status outcome) {
 
 }  // namespace
 
-GroupWriter::GroupWriter(WriteGroup write_group)
-    : write_group_(std::move(write_group)), thread_([this] { run(); }) {}
-
 GroupWriter::~GroupWriter() {
     stop();
 }
 
+GroupWriter::GroupWriter(WriteGroup write_group, std::size_t max_queued)
+    : write_group_(std::move(write_group)), max_queued_(max_queued), thread_([this] { run(); }) {}
+
 void GroupWriter::submit(WriteBatch batch, CommitHandler done) {
+    const bool room = is_room_batch(batch);
+    bool closed = false;
+    bool warn = false;  // once until the queue has room again
     {
         std::lock_guard lock(queue_mutex_);
-        if (!stopped_) {
-            queue_.push_back(Pending{std::move(batch), std::move(done)});
+        closed = stopped_;
+        if (!closed && (room || queued_others_ < max_queued_)) {
+            queue_.push_back(Pending{std::move(batch), std::move(done), room});
+            queued_others_ += room ? 0 : 1;
             wake_.notify_one();
             return;
         }
+        busy_refusals_ += closed ? 0 : 1;
+        warn = !closed && !warned_;
+        warned_ = warned_ || warn;
     }
-    call_handler(done, core::make_error("the store is closed; nothing was written"));
+    if (closed) {
+        call_handler(done, core::make_error("the store is closed; nothing was written"));
+        return;
+    }
+    if (warn) {
+        component_logger("store")->warn(
+            "the writer's queue holds {} writes: more are refused until it drains", max_queued_);
+    }
+    call_handler(done, core::make_error(std::string(store_busy_error)));
+}
+
+std::uint64_t GroupWriter::busy_refusals() {
+    std::lock_guard lock(queue_mutex_);
+    return busy_refusals_;
 }
 
 void GroupWriter::stop() {
@@ -108,9 +143,11 @@ std::vector<GroupWriter::Pending> GroupWriter::take_group() {
     std::size_t bytes = 0;
     while (!queue_.empty() && group.size() < max_group_batches && bytes < max_group_bytes) {
         bytes += text_bytes(queue_.front().batch);
+        queued_others_ -= queue_.front().room ? 0 : 1;
         group.push_back(std::move(queue_.front()));
         queue_.pop_front();
     }
+    warned_ = warned_ && queued_others_ >= max_queued_;
     if (group.empty()) {
         stopped_ = true;  // stopping, and nothing is left: later submits are refused at once
     }
