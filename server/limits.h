@@ -66,6 +66,15 @@ inline constexpr std::chrono::milliseconds shutdown_grace{1500};
 // restart_reconnect_ms (server_restart).
 inline constexpr std::chrono::milliseconds drain_grace{5000};
 inline constexpr int restart_reconnect_ms = 3000;
+// Descriptors the server keeps open besides its connections (the listening socket, the store's
+// files or connections, Redis, logs, the static files being sent); the soft open-file limit is
+// raised at start to --connections-total plus this (server/open_files.h).
+inline constexpr std::uint64_t open_files_margin = 256;
+// When accept fails for want of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM), the
+// listener waits this long before it accepts again; accept failures are logged at most once in
+// accept_log_interval, with how many there were.
+inline constexpr std::chrono::milliseconds accept_backoff{100};
+inline constexpr std::chrono::seconds accept_log_interval{1};
 
 // Accounts (issue 16). Password attempts (login, register, change_password): every attempt counts
 // against the IP address, every failure against the account (LoginLimiter).

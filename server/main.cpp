@@ -11,6 +11,7 @@
 #include "server/config.h"
 #include "server/guard.h"
 #include "server/log.h"
+#include "server/open_files.h"
 #include "server/server.h"
 #include "server/store/open_store.h"
 #include "server/store/postgres_db.h"
@@ -38,6 +39,18 @@ int run(int argc, char** argv) {
     }
     server::set_log_level(config->log_level);
     const auto& log = server::component_logger("server");
+    // Before anything opens a descriptor: the connections the server may hold must fit.
+    if (const auto files = server::fit_open_file_limit(config->server.limits.connections_total);
+        !files.enough()) {
+        log->warn(
+            "the open-file limit is {} (hard limit {}), but --connections-total {} needs {}: "
+            "raise the hard limit (ulimit -Hn, systemd LimitNOFILE=, docker --ulimit "
+            "nofile=) or lower --connections-total",
+            files.soft, files.hard, config->server.limits.connections_total, files.needed);
+    } else if (files.raised) {
+        log->info("open-file limit raised to {} for --connections-total {}", files.soft,
+                  config->server.limits.connections_total);
+    }
     auto store = server::open_store(config->db);
     if (!store) {
         std::cerr << "chessence-server: cannot open the database "

@@ -1,6 +1,8 @@
 #include "server/server.h"
 
 #include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -17,7 +19,9 @@
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
 #include "server/guard.h"
+#include "server/limits.h"
 #include "server/log.h"
+#include "server/metrics/metrics.h"
 #include "server/net/client_address.h"
 #include "server/net/http_session.h"
 #include "server/net/origin.h"
@@ -37,7 +41,29 @@ struct Server::Impl {
           signals(control),
           poll(control) {}
 
+    // Whether a failed accept means the process ran out of descriptors or memory.
+    static bool out_of_resources(const boost::system::error_code& ec) {
+        return ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space ||
+               ec == asio::error::no_memory || ec.value() == ENFILE;
+    }
+
+    // Counts a failed accept and logs at most one line per accept_log_interval, with how many
+    // failed since the last line.
+    void accept_failed(const boost::system::error_code& ec) {
+        metrics().accept_failures.add();
+        ++accept_failures_unlogged;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - accept_logged_at < accept_log_interval) {
+            return;
+        }
+        component_logger("server")->warn("accept: {} ({} failed accept(s) since the last line)",
+                                         ec.message(), accept_failures_unlogged);
+        accept_logged_at = now;
+        accept_failures_unlogged = 0;
+    }
+
     asio::awaitable<void> accept_loop() {
+        asio::steady_timer backoff(control);
         for (;;) {
             auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(io),
                                                                asio::as_tuple(asio::use_awaitable));
@@ -45,7 +71,13 @@ struct Server::Impl {
                 if (!acceptor.is_open()) {
                     break;
                 }
-                component_logger("server")->warn("accept: {}", ec.message());
+                accept_failed(ec);
+                if (out_of_resources(ec)) {
+                    // Nothing to accept with until a descriptor is given back: wait instead of
+                    // spinning (the connections already open keep being served).
+                    backoff.expires_after(accept_backoff);
+                    co_await backoff.async_wait(asio::as_tuple(asio::use_awaitable));
+                }
                 continue;
             }
             // Frames are small and latency matters: no Nagle (a move's event would otherwise wait
@@ -131,6 +163,9 @@ struct Server::Impl {
     asio::steady_timer poll;
     std::vector<std::thread> threads;
     std::atomic<bool> shutting{false};
+    // The accept loop's failures not logged yet, and when the last line went out (control strand).
+    std::uint64_t accept_failures_unlogged = 0;
+    std::chrono::steady_clock::time_point accept_logged_at{};
     std::string address;
     std::uint16_t port = 0;
 };

@@ -107,6 +107,10 @@ std::string prometheus_text(const Metrics& registry, const LiveFigures& live,
     out.single("chessence_queue_drops_total", "counter",
                "Clients disconnected because they fell too many frames behind.",
                static_cast<double>(registry.queue_drops.value()));
+    out.single("chessence_accept_failures_total", "counter",
+               "Connections the listener could not accept (out of descriptors or memory, or "
+               "aborted before they were accepted).",
+               static_cast<double>(registry.accept_failures.value()));
     out.single("chessence_bot_jobs_queued", "gauge",
                "Computer moves waiting for a bot thread (--bot-queue at most).",
                static_cast<double>(live.bot_jobs_queued));
