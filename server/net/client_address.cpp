@@ -37,6 +37,23 @@ core::Expected<std::vector<std::string>> parse_address_list(std::string_view lis
     return addresses;
 }
 
+std::string forwarded_for(const boost::beast::http::fields& header) {
+    std::string list;
+    const auto [first, last] = header.equal_range("X-Forwarded-For");
+    for (auto line = first; line != last; ++line) {
+        const auto value =
+            trim_blanks(std::string_view(line->value().data(), line->value().size()));
+        if (value.empty()) {
+            continue;
+        }
+        if (!list.empty()) {
+            list += ", ";
+        }
+        list += value;
+    }
+    return list;
+}
+
 std::string client_address(const std::string& peer, std::string_view forwarded_for,
                            const std::vector<std::string>& trusted_proxies) {
     const auto trusted = [&](const std::string& address) {
@@ -52,6 +69,9 @@ std::string client_address(const std::string& peer, std::string_view forwarded_f
         const auto comma = rest.rfind(',');
         const auto entry = comma == std::string_view::npos ? rest : rest.substr(comma + 1);
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(0, comma);
+        if (trim_blanks(entry).empty()) {
+            continue;
+        }
         auto address = canonical(entry);
         if (!address) {
             return peer;

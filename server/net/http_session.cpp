@@ -173,9 +173,10 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
         stream.expires_after(http_body_timeout);  // to answer
         auto req = parser.release();
         const std::string_view target(req.target().data(), req.target().size());
-        const auto forwarded = req["X-Forwarded-For"];
-        const auto ip = client_address(peer, std::string_view(forwarded.data(), forwarded.size()),
-                                       state.trusted_proxies());
+        // Every X-Forwarded-For line, not only the first: a proxy appends its own after the
+        // client's.
+        const auto forwarded = forwarded_for(req);
+        const auto ip = client_address(peer, forwarded, state.trusted_proxies());
         if (!forwarded.empty() && ip == peer && state.trusted_proxies().empty()) {
             static std::atomic<bool> warned{false};
             if (!warned.exchange(true)) {

@@ -129,11 +129,18 @@ class Node(Process):
 class HAProxy(Process):
     """The shipped docker/cluster/haproxy.cfg in front of `nodes`: its global, defaults and frontend
     as they are (the header rules and the limits under test), its backend's servers replaced by
-    the nodes on this machine and Docker's resolver left out."""
+    the nodes on this machine and Docker's resolver left out. It reaches the nodes from
+    127.0.0.1; a test whose nodes trust that address as a proxy should send its clients from
+    another (`source="127.0.0.3"`), or each client's address is a trusted proxy's and skipped."""
 
-    def __init__(self, suite, nodes):
+    def __init__(self, suite, nodes, name="haproxy", rewrite=None):
+        """`rewrite`, when set, edits the shipped file's text first (a test of another form of a
+        rule); `name` tells apart several in one test (their logs and configurations)."""
         self.port = free_port()
-        shipped = open(os.path.join(SOURCE_DIR, "docker", "cluster", "haproxy.cfg")).read()
+        with open(os.path.join(SOURCE_DIR, "docker", "cluster", "haproxy.cfg")) as cfg:
+            shipped = cfg.read()
+        if rewrite:
+            shipped = rewrite(shipped)
         config = []
         section = None
         for line in shipped.splitlines():
@@ -151,15 +158,16 @@ class HAProxy(Process):
             config.append(line)
             if section == ["backend", "nodes"] and stripped.startswith("default-server "):
                 config += [f"    server {n.name} {HOST}:{n.port}" for n in nodes]
-        path = os.path.join(suite.work, "haproxy.cfg")
+        path = os.path.join(suite.work, f"{name}.cfg")
         with open(path, "w") as out:
             out.write("\n".join(config) + "\n")
         haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
         check(os.path.exists(haproxy), "no haproxy (Debian package haproxy; scripts/install-deps.sh "
               "--test)")
-        check(subprocess.run([haproxy, "-c", "-f", path], capture_output=True).returncode == 0,
-              f"the shipped haproxy.cfg, adapted, does not parse: {path}")
-        super().__init__(suite, "haproxy", [haproxy, "-db", "-f", path])
+        parsed = subprocess.run([haproxy, "-c", "-f", path], capture_output=True, text=True)
+        check(parsed.returncode == 0, f"the shipped haproxy.cfg, adapted, does not parse: {path}: "
+              f"{(parsed.stdout + parsed.stderr)[-2000:]}")
+        super().__init__(suite, name, [haproxy, "-db", "-f", path])
         wait_until(lambda: http(self.port, "/healthz")[0] == 200, 30, "haproxy forwarding")
 
 
@@ -175,8 +183,8 @@ class Suite:
     def node(self, name="node", args=(), **kwargs):
         return Node(self, name, args, **kwargs)
 
-    def haproxy(self, nodes):
-        return HAProxy(self, nodes)
+    def haproxy(self, nodes, **kwargs):
+        return HAProxy(self, nodes, **kwargs)
 
     def close(self, keep):
         for process in reversed(self.processes):
@@ -211,10 +219,10 @@ def main(run):
     sys.exit(1 if failed else 0)
 
 
-def welcomed(port, label, headers=(), name=None):
-    """A hello on a new connection: the welcome message, or the error that refused it (the
-    connection is closed either way)."""
-    client = WebSocket(port, label, headers)
+def welcomed(port, label, headers=(), name=None, source=None):
+    """A hello on a new connection (from the local address `source` when set): the welcome
+    message, or the error that refused it (the connection is closed either way)."""
+    client = WebSocket(port, label, headers, source=source)
     try:
         hello = {"type": "hello", "protocol": 1, "id": "hello"}
         if name:
@@ -222,7 +230,10 @@ def welcomed(port, label, headers=(), name=None):
         client.send(hello)
         return client.wait_for(lambda m: m.get("type") in ("welcome", "error"))
     finally:
-        client.close()
+        try:
+            client.close()
+        except OSError:
+            pass  # the server closed first: closed either way
 
 
 def json_body(text):

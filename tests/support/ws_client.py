@@ -20,11 +20,13 @@ class Failure(Exception):
 class WebSocket:
     """One client connection to /ws: masked text frames out, JSON messages in."""
 
-    def __init__(self, port, label, headers=()):
+    def __init__(self, port, label, headers=(), source=None):
         """Opens /ws on HOST:port; `headers` are (name, value) pairs sent with the upgrade, each
-        on a line of its own (a name may repeat)."""
+        on a line of its own (a name may repeat); `source`, when set, is the local address to
+        connect from (another loopback address, 127.0.0.2, is another client)."""
         self.label = label
-        self.sock = socket.create_connection((HOST, port), timeout=TIMEOUT)
+        self.sock = socket.create_connection((HOST, port), timeout=TIMEOUT,
+                                             source_address=(source, 0) if source else None)
         key = base64.b64encode(os.urandom(16)).decode()
         extra = "".join(f"{name}: {value}\r\n" for name, value in headers)
         request = (f"GET /ws HTTP/1.1\r\nHost: {HOST}:{port}\r\nUpgrade: websocket\r\n"

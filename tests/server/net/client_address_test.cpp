@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/beast/http/fields.hpp>
+
 namespace {
 
 using server::client_address;
+using server::forwarded_for;
 using server::parse_address_list;
 
 TEST(AddressList, ParsesCommaSeparatedAddresses) {
@@ -35,6 +38,25 @@ TEST(ClientAddress, TakesTheRightMostUntrustedHopFromATrustedProxy) {
     EXPECT_EQ(client_address("10.0.0.2", "", proxies), "10.0.0.2");
     EXPECT_EQ(client_address("10.0.0.2", "nonsense", proxies), "10.0.0.2");
     EXPECT_EQ(client_address("10.0.0.2", " 2001:db8::1 ", proxies), "2001:db8::1");
+}
+
+TEST(ClientAddress, SkipsEmptyEntries) {
+    const std::vector<std::string> proxies{"10.0.0.2"};
+    EXPECT_EQ(client_address("10.0.0.2", "198.51.100.1, ,", proxies), "198.51.100.1");
+    EXPECT_EQ(client_address("10.0.0.2", " , ", proxies), "10.0.0.2");
+}
+
+// Issue 42: a proxy that appends a field line of its own puts it after the client's.
+TEST(ForwardedFor, JoinsEveryLineInTheOrderTheyArrived) {
+    boost::beast::http::fields header;
+    EXPECT_EQ(forwarded_for(header), "");
+    header.insert("X-Forwarded-For", "203.0.113.5, 203.0.113.6");
+    header.insert("Host", "x");
+    header.insert("x-forwarded-for", "  ");
+    header.insert("X-Forwarded-For", "198.51.100.1");
+    EXPECT_EQ(forwarded_for(header), "203.0.113.5, 203.0.113.6, 198.51.100.1");
+    EXPECT_EQ(client_address("10.0.0.2", forwarded_for(header), {"10.0.0.2"}), "198.51.100.1")
+        << "the proxy's line, not the client's forged one";
 }
 
 }  // namespace
