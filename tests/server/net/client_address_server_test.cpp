@@ -15,7 +15,7 @@ namespace {
 
 using test::WsClient;
 
-server::Limits proxied() {
+server::Limits behind_trusted_proxy() {
     auto limits = test::fast_limits();
     limits.trusted_proxies = "127.0.0.1";
     return limits;
@@ -41,7 +41,7 @@ test::RawAnswer with_lines(std::uint16_t port, const std::vector<std::string>& l
 }
 
 TEST(ClientAddressServer, AnUpgradeCountsAgainstTheProxysAppendedLine) {
-    auto limits = proxied();
+    auto limits = behind_trusted_proxy();
     limits.connections_per_ip = 2;
     test::TestServer server(limits);
     WsClient a(server.port(), "198.51.100.7");
@@ -56,7 +56,7 @@ TEST(ClientAddressServer, AnUpgradeCountsAgainstTheProxysAppendedLine) {
 }
 
 TEST(ClientAddressServer, AnHttpRequestCountsAgainstTheProxysAppendedLine) {
-    auto limits = proxied();
+    auto limits = behind_trusted_proxy();
     limits.http_per_ip = 2;  // bursts of 4
     test::TestServer server(limits);
     int refused = 0;
