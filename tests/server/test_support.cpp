@@ -142,6 +142,27 @@ std::uint16_t TestServer::port() const {
     return server_ ? server_->port() : 0;
 }
 
+RawAnswer forwarded_request(std::uint16_t port, const std::vector<std::string>& forwarded_for,
+                            bool upgrade, const std::string& target) {
+    std::string request = "GET " + target + " HTTP/1.1\r\nHost: x\r\n";
+    for (const auto& line : forwarded_for) {
+        request += "X-Forwarded-For: " + line + "\r\n";
+    }
+    if (upgrade) {
+        request +=
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    } else {
+        request += "Connection: close\r\n";
+    }
+    return raw_http(port, request + "\r\n");
+}
+
+server::Limits behind_proxy(server::Limits limits) {
+    limits.trusted_proxies = "127.0.0.1";
+    return limits;
+}
+
 RawAnswer raw_http(std::uint16_t port, const std::string& request) {
     asio::io_context io;
     tcp::socket socket(io);

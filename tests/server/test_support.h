@@ -72,6 +72,10 @@ struct RawAnswer {
     std::string body;
 };
 RawAnswer raw_http(std::uint16_t port, const std::string& request);
+// A WebSocket upgrade of /ws (or, with `upgrade` false, a GET of `target`) on a fresh connection,
+// carrying one X-Forwarded-For line per entry of `forwarded_for`, in that order.
+RawAnswer forwarded_request(std::uint16_t port, const std::vector<std::string>& forwarded_for,
+                            bool upgrade = true, const std::string& target = "/ws");
 
 class WsClient {
 public:
@@ -133,6 +137,9 @@ server::Limits fast_limits();
 // fast_limits() without lag probes: snapshots taken seconds apart on a slow (sanitized, loaded)
 // machine stay equal, where a probe coming back would change the players' lag_ms in between.
 server::Limits fast_limits_without_lag();
+// `limits` with 127.0.0.1 trusted as a proxy: a test then speaks from any address by sending
+// X-Forwarded-For.
+server::Limits behind_proxy(server::Limits limits = fast_limits());
 
 // The value of the series `series` (its name and labels exactly as written, e.g.
 // `chessence_errors_total{code="illegal_move"}`) in a GET /metrics answer, or -1 when absent.

@@ -13,27 +13,13 @@ namespace {
 using test::json;
 using test::WsClient;
 
-server::Limits proxied(server::Limits limits = test::fast_limits()) {
-    limits.trusted_proxies = "127.0.0.1";
-    return limits;
-}
-
 // A WebSocket upgrade (or, with `upgrade` false, a GET of `target`) from `address`, on a fresh
 // connection.
 test::RawAnswer raw_request(std::uint16_t port, const std::string& address, bool upgrade = true,
                             const std::string& target = "/ws") {
-    std::string request = "GET " + target + " HTTP/1.1\r\nHost: x\r\n";
-    if (!address.empty()) {
-        request += "X-Forwarded-For: " + address + "\r\n";
-    }
-    if (upgrade) {
-        request +=
-            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
-    } else {
-        request += "Connection: close\r\n";
-    }
-    return test::raw_http(port, request + "\r\n");
+    return test::forwarded_request(
+        port, address.empty() ? std::vector<std::string>{} : std::vector<std::string>{address},
+        upgrade, target);
 }
 
 // The upgrade's status once the server has counted what closed (it may take a moment).
@@ -49,7 +35,7 @@ int upgrade_status_soon(std::uint16_t port, const std::string& address, int want
 }
 
 TEST(AddressLimitsServer, ManyConnectionsFromOneAddressAreRefused) {
-    auto limits = proxied();
+    auto limits = test::behind_proxy();
     limits.connections_per_ip = 3;
     test::TestServer server(limits);
     std::vector<std::unique_ptr<WsClient>> mine;
@@ -69,7 +55,7 @@ TEST(AddressLimitsServer, ManyConnectionsFromOneAddressAreRefused) {
 }
 
 TEST(AddressLimitsServer, TheServerRefusesConnectionsWhenFull) {
-    auto limits = proxied();
+    auto limits = test::behind_proxy();
     limits.connections_total = 2;
     test::TestServer server(limits);
     WsClient a(server.port(), "198.51.100.1");
@@ -96,7 +82,7 @@ TEST(AddressLimitsServer, XForwardedForCountsOnlyFromATrustedProxy) {
 }
 
 TEST(AddressLimitsServer, NewGuestsPerHourFromOneAddress) {
-    auto limits = proxied();
+    auto limits = test::behind_proxy();
     limits.guests_per_ip_per_hour = 2;
     test::TestServer server(limits);
     WsClient first(server.port(), "198.51.100.7");
@@ -116,7 +102,7 @@ TEST(AddressLimitsServer, NewGuestsPerHourFromOneAddress) {
 }
 
 TEST(AddressLimitsServer, ASeekFloodFromOneAddressIsRefused) {
-    auto limits = proxied();
+    auto limits = test::behind_proxy();
     limits.seeks_per_ip = 3;
     test::TestServer server(limits);
     WsClient ann(server.port(), "198.51.100.7");
@@ -183,7 +169,7 @@ TEST(AddressLimitsServer, OpenGamesPerPlayer) {
 }
 
 TEST(AddressLimitsServer, AnHttpFloodFromOneAddressGets429) {
-    auto limits = proxied();
+    auto limits = test::behind_proxy();
     limits.http_per_ip = 2;  // bursts of 4
     test::TestServer server(limits);
     int refused = 0;

@@ -15,33 +15,15 @@ namespace {
 
 using test::WsClient;
 
-server::Limits behind_trusted_proxy() {
-    auto limits = test::fast_limits();
-    limits.trusted_proxies = "127.0.0.1";
-    return limits;
-}
-
 // A request from the trusted proxy 127.0.0.1 carrying one X-Forwarded-For line per entry of
 // `lines`, in that order: a WebSocket upgrade of /ws, or with `upgrade` false a GET of /healthz.
 test::RawAnswer with_lines(std::uint16_t port, const std::vector<std::string>& lines,
                            bool upgrade = true) {
-    std::string request =
-        std::string("GET ") + (upgrade ? "/ws" : "/healthz") + " HTTP/1.1\r\nHost: x\r\n";
-    for (const auto& line : lines) {
-        request += "X-Forwarded-For: " + line + "\r\n";
-    }
-    if (upgrade) {
-        request +=
-            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
-    } else {
-        request += "Connection: close\r\n";
-    }
-    return test::raw_http(port, request + "\r\n");
+    return test::forwarded_request(port, lines, upgrade, upgrade ? "/ws" : "/healthz");
 }
 
 TEST(ClientAddressServer, AnUpgradeCountsAgainstTheProxysAppendedLine) {
-    auto limits = behind_trusted_proxy();
+    auto limits = test::behind_proxy();
     limits.connections_per_ip = 2;
     test::TestServer server(limits);
     WsClient a(server.port(), "198.51.100.7");
@@ -56,7 +38,7 @@ TEST(ClientAddressServer, AnUpgradeCountsAgainstTheProxysAppendedLine) {
 }
 
 TEST(ClientAddressServer, AnHttpRequestCountsAgainstTheProxysAppendedLine) {
-    auto limits = behind_trusted_proxy();
+    auto limits = test::behind_proxy();
     limits.http_per_ip = 2;  // bursts of 4
     test::TestServer server(limits);
     int refused = 0;

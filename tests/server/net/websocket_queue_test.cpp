@@ -20,17 +20,27 @@ namespace {
 using test::json;
 using test::WsClient;
 
-// The session's strand runs nothing until io runs: every frame sent meanwhile stays posted.
-TEST(SessionQueue, FramesPostedToAStrandThatIsBehindAreBounded) {
+// A session whose strand runs nothing until io runs (every frame sent meanwhile stays posted),
+// with a queue of 8 frames.
+class SessionSendQueue : public ::testing::Test {
+protected:
+    server::Limits with_small_queue() {
+        server::Limits limits;
+        limits.max_queue = 8;
+        return limits;
+    }
+
     boost::asio::io_context io;
-    auto store = server::make_memory_store();
-    server::Limits limits;
-    limits.max_queue = 8;
-    server::ServerState state(io, *store, limits, "");
-    auto session = std::make_shared<server::WebSocketSession>(state, boost::beast::tcp_stream(io),
-                                                              "127.0.0.1", nullptr);
-    const auto frame = server::make_frame(R"({"type":"pong"})");
-    const auto drops = server::metrics().queue_drops.value();
+    std::unique_ptr<server::Store> store = server::make_memory_store();
+    server::Limits limits = with_small_queue();
+    server::ServerState state{io, *store, limits, ""};
+    std::shared_ptr<server::WebSocketSession> session = std::make_shared<server::WebSocketSession>(
+        state, boost::beast::tcp_stream(io), "127.0.0.1", nullptr);
+    const server::Frame frame = server::make_frame(R"({"type":"pong"})");
+    const std::uint64_t drops = server::metrics().queue_drops.value();
+};
+
+TEST_F(SessionSendQueue, FramesPostedToAStrandThatIsBehindAreBounded) {
     for (int i = 0; i < 1000; ++i) {
         session->send(frame);
     }
@@ -44,16 +54,7 @@ TEST(SessionQueue, FramesPostedToAStrandThatIsBehindAreBounded) {
     EXPECT_EQ(frame.use_count(), 1) << "nothing more is posted to it";
 }
 
-TEST(SessionQueue, FramesWithinTheCapAreNotDropped) {
-    boost::asio::io_context io;
-    auto store = server::make_memory_store();
-    server::Limits limits;
-    limits.max_queue = 8;
-    server::ServerState state(io, *store, limits, "");
-    auto session = std::make_shared<server::WebSocketSession>(state, boost::beast::tcp_stream(io),
-                                                              "127.0.0.1", nullptr);
-    const auto frame = server::make_frame(R"({"type":"pong"})");
-    const auto drops = server::metrics().queue_drops.value();
+TEST_F(SessionSendQueue, FramesWithinTheCapAreNotDropped) {
     for (std::size_t i = 0; i < limits.max_queue; ++i) {
         session->send(frame);
     }
