@@ -1,7 +1,6 @@
 #include "server/server.h"
 
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -44,7 +43,8 @@ struct Server::Impl {
     // Whether a failed accept means the process ran out of descriptors or memory.
     static bool out_of_resources(const boost::system::error_code& ec) {
         return ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space ||
-               ec == asio::error::no_memory || ec.value() == ENFILE;
+               ec == asio::error::no_memory ||
+               ec == boost::system::errc::too_many_files_open_in_system;
     }
 
     // Counts a failed accept and logs at most one line per accept_log_interval, with how many
