@@ -77,11 +77,15 @@ inline constexpr std::chrono::milliseconds accept_backoff{100};
 inline constexpr std::chrono::seconds accept_log_interval{1};
 
 // Accounts (issue 16). Password attempts (login, register, change_password): every attempt counts
-// against the IP address, every failure against the account (LoginLimiter).
+// against the IP address; every failure against the pair (account, address) and against the
+// account. An address is refused an account after failures_per_address failures on it; once the
+// account has failures_per_account failures from everywhere (a wide attack), every address that
+// has failed on it at least once is refused it too — never an address that has not (LoginLimiter).
 struct LoginPolicy {
     int attempts_per_ip = 20;  // in ip_window
     std::chrono::seconds ip_window{600};
-    int failures_per_account = 5;  // in account_window
+    int failures_per_address = 5;   // on one account, in account_window
+    int failures_per_account = 50;  // from all addresses, in account_window
     std::chrono::seconds account_window{900};
 };
 // Password checks waiting for the password worker; beyond, `rate_limited`.

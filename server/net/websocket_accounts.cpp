@@ -181,11 +181,11 @@ void WebSocketSession::login(const protocol::Request& request) {
         },
         [this, key, account, id = request.id](std::pair<bool, std::optional<std::string>> checked) {
             if (!checked.first) {
-                state_.login_limiter().failed(key);
+                state_.login_limiter().failed(ip_, key);
                 reply_error(ErrorCode::bad_credentials, "wrong username or password", id);
                 return;
             }
-            state_.login_limiter().succeeded(key);
+            state_.login_limiter().succeeded(ip_, key);
             finish_login(*account, std::move(checked.second), id);
         });
 }
@@ -286,7 +286,7 @@ void WebSocketSession::change_password(const protocol::Request& request) {
         },
         [this, key, player_id = player_->id, id = request.id](std::optional<std::string> hashed) {
             if (!hashed) {
-                state_.login_limiter().failed(key);
+                state_.login_limiter().failed(ip_, key);
                 reply_error(ErrorCode::bad_credentials, "wrong password", id);
                 return;
             }

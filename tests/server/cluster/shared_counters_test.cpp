@@ -59,7 +59,8 @@ TEST_F(SharedCountersTest, AnUnreachableRedisIsAnError) {
 TEST_F(SharedCountersTest, LoginLimitsCountAcrossNodes) {
     LoginPolicy policy;
     policy.attempts_per_ip = 4;
-    policy.failures_per_account = 2;
+    policy.failures_per_address = 2;
+    policy.failures_per_account = 3;
     LoginLimiter node_a(policy);
     LoginLimiter node_b(policy);
     node_a.share(counters());
@@ -74,13 +75,20 @@ TEST_F(SharedCountersTest, LoginLimitsCountAcrossNodes) {
     EXPECT_FALSE(node_b.try_attempt("10.0.0.1", ""));
     EXPECT_TRUE(node_b.try_attempt("10.0.0.2", "")) << "another address is not held back";
 
-    // One account's failures on A hold it back on B too, until a success.
-    EXPECT_TRUE(node_b.try_attempt("10.0.0.3", "alice"));
-    node_a.failed("alice");
-    node_a.failed("alice");
-    EXPECT_FALSE(node_b.try_attempt("10.0.0.4", "alice"));
-    node_a.succeeded("alice");
+    // An address's failures on A hold it back on B too, until its success; the owner from
+    // another address is never held back.
+    node_a.failed("10.0.0.3", "alice");
+    node_a.failed("10.0.0.3", "alice");
+    EXPECT_FALSE(node_b.try_attempt("10.0.0.3", "alice"));
     EXPECT_TRUE(node_b.try_attempt("10.0.0.4", "alice"));
+    node_a.succeeded("10.0.0.3", "alice");
+    EXPECT_TRUE(node_b.try_attempt("10.0.0.3", "alice"));
+
+    // Three failures on the account in all (two forgotten by the success above do not count
+    // for 10.0.0.3, but do for the account): an address with one failure is refused everywhere.
+    node_b.failed("10.0.0.5", "alice");
+    EXPECT_FALSE(node_a.try_attempt("10.0.0.5", "alice"));
+    EXPECT_TRUE(node_a.try_attempt("10.0.0.6", "alice"));
 }
 
 TEST_F(SharedCountersTest, GuestAndChatLimitsPerAddressCountAcrossNodes) {

@@ -100,9 +100,39 @@ TEST_F(WsAccounts, WrongNameAndWrongPasswordGetTheSameAnswerAndFailuresAreLimite
     for (int i = 3; i < 7; ++i) {
         EXPECT_EQ(login_as(other, "ann", "wrong password", i)["code"], "bad_credentials");
     }
-    // Five failures on the account: even the right password waits now.
+    // Five failures on the account from this address: even the right password waits now.
     EXPECT_EQ(login_as(other, "Ann", "correct horse", 7)["code"], "rate_limited");
     EXPECT_EQ(login_as(other, "nobody_there", "x", 8)["code"], "bad_credentials");
+}
+
+// Finding 8 of issue 42: five wrong passwords from a stranger's address used to make the owner's
+// right password from another address `rate_limited`.
+class WsAccountsBehindProxy : public ::testing::Test {
+protected:
+    test::TestServer server_{test::behind_proxy(account_limits())};
+};
+
+TEST_F(WsAccountsBehindProxy, AStrangersFailuresDoNotLockTheOwnerOut) {
+    WsClient ann(server_.port(), "198.51.100.2");
+    ann.hello();
+    register_as(ann, "ann");
+    WsClient stranger(server_.port(), "203.0.113.7");
+    stranger.hello();
+    for (int i = 1; i <= 5; ++i) {
+        EXPECT_EQ(login_as(stranger, "ann", "wrong password", i)["code"], "bad_credentials");
+    }
+    EXPECT_EQ(login_as(stranger, "ann", "correct horse", 6)["code"], "rate_limited")
+        << "the address that failed is refused the account, right password or not";
+
+    WsClient phone(server_.port(), "198.51.100.2");
+    phone.hello();
+    EXPECT_EQ(login_as(phone, "ann", "correct horse", 7)["type"], "signed_in")
+        << "the owner, from an address that has not failed, logs in";
+    WsClient laptop(server_.port(), "192.0.2.44");
+    laptop.hello();
+    EXPECT_EQ(login_as(laptop, "ann", "correct horse", 8)["type"], "signed_in");
+    EXPECT_EQ(login_as(stranger, "ann", "correct horse", 9)["code"], "rate_limited")
+        << "the owner's success does not let the stranger's address back in";
 }
 
 TEST_F(WsAccounts, LogoutRevokesTheTokenAndEverywhereSignsOutTheOthers) {
