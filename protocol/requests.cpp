@@ -427,11 +427,12 @@ std::string utf8_prefix(const std::string& text, std::size_t max_bytes) {
 }
 
 // An error answer for the frame, built field by field.
-ParseResult reject(ErrorCode code, std::string message, const json& id) {
+ParseResult reject(ErrorCode code, std::string message, const json& id, std::string game_id = {}) {
     RequestError rejected;
     rejected.error.code = code;
     rejected.error.message = std::move(message);
     rejected.id = id;
+    rejected.game_id = std::move(game_id);
     return ParseResult(std::in_place_type<RequestError>, std::move(rejected));
 }
 
@@ -551,7 +552,7 @@ ParseResult parse_request_tree(std::string_view text) {
     FieldReader reader(message);
     read_fields(reader, request);
     if (reader.failed()) {
-        return reject(reader.error().code, reader.error().message, id);
+        return reject(reader.error().code, reader.error().message, id, request.game_id);
     }
     return request;
 }

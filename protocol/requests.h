@@ -115,6 +115,9 @@ struct Request {
 struct RequestError {
     ProtocolError error;
     nlohmann::json id;  // the request's id if it could be read, else null
+    // A game request's `game_id` when it was read before the problem was found, else "": the
+    // error is about that game and says so.
+    std::string game_id;
 };
 
 using ParseResult = std::variant<Request, RequestError>;

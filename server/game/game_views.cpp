@@ -147,7 +147,8 @@ json snapshot_json(const GameState& state, const std::array<SeatPresence, 2>& se
     snapshot.update(clock_fields(state, now));
     snapshot["rematch_game_id"] = state.rematch_game ? json(*state.rematch_game) : json(nullptr);
     snapshot["spectators"] = spectators;
-    snapshot["spectator_chat"] = state.spectator_chat;
+    // The spectators' chat closes with the game, whatever the players last set.
+    snapshot["spectator_chat"] = state.spectator_chat && !state.result;
     snapshot["match"] = state.match ? match_json(state) : json(nullptr);
     snapshot["rated"] = record.rated;
     snapshot["rating_change"] = rating_change;

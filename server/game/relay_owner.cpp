@@ -175,7 +175,7 @@ void Relay::handle_request(const RelayRecord& record) {
     auto parsed = protocol::parse_request(record.text);
     if (auto* error = std::get_if<protocol::RequestError>(&parsed)) {
         // The origin checked it: a node of another version may read requests differently.
-        client->send(error_frame(error->error, error->id));
+        client->send(error_frame(error->error, error->id, error->game_id));
         return;
     }
     auto request = std::get<protocol::Request>(std::move(parsed));

@@ -20,28 +20,37 @@ using protocol::RequestType;
 
 namespace {
 
-// The `id` of the request in `text`, as its reply would echo it (null when it cannot be read): a
-// refused frame is answered with its own id too. The request parser reads it, so an id is read
-// the same way whether the frame is handled or refused.
-nlohmann::json request_id_of(const std::string& text) {
-    return std::visit([](auto&& parsed) { return std::move(parsed.id); },
-                      protocol::parse_request(text));
+// What a refusal of the request in `text` echoes: its `id` (null when it cannot be read) and the
+// game it is about ("" when none). The request parser reads them, so they are read the same way
+// whether the frame is handled or refused.
+struct Echo {
+    nlohmann::json id;
+    std::string game_id;
+};
+Echo echo_of(const std::string& text) {
+    return std::visit(
+        [](auto&& parsed) {
+            return Echo{std::move(parsed.id), std::move(parsed.game_id)};
+        },
+        protocol::parse_request(text));
 }
 
 }  // namespace
 
 void WebSocketSession::on_text(const std::string& text) {
     if (!take_token()) {
-        enqueue(error_frame(ErrorCode::rate_limited, "too many messages; slow down",
-                            request_id_of(text)));
+        const auto echo = echo_of(text);
+        enqueue(error_frame(ErrorCode::rate_limited, "too many messages; slow down", echo.id,
+                            echo.game_id));
         return;
     }
     if (hello_pending_ || account_pending_) {
         // Who the client is is changing: what follows waits, so requests are handled in order.
         if (held_.size() >= max_held_frames) {
+            const auto echo = echo_of(text);
             enqueue(error_frame(ErrorCode::rate_limited,
-                                "too many messages before the welcome; slow down",
-                                request_id_of(text)));
+                                "too many messages before the welcome; slow down", echo.id,
+                                echo.game_id));
             return;
         }
         held_.push_back(text);
@@ -64,7 +73,7 @@ void WebSocketSession::handle_text(const std::string& text) {
         component_logger("ws")->debug("client {}: {} ({})", id_,
                                       protocol::error_code_name(error->error.code),
                                       error->error.message);
-        enqueue(error_frame(error->error, error->id));
+        enqueue(error_frame(error->error, error->id, error->game_id));
         return;
     }
     on_request(std::get<protocol::Request>(std::move(parsed)), text);
@@ -87,7 +96,8 @@ void WebSocketSession::on_request(protocol::Request request, const std::string& 
         return;
     }
     if (!player_) {
-        enqueue(error_frame(ErrorCode::hello_required, "send hello first", request.id));
+        enqueue(error_frame(ErrorCode::hello_required, "send hello first", request.id,
+                            request.game_id));
         return;
     }
     if (request.type == RequestType::ping) {

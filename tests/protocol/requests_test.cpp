@@ -247,6 +247,18 @@ TEST(ParseRequest, ChatLengthCountsCharacters) {
     EXPECT_EQ(error.id, 9);
 }
 
+TEST(ParseRequest, AGameRequestsErrorNamesItsGame) {
+    const auto too_long = error_of(
+        json{{"type", "chat"}, {"game_id", "g_1"}, {"text", std::string(301, 'x')}}.dump());
+    EXPECT_EQ(too_long.error.code, ErrorCode::chat_too_long);
+    EXPECT_EQ(too_long.game_id, "g_1");
+    EXPECT_EQ(error_of(R"({"type":"name_object","game_id":"g_2","object":11})").game_id, "g_2");
+    EXPECT_EQ(error_of(R"({"type":"spectator_chat","game_id":"g_3"})").game_id, "g_3");
+    // Without a readable game id, or for a request about no game, none.
+    EXPECT_EQ(error_of(R"({"type":"move","game_id":7,"move":"e3-e4"})").game_id, "");
+    EXPECT_EQ(error_of(R"({"type":"set_name","name":7})").game_id, "");
+}
+
 TEST(ValidateName, TrimsAndChecks) {
     EXPECT_EQ(std::get<std::string>(protocol::validate_name("  Ann ")), "Ann");
     EXPECT_EQ(std::get<std::string>(protocol::validate_name("a_b-c.d 9")), "a_b-c.d 9");

@@ -114,6 +114,35 @@ TEST(RoomChat, SpectatorsMayChatOnlyWhileTheGamePlays) {
         << "the players still talk";
 }
 
+TEST(RoomChat, SnapshotsSayTheSpectatorsChatIsClosedOnceTheGameIsOver) {
+    test::TestServer server(test::fast_limits());
+    test::Table table(server.port(), "chesica");
+    ASSERT_FALSE(table.game_id.empty());
+    EXPECT_TRUE(table.snapshot(*table.sam)["spectator_chat"].get<bool>());
+    table.ann->send({{"type", "resign"}, {"game_id", table.game_id}});
+    EXPECT_EQ(table.event(1)["kind"], "game_over");
+    EXPECT_FALSE(table.snapshot(*table.sam)["spectator_chat"].get<bool>())
+        << "the spectator's line would be refused (game_over)";
+    EXPECT_EQ(say(*table.sam, table.game_id, "hello", "after")["code"], "game_over");
+    EXPECT_FALSE(table.snapshot(*table.ann)["spectator_chat"].get<bool>());
+}
+
+TEST(RoomChat, ChatErrorsNameTheirGame) {
+    test::TestServer server(test::fast_limits());
+    test::Table table(server.port(), "chesica");
+    ASSERT_FALSE(table.game_id.empty());
+    const auto too_long = say(*table.bob, table.game_id, std::string(301, 'z'), "long");
+    EXPECT_EQ(too_long["code"], "chat_too_long");
+    EXPECT_EQ(too_long["game_id"], table.game_id);
+    // Without `open` (the client schema forbids it: sent unchecked).
+    table.ann->send_raw(
+        json{{"type", "spectator_chat"}, {"game_id", table.game_id}, {"id", "open?"}}.dump());
+    const auto missing = table.ann->wait_error("open?");
+    EXPECT_EQ(missing["code"], "missing_field");
+    EXPECT_EQ(missing["game_id"], table.game_id);
+    EXPECT_EQ(table.bob->schema_violations(), 0u);
+}
+
 TEST(RoomChat, PlayersCloseAndReopenTheSpectatorsChat) {
     test::TestServer server(test::fast_limits());
     test::Table table(server.port(), "chesica");
