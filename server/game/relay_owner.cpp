@@ -192,20 +192,23 @@ void Relay::handle_request(const RelayRecord& record) {
         state_.lobby().post_request(std::move(actor), std::move(request));
         return;
     }
-    auto room = state_.room(request.game_id);
-    if (!room && room.error().rfind(owned_elsewhere_prefix, 0) == 0) {
+    auto game = state_.game_for(request.game_id, actor.player_id);
+    if (!game && game.error().rfind(owned_elsewhere_prefix, 0) == 0) {
         // Another node owns the game now: the origin finds it when the client sends this again.
         client->not_here(request.game_id);
         client->send(error_frame(protocol::ErrorCode::server_restarting, lost_room_text, request.id,
                                  request.game_id));
-    } else if (!room) {
+    } else if (!game) {
         component_logger("relay")->error("game {} for node {}: {}", request.game_id, record.from,
-                                         room.error());
+                                         game.error());
         client->send(error_frame(protocol::ErrorCode::internal_error,
                                  "the server could not load this game; try again", request.id,
                                  request.game_id));
-    } else if (*room) {
-        (*room)->post_request(std::move(actor), std::move(request));
+    } else if (game->room) {
+        game->room->post_request(std::move(actor), std::move(request));
+    } else if (game->finished) {
+        // A finished game this node released meanwhile, asked about by someone without a seat.
+        state_.answer_finished(*game->finished, actor, request);
     } else {
         client->send(error_frame(protocol::ErrorCode::no_such_game, "there is no such game",
                                  request.id, request.game_id));

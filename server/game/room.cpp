@@ -148,7 +148,10 @@ void Room::restore_chat(std::vector<ChatLine> lines) {
 
 void Room::post_request(Actor actor, protocol::Request request) {
     boost::asio::post(strand_, [self = shared_from_this(), actor = std::move(actor),
-                                request = std::move(request)] { self->handle(actor, request); });
+                                request = std::move(request)] {
+        self->handle(actor, request);
+        self->release_if_idle();
+    });
 }
 
 void Room::post_seated(std::vector<Actor> players, std::uint64_t answer_client, json request_id) {
@@ -332,13 +335,13 @@ void Room::dispatch(const Actor& actor, const protocol::Request& request) {
 
 std::optional<protocol::ProtocolError> Room::may_chat(const Actor& actor,
                                                       const std::optional<int>& seat) {
+    if (!seat && game_.result) {
+        // After the end only the players talk (a rematch, a good game); spectators' chat closes,
+        // for a watcher or not (a finished game not in memory answers so too: finished_games.cpp).
+        return protocol::ProtocolError{ErrorCode::game_over, spectators_chat_over_text};
+    }
     if (!seat && !watchers_.count(actor.client_id)) {
         return protocol::ProtocolError{ErrorCode::not_a_player, "watch the game to chat in it"};
-    }
-    if (!seat && game_.result) {
-        // After the end only the players talk (a rematch, a good game); spectators' chat closes.
-        return protocol::ProtocolError{ErrorCode::game_over,
-                                       "the game is over: only its players may chat now"};
     }
     if (!seat && !game_.spectator_chat) {
         return protocol::ProtocolError{ErrorCode::chat_closed,
@@ -595,6 +598,7 @@ void Room::committed(core::Status status, InFlight batch) {
     if (!busy_) {
         bot_turn();
     }
+    release_if_idle();
 }
 
 bool Room::rebuild() {

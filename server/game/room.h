@@ -45,6 +45,10 @@ class ServerState;
 inline constexpr const char* lost_room_text =
     "this game is moving to another server: reconnect in a moment and send this again";
 
+// What a spectator's chat line is refused with once the game is over (game_over).
+inline constexpr const char* spectators_chat_over_text =
+    "the game is over: only its players may chat now";
+
 class Room : public std::enable_shared_from_this<Room> {
 public:
     Room(ServerState& state, GameRecord record, std::vector<std::string> seat_names);
@@ -64,8 +68,15 @@ public:
     // shared.
     void restore_chat(std::vector<ChatLine> lines);
 
-    // Runs a game request on the room strand.
+    // Runs a game request on the room strand. A finished room that is idle afterwards (nothing
+    // in flight, nothing waiting, nobody watching) leaves the registry, as it does after each
+    // commit: the store rebuilds it on demand.
     void post_request(Actor actor, protocol::Request request);
+    // A watch answered by a room nobody else holds (ServerState::answer_finished: a finished game
+    // read from the store for someone without a seat in it): the snapshot, or the events missed,
+    // that a watch gives a new watcher, without keeping the asker as one. Runs on the caller's
+    // thread, so the room must not be shared.
+    void answer_watch(const Actor& actor, const protocol::Request& request);
     // The players of a just-created game: each gets `game_started` and a snapshot, and watches.
     // `request_id` is echoed to the player `answer_client` (the one whose request created it).
     void post_seated(std::vector<Actor> players, std::uint64_t answer_client = 0,
@@ -196,8 +207,16 @@ private:
 
     // room_watchers.cpp
     void watch(const Actor& actor, const protocol::Request& request);
+    // A private game shows itself to its players and to whoever gives its key; anyone else is
+    // refused (forbidden) and false is returned.
+    bool may_watch(const Actor& actor, const protocol::Request& request);
+    // What a watch is answered with, for a watcher counted already: the snapshot, or the events
+    // missed in one frame.
+    void send_watch_answer(const Actor& actor, const protocol::Request& request);
     void unwatch(const Actor& actor, const protocol::Request& request);
     void unwatch(std::uint64_t client_id);
+    // A finished room with nothing in flight, nothing waiting and nobody watching leaves the
+    // registry (and, once nothing holds it, memory, with its lease in cluster mode).
     void release_if_idle();
     void add_watcher(const Actor& actor);
     // Pushes `spectators` when the count changed: the first change at once, then at most one

@@ -40,7 +40,11 @@ public:
         : load_(std::move(load)), now_(std::move(now)) {}
 
     // The room of `id`, loaded if needed (see above); null when there is no such game.
-    core::Expected<std::shared_ptr<T>> get(std::string_view id) {
+    core::Expected<std::shared_ptr<T>> get(std::string_view id) { return get(id, load_); }
+
+    // As get(id), with `load` in place of the registry's loader should this call be the one that
+    // loads (a caller that has read the game's record already hands over what it read).
+    core::Expected<std::shared_ptr<T>> get(std::string_view id, const Loader& load) {
         std::unique_lock lock(mutex_);
         for (;;) {
             if (auto room = find(id)) {
@@ -62,7 +66,7 @@ public:
         lock.unlock();
         core::Expected<std::shared_ptr<T>> result = core::make_error("not loaded");
         try {
-            result = load_(id);
+            result = load(id);
         } catch (...) {
             finish_load(key);
             throw;
@@ -76,6 +80,13 @@ public:
         }
         loaded_.notify_all();
         return result;
+    }
+
+    // Whether `id` is remembered as no game (reads nothing).
+    bool known_unknown(std::string_view id) {
+        std::lock_guard lock(mutex_);
+        const auto unknown = unknown_.find(id);
+        return unknown != unknown_.end() && now_() < unknown->second;
     }
 
     // Registers a room whose game was just created (or restored at start-up).

@@ -21,21 +21,42 @@ namespace events = protocol::events;
 // of the current game or round carry the position string after them, so the client can show them);
 // otherwise, or with `full`, a snapshot.
 void Room::watch(const Actor& actor, const protocol::Request& request) {
-    // A private game shows itself to its players and to whoever has its link (the key).
+    if (!may_watch(actor, request)) {
+        return;
+    }
+    add_watcher(actor);
+    send_watch_answer(actor, request);
+    watchers_changed();
+}
+
+void Room::answer_watch(const Actor& actor, const protocol::Request& request) {
+    if (!may_watch(actor, request)) {
+        return;
+    }
+    // Counted as watch() counts a new watcher, so that the answer is the one the registered room
+    // gives; the client is not told that it watches (this copy goes once it has answered).
+    watchers_[actor.client_id] = Watcher{actor.client, actor.player_id};
+    send_watch_answer(actor, request);
+    watchers_.clear();
+}
+
+bool Room::may_watch(const Actor& actor, const protocol::Request& request) {
     if (record_.is_private && !game_.seat_of(actor.player_id) &&
         !same_secret(request.key, record_.access_key)) {
         fail(actor, request, protocol::ErrorCode::forbidden,
              "this game is private: open it with the link its players share");
-        return;
+        return false;
     }
-    add_watcher(actor);
+    return true;
+}
+
+void Room::send_watch_answer(const Actor& actor, const protocol::Request& request) {
     const auto known = static_cast<std::int64_t>(log_.size());
     const bool catch_up = request.since && !request.full && *request.since >= 0 &&
                           *request.since <= known &&
                           known - *request.since <= static_cast<std::int64_t>(catch_up_max_events);
     if (!catch_up) {
         actor.send(make_frame(protocol::snapshot_message(snapshot(actor.player_id), request.id)));
-        watchers_changed();
         return;
     }
     std::vector<protocol::VersionedEvent> missed;
@@ -56,7 +77,6 @@ void Room::watch(const Actor& actor, const protocol::Request& request) {
     if (!rating_change_.empty()) {
         actor.send(make_frame(protocol::rating_change_message(id(), rating_change_)));
     }
-    watchers_changed();
 }
 
 void Room::unwatch(const Actor& actor, const protocol::Request& request) {
@@ -80,7 +100,7 @@ void Room::unwatch(std::uint64_t client_id) {
 }
 
 void Room::release_if_idle() {
-    if (finished() && !busy_ && watchers_.empty()) {
+    if (finished() && !busy_ && waiting_.empty() && watchers_.empty() && !lost()) {
         // A finished game nobody watches leaves memory; the store rebuilds it on demand.
         state_.release_room(id());
     }

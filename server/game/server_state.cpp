@@ -350,10 +350,14 @@ core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view ga
     if (!*record) {
         return std::shared_ptr<Room>();
     }
+    return load_room(**record);
+}
+
+core::Expected<std::shared_ptr<Room>> ServerState::load_room(const GameRecord& record) {
     if (!leases_) {
-        return build_room(**record);
+        return build_room(record);
     }
-    auto owned = own_game(**record);
+    auto owned = own_game(record);
     if (!owned) {
         return core::make_error(owned.error());
     }
@@ -361,20 +365,52 @@ core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view ga
     // build_room reads the events now that the game is claimed: what a former owner committed
     // before the claim is in them, and nothing it sends after can commit. (The record's fields a
     // room uses never change.)
-    auto room = build_room(**record, owned->unowned);
+    auto room = build_room(record, owned->unowned);
     if (!room) {
-        leases_->release(std::string(game_id), *fence);
+        leases_->release(record.id, *fence);
         return room;
     }
     (*room)->set_fence(*fence);
     if (!(*room)->finished()) {
         component_logger("server")->info(
-            "game {}: taken over with fence {} after {} ms without an owner", game_id, *fence,
+            "game {}: taken over with fence {} after {} ms without an owner", record.id, *fence,
             owned->unowned.count());
         (*room)->post_summary();
         (*room)->post_bot_check();
     }
     return room;
+}
+
+core::Expected<GameLookup> ServerState::game_for(std::string_view game_id,
+                                                 std::string_view player_id) {
+    if (auto room = rooms_.loaded(game_id)) {
+        return GameLookup{std::move(room), std::nullopt};
+    }
+    if (rooms_.known_unknown(game_id)) {
+        return GameLookup{};
+    }
+    // The read a load makes first, made here: a finished game need not be loaded at all.
+    auto record = store_.game(game_id);
+    if (!record) {
+        return core::make_error(record.error());
+    }
+    if (*record && (*record)->status == "finished" &&
+        std::find((*record)->seats.begin(), (*record)->seats.end(), player_id) ==
+            (*record)->seats.end()) {
+        return GameLookup{nullptr, std::move(**record)};
+    }
+    // Loaded from the record just read (or found, should another request have loaded it since);
+    // an id the store does not know is remembered as such.
+    auto room = rooms_.get(game_id, [&](std::string_view) -> core::Expected<std::shared_ptr<Room>> {
+        if (!*record) {
+            return std::shared_ptr<Room>();
+        }
+        return load_room(**record);
+    });
+    if (!room) {
+        return core::make_error(room.error());
+    }
+    return GameLookup{std::move(*room), std::nullopt};
 }
 
 core::Expected<ServerState::Owned> ServerState::own_game(const GameRecord& record) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -33,6 +34,10 @@
 #include "server/puzzles/puzzle_collection.h"
 #include "server/store/store.h"
 
+namespace protocol {
+struct Request;
+}
+
 namespace server {
 
 class Lobby;
@@ -54,6 +59,14 @@ std::string owner_named_in(std::string_view error);
 struct PreparedGame {
     std::shared_ptr<Room> room;
     WriteBatch writes;
+};
+
+// Where a request for a game goes (ServerState::game_for): the game's room, or the stored record
+// of a finished game that is answered from the store (ServerState::answer_finished); neither when
+// there is no such game.
+struct GameLookup {
+    std::shared_ptr<Room> room;
+    std::optional<GameRecord> finished;
 };
 
 // A game about to be created: who sits where, and its options.
@@ -140,6 +153,21 @@ public:
     // such game; an error when the game could not be loaded (nothing is kept: the next call tries
     // again).
     core::Expected<std::shared_ptr<Room>> room(std::string_view game_id);
+    // Where a request of `player_id` for `game_id` goes. The game's room when it is in memory, or
+    // when the game is not finished or `player_id` holds a seat in it (then loaded as room() loads
+    // it: the same errors, owned_elsewhere_prefix included). Otherwise — a finished game not in
+    // memory, asked about by anyone without a seat in it — its stored record, for
+    // answer_finished: no room is built and, in cluster mode, no lease is taken. Neither when
+    // there is no such game; an error when the store could not be read.
+    core::Expected<GameLookup> game_for(std::string_view game_id, std::string_view player_id);
+    // Answers `request` of `actor` for the finished game `record` that game_for gave, as the
+    // game's room would answer someone without a seat in it: a watch gets the snapshot (or the
+    // events missed) that the room gives a new watcher, from the stored events, and the asker is
+    // not kept as a watcher; an unwatch its ack; a chat line the refusal a spectator gets after
+    // the end (game_over); every other request the machine's refusal of a non-player
+    // (not_a_player). Reads the store on the calling thread, as a load does.
+    void answer_finished(const GameRecord& record, const Actor& actor,
+                         const protocol::Request& request);
     // The room of `game_id` if it is in memory, else null (reads nothing).
     std::shared_ptr<Room> loaded_room(std::string_view game_id);
     // Drops a finished room from memory (it is loaded again from the store when needed).
@@ -206,6 +234,8 @@ private:
     // A game's room, read from the store and replayed (the registry's loader): a finished game, or
     // in cluster mode one this node takes over (with its lease).
     core::Expected<std::shared_ptr<Room>> load_room(std::string_view game_id);
+    // The same for a game whose record was read already.
+    core::Expected<std::shared_ptr<Room>> load_room(const GameRecord& record);
     // A game this node took the lease of: the lease's fence, and how long the game had no owner
     // before (Leases::Claim::unowned).
     struct Owned {

@@ -126,20 +126,23 @@ void WebSocketSession::room_request(protocol::Request request, const std::string
         relay_request(it->second, request, text);
         return;
     }
-    auto room = state_.room(request.game_id);
-    if (!room && room.error().rfind(owned_elsewhere_prefix, 0) == 0) {
+    auto game = state_.game_for(request.game_id, player_->id);
+    if (!game && game.error().rfind(owned_elsewhere_prefix, 0) == 0) {
         // Cluster mode: another node owns the game; the request goes there.
-        if (const auto owner = owner_named_in(room.error()); !owner.empty() && state_.relay()) {
+        if (const auto owner = owner_named_in(game.error()); !owner.empty() && state_.relay()) {
             relay_request(owner, request, text);
         } else {
             enqueue(error_frame(ErrorCode::server_restarting, lost_room_text, request.id,
                                 request.game_id));
         }
-    } else if (!room) {
-        read_failed("game " + request.game_id + ": " + room.error(),
+    } else if (!game) {
+        read_failed("game " + request.game_id + ": " + game.error(),
                     "the server could not load this game; try again", request.id, request.game_id);
-    } else if (*room) {
-        (*room)->post_request(actor(), std::move(request));
+    } else if (game->room) {
+        game->room->post_request(actor(), std::move(request));
+    } else if (game->finished) {
+        // A finished game not in memory, and no seat of ours in it: answered from the store.
+        state_.answer_finished(*game->finished, actor(), request);
     } else {
         enqueue(error_frame(ErrorCode::no_such_game, "there is no such game", request.id,
                             request.game_id));

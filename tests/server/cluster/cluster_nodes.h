@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/cluster/redis_client.h"
 #include "server/cluster/test_redis.h"
 #include "server/live_game.h"
 #include "server/live_server.h"
@@ -41,6 +42,23 @@ protected:
         redis_ = *redis;
         web_root_ = dir_.file("web");
         std::filesystem::create_directories(web_root_);
+        ASSERT_NO_FATAL_FAILURE(clear_address_counts());
+    }
+
+    // The tests share one Redis and one address (127.0.0.1): each starts without the counts per
+    // address the nodes of the tests before it kept there (new guests, chat lines, logins), so
+    // that how many tests ran before cannot exhaust a limit.
+    void clear_address_counts() {
+        auto url = server::cluster::parse_redis_url(redis_);
+        ASSERT_TRUE(url.ok()) << url.error();
+        auto redis = server::cluster::RedisConnection::open(*url, std::chrono::milliseconds(2000));
+        ASSERT_TRUE(redis.ok()) << redis.error();
+        auto keys = (*redis)->command({"KEYS", "chessence:limit:*"});
+        ASSERT_TRUE(keys.ok()) << keys.error();
+        for (const auto& key : keys->elements) {
+            auto deleted = (*redis)->command({"DEL", key.text});
+            ASSERT_TRUE(deleted.ok()) << deleted.error();
+        }
     }
 
     // A failed test shows what each node logged last (the logs go with the temporary folder).

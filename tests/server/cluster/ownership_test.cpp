@@ -182,4 +182,55 @@ TEST_F(ClusterOwnership, AStaleOwnersCommitIsFencedOff) {
     ASSERT_TRUE(on_b.play(2)) << "B goes on undisturbed";
 }
 
+TEST_F(ClusterOwnership, AStrangersRequestsForAFinishedGameTakeNoLease) {
+    ASSERT_NO_FATAL_FAILURE(start_on_a(5000));
+    walter_.client->send({{"type", "resign"}, {"game_id", game_.id}, {"id", "r"}});
+    ASSERT_TRUE(walter_.client->next([](const json& m) { return m.value("id", json()) == "r"; }));
+    auto url = server::cluster::parse_redis_url(redis_);
+    ASSERT_TRUE(url.ok()) << url.error();
+    auto redis = server::cluster::RedisConnection::open(*url, 2000ms);
+    ASSERT_TRUE(redis.ok()) << redis.error();
+    const auto leased = [&] {
+        auto lease = (*redis)->command({"GET", "chessence:lease:" + game_.id});
+        EXPECT_TRUE(lease.ok()) << lease.error();
+        return !lease.ok() || lease->kind != server::cluster::RedisReply::Kind::nil;
+    };
+    const auto rooms_on = [](ServerProcess& node) {
+        const auto [status, body] = live_test::http_get(node.port(), "/metrics");
+        EXPECT_EQ(status, 200);
+        const std::string series = "chessence_rooms_in_memory ";
+        const auto at = body.find("\n" + series);
+        return at == std::string::npos ? -1 : std::stoi(body.substr(at + 1 + series.size()));
+    };
+    EXPECT_TRUE(leased()) << "A holds the lease while its players watch the finished game";
+
+    // The players leave: A's finished room goes, and its lease with it.
+    walter_.client.reset();
+    bella_.client.reset();
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (leased() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(20ms);
+    }
+    ASSERT_FALSE(leased()) << "the released room gave its lease back";
+
+    // A stranger on B, then on A, asks about the game: answered from the store, no lease taken,
+    // no room loaded.
+    Player stranger;
+    for (auto* on : {b_.get(), a_.get()}) {
+        connect(stranger, on->port(), "Sam");
+        stranger.client->send({{"type", "draw_offer"}, {"game_id", game_.id}, {"id", "d"}});
+        const auto refused =
+            stranger.client->next([](const json& m) { return m.value("id", json()) == "d"; });
+        ASSERT_TRUE(refused.has_value());
+        EXPECT_EQ(refused->value("code", ""), "not_a_player") << refused->dump();
+        EXPECT_EQ(refused->value("game_id", ""), game_.id);
+        const auto seen = watch(stranger, game_.id);
+        ASSERT_EQ(seen.value("type", ""), "snapshot") << seen.dump();
+        EXPECT_EQ(seen["moves"].get<std::vector<std::string>>(), game_.acked_moves);
+        EXPECT_EQ(seen["result"].value("reason", ""), "resignation");
+        EXPECT_FALSE(leased()) << "no node took the finished game's lease";
+        EXPECT_EQ(rooms_on(*on), 0) << "no room in memory";
+    }
+}
+
 }  // namespace

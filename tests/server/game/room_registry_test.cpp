@@ -56,6 +56,30 @@ TEST_F(RegistryTest, AnUnknownIdIsReadOncePerWhile) {
     EXPECT_EQ(loads_, 2) << "read again once the memory of it has expired";
 }
 
+TEST_F(RegistryTest, ACallMayBringItsOwnLoaderAndAskWhetherAnIdIsKnownUnknown) {
+    auto rooms = make();
+    EXPECT_FALSE(rooms.known_unknown("x_made_up"));
+    int own_loads = 0;
+    const Registry::Loader own = [&](std::string_view id) {
+        ++own_loads;
+        return core::Expected<std::shared_ptr<FakeRoom>>(
+            std::make_shared<FakeRoom>(FakeRoom{"own " + std::string(id)}));
+    };
+    auto loaded = rooms.get("g_1", own);
+    ASSERT_TRUE(loaded.ok());
+    EXPECT_EQ((*loaded)->id, "own g_1");
+    EXPECT_EQ(*rooms.get("g_1"), *loaded) << "kept as any loaded room";
+    EXPECT_EQ(*rooms.get("g_1", own), *loaded);
+    EXPECT_EQ(own_loads, 1);
+    EXPECT_EQ(loads_, 0);
+
+    EXPECT_EQ(*rooms.get("x_made_up"), nullptr);
+    EXPECT_TRUE(rooms.known_unknown("x_made_up"));
+    EXPECT_FALSE(rooms.known_unknown("g_1"));
+    now_ += Registry::unknown_ttl;
+    EXPECT_FALSE(rooms.known_unknown("x_made_up")) << "forgotten after unknown_ttl";
+}
+
 TEST_F(RegistryTest, AFailedReadIsNotRemembered) {
     auto rooms = make();
     fail_ = true;

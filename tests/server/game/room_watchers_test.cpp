@@ -1,5 +1,6 @@
 // Catching up: a watcher that missed events gets them in one frame, never counted against its
-// outgoing queue; a gap beyond the bound gets a snapshot instead.
+// outgoing queue; a gap beyond the bound gets a snapshot instead. A finished room leaves memory
+// as soon as nobody watches it and it has nothing to do (issue 42), not only when a watcher goes.
 #include <gtest/gtest.h>
 
 #include "server/game_table.h"
@@ -79,6 +80,61 @@ TEST(CatchUp, AGapBeyondTheBoundGetsASnapshot) {
     EXPECT_EQ(near["type"], "events");
     EXPECT_EQ(near["events"].size(), server::catch_up_max_events);
     EXPECT_FALSE(late.closed());
+}
+
+// GET /metrics: how many rooms the server holds.
+double rooms_held_by(std::uint16_t port) {
+    return test::metric_value(test::http_get(port, "/metrics").body, "chessence_rooms_in_memory");
+}
+
+// The answer to `client`'s request `request`, sent with `id`.
+json answered(test::WsClient& client, json request, const std::string& id) {
+    request["id"] = id;
+    client.send(request);
+    return client.wait_for([&](const json& m) { return m.value("id", json()) == id; });
+}
+
+TEST(FinishedRooms, ARoomIsReleasedOnceIdleWhetherOrNotAWatcherLeft) {
+    test::TestServer server(test::fast_limits());
+    std::string game_id;
+    std::string ann_token;
+    std::string bob_token;
+    {
+        test::Table table(server.port(), "chesica");
+        ASSERT_FALSE(table.game_id.empty());
+        game_id = table.game_id;
+        ann_token = table.ann_token;
+        bob_token = table.bob_token;
+    }
+    EXPECT_EQ(rooms_held_by(server.port()), 1) << "a game in progress stays, watched or not";
+
+    // The game ends with nobody watching it: its room goes with the commit of the end.
+    test::WsClient ann(server.port());
+    ann.hello(ann_token);
+    EXPECT_EQ(answered(ann, {{"type", "resign"}, {"game_id", game_id}}, "r")["type"], "ack");
+    EXPECT_TRUE(test::eventually([&] { return rooms_held_by(server.port()) == 0; }))
+        << "a finished room with no watcher, nothing in flight and nothing waiting";
+
+    // A player's request loads the finished room again, which goes once it has done it; what it
+    // did is in the store for the next load.
+    test::WsClient bob(server.port());
+    bob.hello(bob_token);
+    EXPECT_EQ(answered(bob, {{"type", "rematch_offer"}, {"game_id", game_id}}, "o")["type"], "ack");
+    EXPECT_TRUE(test::eventually([&] { return rooms_held_by(server.port()) == 0; }));
+    EXPECT_EQ(answered(ann, {{"type", "rematch_accept"}, {"game_id", game_id}}, "a")["type"],
+              "ack");
+    EXPECT_TRUE(test::eventually([&] { return rooms_held_by(server.port()) == 1; }))
+        << "the rematch, in progress, and not the finished game";
+    const auto stored = server.store().events(game_id);
+    ASSERT_TRUE(stored.ok()) << stored.error();
+    ASSERT_EQ(stored->size(), 3u);
+    EXPECT_NE(stored->back().json.find("rematch_started"), std::string::npos);
+
+    // A player who watches the finished game keeps it; it goes when the player stops watching.
+    EXPECT_EQ(answered(bob, {{"type", "watch"}, {"game_id", game_id}}, "w")["type"], "snapshot");
+    EXPECT_EQ(rooms_held_by(server.port()), 2);
+    EXPECT_EQ(answered(bob, {{"type", "unwatch"}, {"game_id", game_id}}, "u")["type"], "ack");
+    EXPECT_TRUE(test::eventually([&] { return rooms_held_by(server.port()) == 1; }));
 }
 
 }  // namespace

@@ -221,6 +221,42 @@ TEST_F(StateReads, AnUnknownIdIsNotReadAgainAtOnce) {
     EXPECT_FALSE(state_.room("g_other").ok()) << "another id is read, and the read fails";
 }
 
+TEST_F(StateReads, AFinishedGameIsLoadedForItsPlayersOnly) {
+    // The game ends as its room stores an end: the game_over event with the finished mark.
+    const auto over = protocol::events::encode_event_text(
+        protocol::events::GameOver{{std::string("white"), "resignation"}});
+    ASSERT_TRUE(store_
+                    .commit_sync({server::AppendEvents{game_id_, 1, {over}},
+                                  server::FinishGame{
+                                      game_id_, R"({"winner":"white","reason":"resignation"})", 2}})
+                    .ok());
+    const auto stranger = state_.game_for(game_id_, "p_zed");
+    ASSERT_TRUE(stranger.ok()) << stranger.error();
+    EXPECT_EQ(stranger->room, nullptr);
+    ASSERT_TRUE(stranger->finished.has_value()) << "answered from the record";
+    EXPECT_EQ(stranger->finished->id, game_id_);
+    EXPECT_EQ(state_.room_count(), 0u) << "no room built for a stranger";
+
+    const auto player = state_.game_for(game_id_, "p_bob");
+    ASSERT_TRUE(player.ok()) << player.error();
+    ASSERT_NE(player->room, nullptr) << "a player loads the room (a rematch, a line of chat)";
+    EXPECT_TRUE(player->room->finished());
+    EXPECT_FALSE(player->finished.has_value());
+    EXPECT_EQ(state_.room_count(), 1u);
+    const auto while_loaded = state_.game_for(game_id_, "p_zed");
+    ASSERT_TRUE(while_loaded.ok());
+    EXPECT_EQ(while_loaded->room, player->room) << "a room in memory answers everyone";
+
+    // No such game: remembered as such, as room() remembers it; a failed read is an error.
+    const auto none = state_.game_for("g_none", "p_zed");
+    ASSERT_TRUE(none.ok()) << none.error();
+    EXPECT_EQ(none->room, nullptr);
+    EXPECT_FALSE(none->finished.has_value());
+    store_.fail_reads = true;
+    EXPECT_TRUE(state_.game_for("g_none", "p_zed").ok()) << "not read again";
+    EXPECT_FALSE(state_.game_for("g_other", "p_zed").ok());
+}
+
 TEST_F(StateReads, RestoringGamesFailsWhenTheStoreCannotBeRead) {
     store_.fail_reads = true;
     const auto failed = state_.restore_games();
