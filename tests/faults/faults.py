@@ -111,12 +111,16 @@ class Node(Process):
     """One chessence-server on 127.0.0.1 and a port of its own, its database in the suite's folder
     unless `db` says otherwise."""
 
-    def __init__(self, suite, name, args=(), db=None, preexec_fn=None):
-        self.port = free_port()
+    def __init__(self, suite, name, args=(), db=None, preexec_fn=None, program="chessence-server",
+                 port=None):
+        """`program` "chessence-fault-server" is the server with fault points (fault_server.cpp);
+        `port` reuses a port (a node started again after it was killed)."""
+        self.port = port or free_port()
         self.db = db or os.path.join(suite.work, f"{name}.db")
-        argv = [os.path.join(suite.bin_dir, "chessence-server"), "--bind", HOST, "--port",
+        argv = [os.path.join(suite.bin_dir, program), "--bind", HOST, "--port",
                 str(self.port), "--db", self.db, "--web-root",
                 os.path.join(SOURCE_DIR, "web-client"), *args]
+        self.args, self.program = args, program
         super().__init__(suite, name, argv, preexec_fn=preexec_fn)
         wait_until(lambda: not self.alive() or f"listening on {HOST}:{self.port}" in
                    self.log_text(), 30, f"{name} listening")
@@ -183,6 +187,11 @@ class Suite:
     def node(self, name="node", args=(), **kwargs):
         return Node(self, name, args, **kwargs)
 
+    def restart(self, node, **kwargs):
+        """A new process of `node` (killed or stopped) on its port and database."""
+        return Node(self, node.name + "-again", node.args, db=node.db, port=node.port,
+                    program=node.program, **kwargs)
+
     def haproxy(self, nodes, **kwargs):
         return HAProxy(self, nodes, **kwargs)
 
@@ -241,3 +250,81 @@ def json_body(text):
         return json.loads(text)
     except ValueError:
         return None
+
+
+class Game:
+    """Two guests playing one Chessence game on a node's `port`, White's seek accepted by Black;
+    `acked` holds every move the server acknowledged, in order. Each step reads the game anew (a
+    watch), so it follows whatever the server says the position is after a fault."""
+
+    def __init__(self, port, label="game"):
+        self.port, self.label = port, label
+        self.white, self.white_welcome = connect(port, f"{label} white", name="White")
+        self.black, self.black_welcome = connect(port, f"{label} black", name="Black")
+        self.white.send({"type": "seek_create", "id": "seek", "variant": "chessence",
+                         "side": "white"})
+        seek = self.white.wait_for(of_type("seek_created"), "seek")["seek"]
+        self.black.send({"type": "seek_accept", "id": "accept", "seek_id": seek["seek_id"]})
+        self.game_id = self.black.wait_for(of_type("game_started"), "accept")["game_id"]
+        self.white.wait_for(of_type("game_started"))
+        self.acked = []
+        self.requests = 0
+
+    def players(self):
+        return {"white": self.white, "black": self.black}
+
+    def reconnect(self, port=None):
+        """Both players again on new connections (after their node died), with their tokens."""
+        self.port = port or self.port
+        for client in (self.white, self.black):
+            try:
+                client.sock.close()
+            except OSError:
+                pass
+        self.white, _ = connect(self.port, f"{self.label} white", token=self.white_welcome["token"])
+        self.black, _ = connect(self.port, f"{self.label} black", token=self.black_welcome["token"])
+
+    def _id(self, what):
+        self.requests += 1
+        return f"{what}{self.requests}"
+
+    def snapshot(self, client=None):
+        client = client or self.white
+        rid = self._id("watch")
+        client.send({"type": "watch", "id": rid, "game_id": self.game_id})
+        return client.wait_for(lambda m: m.get("type") == "snapshot" and m.get("id") == rid, rid)
+
+    def answer(self, client, rid, timeout=15.0):
+        """The direct reply to request `rid`: an ack or an error (never raised)."""
+        return client.wait_for(lambda m: m.get("id") == rid, None, timeout)
+
+    def move(self):
+        """The side to move plays its first legal move; the reply (an ack or an error)."""
+        snap = self.snapshot()
+        check(snap.get("result") is None, f"{self.label}: the game is over: {snap.get('result')}")
+        side, move = snap["to_move"], snap["legal"][0]
+        client, rid = self.players()[side], self._id("move")
+        client.send({"type": "move", "id": rid, "game_id": self.game_id, "move": move})
+        reply = self.answer(client, rid)
+        if reply.get("type") == "ack":
+            self.acked.append(move)
+        return reply
+
+    def resign(self):
+        """The side to move resigns; the reply."""
+        side = self.snapshot()["to_move"]
+        client, rid = self.players()[side], self._id("resign")
+        client.send({"type": "resign", "id": rid, "game_id": self.game_id})
+        return self.answer(client, rid)
+
+    def record(self, port=None):
+        """The game as GET /api/games/<id> shows it (its moves, result…)."""
+        status, _, body = http(port or self.port, f"/api/games/{self.game_id}")
+        check(status == 200, f"{self.label}: GET /api/games/{self.game_id} answered {status}")
+        return json.loads(body)
+
+    def check_record(self, port=None):
+        """The record holds every acknowledged move exactly once and in order, and nothing else."""
+        moves = self.record(port)["moves"]
+        check(moves == self.acked, f"{self.label}: the record's moves {moves} are not the "
+              f"acknowledged ones {self.acked}")
