@@ -241,3 +241,152 @@ def json_body(text):
         return json.loads(text)
     except ValueError:
         return None
+
+
+# --- A broken disk under a node (issue 42, finding 7: disk_full_test.py, read_only_test.py) ------
+
+class Mounted:
+    """A file system mounted at `where` for one test (`mount -t FSTYPE -o OPTIONS SOURCE WHERE`),
+    unmounted by close() (a `with` block), whatever the test left running on it."""
+
+    def __init__(self, source, where, fstype, options):
+        os.makedirs(where, exist_ok=True)
+        self.where = where
+        done = subprocess.run(["mount", "-t", fstype, "-o", options, source, where],
+                              capture_output=True, text=True)
+        check(done.returncode == 0, f"cannot mount {fstype} at {where} (the fault suite runs as "
+              f"root): {(done.stdout + done.stderr).strip()}")
+
+    def remount(self, options):
+        done = subprocess.run(["mount", "-o", f"remount,{options}", self.where],
+                              capture_output=True, text=True)
+        check(done.returncode == 0, f"mount -o remount,{options} {self.where}: "
+              f"{(done.stdout + done.stderr).strip()}")
+
+    def close(self):
+        subprocess.run(["umount", self.where], capture_output=True)
+        if os.path.ismount(self.where):
+            subprocess.run(["umount", "-l", self.where], capture_output=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.close()
+
+
+def fill_disk(folder):
+    """Writes `folder`/filler until the file system is full (ENOSPC); returns its path."""
+    path = os.path.join(folder, "filler")
+    with open(path, "wb", buffering=0) as filler:
+        for chunk in (1 << 20, 4096, 512, 1):
+            try:
+                while True:
+                    filler.write(b"\0" * chunk)
+            except OSError as error:
+                check(error.errno == 28, f"filling {folder}: {error}")  # ENOSPC
+    return path
+
+
+def readiness(node):
+    """/readyz's status ("ready", "store_unwritable", …) and its whole body; "" when unanswered."""
+    status, _, body = node.get("/readyz", timeout=2)
+    parsed = json_body(body) or {}
+    check(status == 0 or (status == 200) == (parsed.get("status") == "ready"),
+          f"/readyz answered {status} {body}")
+    return parsed.get("status", ""), parsed
+
+
+def await_readiness(node, wanted, timeout):
+    """Seconds until /readyz says `wanted`; fails after `timeout`."""
+    started = time.monotonic()
+    wait_until(lambda: readiness(node)[0] == wanted, timeout, f"/readyz saying {wanted}")
+    return time.monotonic() - started
+
+
+class Game:
+    """Two guests, Ann (white) and Bob, playing one chessence game on a node; every move the mover
+    saw acknowledged (its event, then its `ack`) is kept in `acknowledged`, in order."""
+
+    def __init__(self, port):
+        self.ann, ann_welcome = connect(port, "Ann", name="Ann")
+        self.bob, bob_welcome = connect(port, "Bob", name="Bob")
+        self.tokens = {"white": ann_welcome["token"], "black": bob_welcome["token"]}
+        self.ann.send({"type": "seek_create", "id": "seek", "variant": "chessence",
+                       "side": "white"})
+        seek = self.ann.wait_for(of_type("seek_created"), "seek")["seek"]
+        self.bob.send({"type": "seek_accept", "id": "accept", "seek_id": seek["seek_id"]})
+        self.game_id = self.bob.wait_for(of_type("game_started"), "accept")["game_id"]
+        self.ann.wait_for(of_type("game_started"))
+        self.acknowledged = []
+        self.requests = 0
+        self.watch()
+
+    def players(self):
+        return {"white": self.ann, "black": self.bob}
+
+    def watch(self):
+        """Both watch the game; the snapshot's moves must be the acknowledged ones."""
+        for client in (self.ann, self.bob):
+            client.send({"type": "watch", "id": "watch", "game_id": self.game_id})
+            snapshot = client.wait_for(lambda m: m.get("type") == "snapshot"
+                                       and m.get("game_id") == self.game_id, "watch")
+            check(snapshot["moves"] == self.acknowledged,
+                  f"{client.label} sees moves {snapshot['moves']}, acknowledged were "
+                  f"{self.acknowledged}")
+        self.legal, self.to_move = snapshot["legal"], snapshot["to_move"]
+        check(snapshot.get("result") is None and self.legal, f"the game is over: {snapshot}")
+
+    def reconnect(self, port):
+        """New connections to `port` with the players' tokens (after a restart), watching again."""
+        for client in (self.ann, self.bob):
+            try:
+                client.close()
+            except OSError:
+                pass
+        self.ann, _ = connect(port, "Ann again", token=self.tokens["white"])
+        self.bob, _ = connect(port, "Bob again", token=self.tokens["black"])
+        self.watch()
+
+    def move(self):
+        """The side to move plays; None when acknowledged, else the error that answered it."""
+        ply = len(self.acknowledged) + 1
+        self.requests += 1
+        request = f"m{self.requests}"
+        mover = self.players()[self.to_move]
+        move = self.legal[(ply * 7) % len(self.legal)]
+        mover.send({"type": "move", "id": request, "game_id": self.game_id, "move": move})
+        answer = mover.wait_for(lambda m: (m.get("type") == "error" and m.get("id") == request)
+                                or (m.get("type") == "event" and m.get("game_id") == self.game_id
+                                    and m["event"].get("ply") == ply))
+        if answer["type"] == "error":
+            return answer
+        mover.wait_for(lambda m: m.get("type") == "ack" and m.get("id") == request)
+        event = answer["event"]
+        check(event.get("kind") == "move" and event.get("move") == move, f"event {event}")
+        other = self.bob if mover is self.ann else self.ann
+        other.wait_for(lambda m: m.get("type") == "event" and m.get("game_id") == self.game_id
+                       and m["event"].get("ply") == ply)
+        self.acknowledged.append(move)
+        self.legal, self.to_move = event["legal"], ("black" if self.to_move == "white" else "white")
+        return None
+
+    def play(self, plies):
+        for _ in range(plies):
+            refused = self.move()
+            check(refused is None, f"move {len(self.acknowledged) + 1} refused: {refused}")
+
+    def check_record(self, node):
+        """The stored record holds every acknowledged move exactly once, in order, and no other."""
+        status, _, body = node.get(f"/api/games/{self.game_id}")
+        record = json_body(body) or {}
+        check(status == 200 and record.get("moves") == self.acknowledged,
+              f"/api/games/{self.game_id} answered {status}: moves {record.get('moves')}, "
+              f"acknowledged {self.acknowledged}")
+
+    def close(self):
+        for client in (self.ann, self.bob):
+            try:
+                client.close()
+            except OSError:
+                pass
