@@ -513,6 +513,12 @@ void Room::committed(core::Status status, InFlight batch) {
                 refuse_lost(batch.requester, batch.request_id);
                 return;
             }
+            if (!status && !batch.chat && landed(batch)) {
+                // A COMMIT whose answer was lost: the batch is durable, so it happened.
+                log->warn("game {}: a batch reported failed ({}) is in the store: carried on", id(),
+                          status.error());
+                status = core::ok_status();
+            }
             if (!status) {
                 log->error("game {}: cannot store {}: {}", id(),
                            batch.chat ? std::string("a chat line")
@@ -597,7 +603,36 @@ void Room::committed(core::Status status, InFlight batch) {
     }
 }
 
+bool Room::landed(const InFlight& batch) {
+    auto after = state_.store().events(id(), game_.version);
+    if (!after) {
+        component_logger("room")->error(
+            "game {}: cannot tell whether a failed batch landed: {}; rebuilding before the next "
+            "request",
+            id(), after.error());
+        broken_ = true;
+        return false;
+    }
+    if (after->empty()) {
+        return false;
+    }
+    const bool same = after->size() == batch.stored.size() &&
+                      std::equal(after->begin(), after->end(), batch.stored.begin(),
+                                 [](const StoredEvent& stored, const std::string& text) {
+                                     return stored.json == text;
+                                 });
+    if (!same) {
+        component_logger("room")->error(
+            "game {}: the store holds {} event(s) after version {} that this room did not write; "
+            "rebuilding before the next request",
+            id(), after->size(), game_.version);
+        broken_ = true;
+    }
+    return same;
+}
+
 bool Room::rebuild() {
+    const auto version = game_.version;
     auto stored = state_.store().events(id());
     if (!stored) {
         component_logger("room")->error("game {}: cannot read its events to rebuild: {}", id(),
@@ -612,6 +647,16 @@ bool Room::rebuild() {
         return false;
     }
     broken_ = false;
+    if (game_.version != version) {
+        // Events this room never told its watchers about (a batch that landed though reported
+        // failed): each gets the game as it is now.
+        for (const auto& [client_id, watcher] : watchers_) {
+            if (auto client = watcher.client.lock()) {
+                client->send(
+                    make_frame(protocol::snapshot_message(snapshot(watcher.player_id), nullptr)));
+            }
+        }
+    }
     return true;
 }
 

@@ -149,7 +149,14 @@ private:
     void committed(core::Status status, InFlight batch);
     // The batch's moves join GET /metrics: the count, and the requester's frame read -> now.
     void count_moves(const InFlight& batch);
-    // Rebuilds the room's state from the events in the store (after a handler threw). When they
+    // Whether a batch the store reported failed is in the store all the same (a COMMIT that
+    // landed though its answer was lost): the events after the room's version are exactly the
+    // batch's. When they cannot be read, or are something else, the room is marked broken: it
+    // rebuilds from the store before its next request.
+    bool landed(const InFlight& batch);
+    // Rebuilds the room's state from the events in the store (after a handler threw, or a batch
+    // whose outcome is unknown); watchers get a snapshot when the store held events the room had
+    // not applied. When they
     // cannot be read the room is broken: each request tries again first and gets internal_error
     // while that fails. False while broken.
     bool rebuild();

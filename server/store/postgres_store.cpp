@@ -79,8 +79,9 @@ core::Status write_batch(Connection& db, const WriteBatch& batch, bool& usable) 
 
 // One transaction over the group. A batch that fails is rolled back to its savepoint and the rest
 // go on; should the transaction itself fail (the connection lost, the commit refused), every
-// batch of the group is told so, and nothing of it was written. A connection the server dropped
-// is opened again for the next group.
+// batch of the group is told so, and nothing of it was written (a COMMIT whose answer was lost may
+// have landed all the same: a room reads back what it wrote, room.cpp). A connection the server
+// dropped is opened again: at once when BEGIN finds it gone, else for the next group.
 std::vector<core::Status> PostgresStore::write_group(
     const std::vector<GroupWriter::Pending>& group) {
     std::vector<core::Status> outcomes(group.size(), core::ok_status());
@@ -97,7 +98,14 @@ std::vector<core::Status> PostgresStore::write_group(
         return fail_all("cannot reach PostgreSQL: " + db.last_failure().message);
     }
     if (auto begun = db.exec("BEGIN"); !begun) {
-        return fail_all("cannot start a transaction: " + begun.error());
+        // Nothing was written yet: a connection the server dropped since the last group (a
+        // restart, a failover) is only found out now, so once, on a fresh connection, again.
+        if (!db.reconnect() || !db.exec("SET synchronous_commit = on")) {
+            return fail_all("cannot start a transaction: " + begun.error());
+        }
+        if (auto again = db.exec("BEGIN"); !again) {
+            return fail_all("cannot start a transaction: " + again.error());
+        }
     }
     for (std::size_t i = 0; i < group.size(); ++i) {
         bool usable = true;

@@ -111,12 +111,16 @@ class Node(Process):
     """One chessence-server on 127.0.0.1 and a port of its own, its database in the suite's folder
     unless `db` says otherwise."""
 
-    def __init__(self, suite, name, args=(), db=None, preexec_fn=None):
-        self.port = free_port()
+    def __init__(self, suite, name, args=(), db=None, preexec_fn=None, program="chessence-server",
+                 port=None):
+        """`program` "chessence-fault-server" is the server with fault points (fault_server.cpp);
+        `port` reuses a port (a node started again after it was killed)."""
+        self.port = port or free_port()
         self.db = db or os.path.join(suite.work, f"{name}.db")
-        argv = [os.path.join(suite.bin_dir, "chessence-server"), "--bind", HOST, "--port",
+        argv = [os.path.join(suite.bin_dir, program), "--bind", HOST, "--port",
                 str(self.port), "--db", self.db, "--web-root",
                 os.path.join(SOURCE_DIR, "web-client"), *args]
+        self.args, self.program = args, program
         super().__init__(suite, name, argv, preexec_fn=preexec_fn)
         wait_until(lambda: not self.alive() or f"listening on {HOST}:{self.port}" in
                    self.log_text(), 30, f"{name} listening")
@@ -182,6 +186,11 @@ class Suite:
 
     def node(self, name="node", args=(), **kwargs):
         return Node(self, name, args, **kwargs)
+
+    def restart(self, node, **kwargs):
+        """A new process of `node` (killed or stopped) on its port and database."""
+        return Node(self, node.name + "-again", node.args, db=node.db, port=node.port,
+                    program=node.program, **kwargs)
 
     def haproxy(self, nodes, **kwargs):
         return HAProxy(self, nodes, **kwargs)
@@ -305,88 +314,100 @@ def await_readiness(node, wanted, timeout):
 
 
 class Game:
-    """Two guests, Ann (white) and Bob, playing one chessence game on a node; every move the mover
-    saw acknowledged (its event, then its `ack`) is kept in `acknowledged`, in order."""
+    """Two guests playing one Chessence game on a node's `port`, White's seek accepted by Black;
+    `acked` holds every move the server acknowledged, in order. Each step reads the game anew (a
+    watch), so it follows whatever the server says the position is after a fault."""
 
-    def __init__(self, port):
-        self.ann, ann_welcome = connect(port, "Ann", name="Ann")
-        self.bob, bob_welcome = connect(port, "Bob", name="Bob")
-        self.tokens = {"white": ann_welcome["token"], "black": bob_welcome["token"]}
-        self.ann.send({"type": "seek_create", "id": "seek", "variant": "chessence",
-                       "side": "white"})
-        seek = self.ann.wait_for(of_type("seek_created"), "seek")["seek"]
-        self.bob.send({"type": "seek_accept", "id": "accept", "seek_id": seek["seek_id"]})
-        self.game_id = self.bob.wait_for(of_type("game_started"), "accept")["game_id"]
-        self.ann.wait_for(of_type("game_started"))
-        self.acknowledged = []
+    def __init__(self, port, label="game"):
+        self.port, self.label = port, label
+        self.white, self.white_welcome = connect(port, f"{label} white", name="White")
+        self.black, self.black_welcome = connect(port, f"{label} black", name="Black")
+        self.white.send({"type": "seek_create", "id": "seek", "variant": "chessence",
+                         "side": "white"})
+        seek = self.white.wait_for(of_type("seek_created"), "seek")["seek"]
+        self.black.send({"type": "seek_accept", "id": "accept", "seek_id": seek["seek_id"]})
+        self.game_id = self.black.wait_for(of_type("game_started"), "accept")["game_id"]
+        self.white.wait_for(of_type("game_started"))
+        self.acked = []
         self.requests = 0
-        self.watch()
 
     def players(self):
-        return {"white": self.ann, "black": self.bob}
+        return {"white": self.white, "black": self.black}
 
-    def watch(self):
-        """Both watch the game; the snapshot's moves must be the acknowledged ones."""
-        for client in (self.ann, self.bob):
-            client.send({"type": "watch", "id": "watch", "game_id": self.game_id})
-            snapshot = client.wait_for(lambda m: m.get("type") == "snapshot"
-                                       and m.get("game_id") == self.game_id, "watch")
-            check(snapshot["moves"] == self.acknowledged,
-                  f"{client.label} sees moves {snapshot['moves']}, acknowledged were "
-                  f"{self.acknowledged}")
-        self.legal, self.to_move = snapshot["legal"], snapshot["to_move"]
-        check(snapshot.get("result") is None and self.legal, f"the game is over: {snapshot}")
-
-    def reconnect(self, port):
-        """New connections to `port` with the players' tokens (after a restart), watching again."""
-        for client in (self.ann, self.bob):
+    def reconnect(self, port=None):
+        """Both players again on new connections (after their node died), with their tokens."""
+        self.port = port or self.port
+        for client in (self.white, self.black):
             try:
-                client.close()
+                client.sock.close()
             except OSError:
                 pass
-        self.ann, _ = connect(port, "Ann again", token=self.tokens["white"])
-        self.bob, _ = connect(port, "Bob again", token=self.tokens["black"])
-        self.watch()
+        self.white, _ = connect(self.port, f"{self.label} white", token=self.white_welcome["token"])
+        self.black, _ = connect(self.port, f"{self.label} black", token=self.black_welcome["token"])
+
+    def _id(self, what):
+        self.requests += 1
+        return f"{what}{self.requests}"
+
+    def snapshot(self, client=None):
+        client = client or self.white
+        rid = self._id("watch")
+        client.send({"type": "watch", "id": rid, "game_id": self.game_id})
+        return client.wait_for(lambda m: m.get("type") == "snapshot" and m.get("id") == rid, rid)
+
+    def answer(self, client, rid, timeout=15.0):
+        """The direct reply to request `rid`: an ack or an error (never raised)."""
+        return client.wait_for(lambda m: m.get("id") == rid, None, timeout)
 
     def move(self):
-        """The side to move plays; None when acknowledged, else the error that answered it."""
-        ply = len(self.acknowledged) + 1
-        self.requests += 1
-        request = f"m{self.requests}"
-        mover = self.players()[self.to_move]
-        move = self.legal[(ply * 7) % len(self.legal)]
-        mover.send({"type": "move", "id": request, "game_id": self.game_id, "move": move})
-        answer = mover.wait_for(lambda m: (m.get("type") == "error" and m.get("id") == request)
-                                or (m.get("type") == "event" and m.get("game_id") == self.game_id
-                                    and m["event"].get("ply") == ply))
-        if answer["type"] == "error":
-            return answer
-        mover.wait_for(lambda m: m.get("type") == "ack" and m.get("id") == request)
-        event = answer["event"]
-        check(event.get("kind") == "move" and event.get("move") == move, f"event {event}")
-        other = self.bob if mover is self.ann else self.ann
-        other.wait_for(lambda m: m.get("type") == "event" and m.get("game_id") == self.game_id
-                       and m["event"].get("ply") == ply)
-        self.acknowledged.append(move)
-        self.legal, self.to_move = event["legal"], ("black" if self.to_move == "white" else "white")
-        return None
+        """The side to move plays its first legal move; the reply (an ack or an error)."""
+        snap = self.snapshot()
+        check(snap.get("result") is None, f"{self.label}: the game is over: {snap.get('result')}")
+        side, move = snap["to_move"], snap["legal"][0]
+        client, rid = self.players()[side], self._id("move")
+        client.send({"type": "move", "id": rid, "game_id": self.game_id, "move": move})
+        reply = self.answer(client, rid)
+        if reply.get("type") == "ack":
+            self.acked.append(move)
+        return reply
+
+    def resign(self):
+        """The side to move resigns; the reply."""
+        side = self.snapshot()["to_move"]
+        client, rid = self.players()[side], self._id("resign")
+        client.send({"type": "resign", "id": rid, "game_id": self.game_id})
+        return self.answer(client, rid)
 
     def play(self, plies):
+        """`plies` moves, each of which must be acknowledged."""
         for _ in range(plies):
-            refused = self.move()
-            check(refused is None, f"move {len(self.acknowledged) + 1} refused: {refused}")
+            reply = self.move()
+            check(reply.get("type") == "ack",
+                  f"{self.label}: move {len(self.acked) + 1} refused: {reply}")
 
-    def check_record(self, node):
-        """The stored record holds every acknowledged move exactly once, in order, and no other."""
-        status, _, body = node.get(f"/api/games/{self.game_id}")
-        record = json_body(body) or {}
-        check(status == 200 and record.get("moves") == self.acknowledged,
-              f"/api/games/{self.game_id} answered {status}: moves {record.get('moves')}, "
-              f"acknowledged {self.acknowledged}")
+    def check_snapshot(self):
+        """Both players' snapshots hold exactly the acknowledged moves."""
+        for client in (self.white, self.black):
+            moves = self.snapshot(client)["moves"]
+            check(moves == self.acked, f"{client.label} sees moves {moves}, acknowledged were "
+                  f"{self.acked}")
 
     def close(self):
-        for client in (self.ann, self.bob):
+        for client in (self.white, self.black):
             try:
                 client.close()
             except OSError:
-                pass
+                pass  # the server closed first
+
+    def record(self, port=None):
+        """The game as GET /api/games/<id> shows it (its moves, result…)."""
+        status, _, body = http(port or self.port, f"/api/games/{self.game_id}")
+        check(status == 200, f"{self.label}: GET /api/games/{self.game_id} answered {status}")
+        return json.loads(body)
+
+    def check_record(self, node=None):
+        """The record (on `node`, a Node or a port; the game's own port by default) holds every
+        acknowledged move exactly once and in order, and nothing else."""
+        moves = self.record(getattr(node, "port", node))["moves"]
+        check(moves == self.acked, f"{self.label}: the record's moves {moves} are not the "
+              f"acknowledged ones {self.acked}")

@@ -105,10 +105,23 @@ public:
     // The next `throw_commits` commits throw (to drive a room into rebuilding itself).
     std::atomic<int> throw_commits{0};
 
+    // The next `land_then_fail` batches that append events are stored, then reported failed (a
+    // COMMIT that landed but whose answer was lost).
+    std::atomic<int> land_then_fail{0};
+
     void commit_batch(server::WriteBatch batch, server::CommitHandler done) override {
-        if (int n = throw_commits.load();
-            n > 0 && throw_commits.compare_exchange_strong(n, n - 1)) {
+        if (take(throw_commits)) {
             throw std::runtime_error("test store: commit refused by throwing");
+        }
+        const bool appends = std::any_of(batch.begin(), batch.end(), [](const auto& op) {
+            return std::holds_alternative<server::AppendEvents>(op);
+        });
+        if (appends && take(land_then_fail)) {
+            inner_->commit(std::move(batch), [done = std::move(done)](core::Status stored) {
+                done(stored ? core::make_error("test store: commit landed, its answer was lost")
+                            : std::move(stored));
+            });
+            return;
         }
         inner_->commit(std::move(batch), std::move(done));
     }
@@ -206,6 +219,14 @@ public:
     }
 
 private:
+    // Takes one from `count` if it is above zero; whether it did.
+    static bool take(std::atomic<int>& count) {
+        int n = count.load();
+        while (n > 0 && !count.compare_exchange_weak(n, n - 1)) {
+        }
+        return n > 0;
+    }
+
     // The inner store's answer, or an error naming the read while reads fail.
     template <class Read>
     auto read(const char* what, Read&& ask) -> decltype(ask()) {
