@@ -256,6 +256,7 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     if (auto restored = impl->state.restore_games(); !restored) {
         return core::make_error("cannot restore the games: " + restored.error());
     }
+    impl->state.readiness().start();
     impl->spawn_accept_loop();
     for (int i = 0; i < std::max(1, options.threads); ++i) {
         impl->threads.emplace_back([io = &impl->io] { run_io_thread(*io); });

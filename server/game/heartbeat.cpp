@@ -14,8 +14,9 @@ core::Expected<Downtime> Heartbeat::start() {
     }
     const auto now = time_.now();
     auto downtime = Downtime::from_runs(*runs, now);
-    started_at_ = unix_ms(now);
-    if (auto recorded = store_.commit_sync({RecordRun{{started_at_, started_at_}}}); !recorded) {
+    const auto started_at = unix_ms(now);
+    started_at_ = started_at;
+    if (auto recorded = store_.commit_sync({RecordRun{{started_at, started_at}}}); !recorded) {
         return core::make_error("cannot record the server's start: " + recorded.error());
     }
     beat();
@@ -25,10 +26,11 @@ core::Expected<Downtime> Heartbeat::start() {
 void Heartbeat::beat() {
     timer_.expires_after(heartbeat_interval);
     timer_.async_wait([this](const boost::system::error_code& ec) {
-        if (ec || started_at_ == 0) {
+        const auto started_at = started_at_.load();
+        if (ec || started_at == 0) {
             return;
         }
-        store_.commit({RecordRun{{started_at_, unix_ms(time_.now())}}}, [](core::Status status) {
+        store_.commit({RecordRun{{started_at, unix_ms(time_.now())}}}, [](core::Status status) {
             if (!status) {
                 component_logger("server")->warn("heartbeat not stored: {}", status.error());
             }
@@ -38,15 +40,23 @@ void Heartbeat::beat() {
 }
 
 void Heartbeat::stop() {
-    if (started_at_ == 0) {
+    const auto started_at = started_at_.exchange(0);
+    if (started_at == 0) {
         return;
     }
     timer_.cancel();
-    if (auto recorded = store_.commit_sync({RecordRun{{started_at_, unix_ms(time_.now())}}});
+    if (auto recorded = store_.commit_sync({RecordRun{{started_at, unix_ms(time_.now())}}});
         !recorded) {
         component_logger("server")->warn("last heartbeat not stored: {}", recorded.error());
     }
-    started_at_ = 0;
+}
+
+core::Status Heartbeat::beat_now() {
+    const auto started_at = started_at_.load();
+    if (started_at == 0) {
+        return core::make_error("the heartbeat is not running");
+    }
+    return store_.commit_sync({RecordRun{{started_at, unix_ms(time_.now())}}});
 }
 
 }  // namespace server

@@ -4,6 +4,7 @@
 // "still alive" every `heartbeat_interval`; a clean shutdown writes the last moment. After a crash
 // the last heartbeat stands for the end of the run, so a player to move gets back at most one
 // interval more than the server was really down.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 
@@ -28,6 +29,10 @@ public:
     core::Expected<Downtime> start();
     // Records the last moment this run was alive and stops beating (waits for the store).
     void stop();
+    // Records now as the last moment this run was alive and waits for the store (never on an I/O
+    // thread): the harmless write by which GET /readyz learns whether the store can be written
+    // (readiness.h). An error before start() or after stop().
+    core::Status beat_now();
 
 private:
     void beat();
@@ -35,7 +40,7 @@ private:
     boost::asio::steady_timer timer_;
     Store& store_;
     const TimeSource& time_;
-    std::int64_t started_at_ = 0;  // 0: not started
+    std::atomic<std::int64_t> started_at_{0};  // 0: not started (or stopped)
 };
 
 }  // namespace server

@@ -69,6 +69,7 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       address_limits_(limits),
       time_(time ? std::move(time) : std::make_shared<ServerClock>()),
       heartbeat_(io, store, *time_),
+      readiness_(store, [this] { return heartbeat_.beat_now(); }),
       lobby_(std::make_shared<Lobby>(*this, io)),
       bots_(limits.bot_threads, static_cast<std::size_t>(std::max(1, limits.bot_queue))),
       analyses_(store, bots_, limits),
@@ -144,7 +145,8 @@ bool ServerState::account_news(const nlohmann::json& record) {
 }
 
 ServerState::~ServerState() {
-    relay_.reset();  // its threads stop before anything they use goes
+    readiness_.stop();  // its writes and reads end before the heartbeat and the store do
+    relay_.reset();     // its threads stop before anything they use goes
     {
         std::lock_guard lock(lost_mutex_);
         lost_open_ = false;  // the lease thread may call on_lost until leases_ goes, after rooms_
@@ -198,6 +200,11 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
     std::shared_ptr<cluster::SharedCounters> shared(std::move(*counters));
     login_limiter_.share(shared);
     address_limits_.share(shared);
+    auto ping = redis_ping(redis_url);
+    if (!ping) {
+        return core::make_error(ping.error());
+    }
+    readiness_.watch_redis(std::move(*ping));
     component_logger("server")->info("cluster mode: node {}, leases of {} ms", leases_->node_id(),
                                      lease_ttl.count());
     return core::ok_status();

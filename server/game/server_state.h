@@ -28,6 +28,7 @@
 #include "server/game/identity.h"
 #include "server/game/login_limiter.h"
 #include "server/game/passwords.h"
+#include "server/game/readiness.h"
 #include "server/game/room_registry.h"
 #include "server/game/time_source.h"
 #include "server/limits.h"
@@ -101,6 +102,9 @@ public:
     BotPool& bots() { return bots_; }
     // The game analyses queued and running on them (issue 25).
     Analyses& analyses() { return analyses_; }
+    // Whether the node can write and read its store and, in cluster mode, reach Redis (GET
+    // /readyz); its thread is started by the server once the games are restored.
+    Readiness& readiness() { return readiness_; }
     // The addresses of limits().trusted_proxies, parsed once (net/client_address.h).
     const std::vector<std::string>& trusted_proxies() const { return trusted_proxies_; }
     void set_trusted_proxies(std::vector<std::string> addresses) {
@@ -222,6 +226,7 @@ private:
     std::shared_ptr<TimeSource> time_;
     int time_listener_ = 0;
     Heartbeat heartbeat_;
+    Readiness readiness_;  // its harmless write is the heartbeat's
     Downtime downtime_;
     std::shared_ptr<Lobby> lobby_;
     BotPool bots_;

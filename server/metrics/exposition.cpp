@@ -122,6 +122,10 @@ std::string prometheus_text(const Metrics& registry, const LiveFigures& live,
     out.single("chessence_draining", "gauge",
                "1 while the server is shutting down (GET /readyz answers 503).",
                live.draining ? 1 : 0);
+    out.single("chessence_ready", "gauge",
+               "1 while GET /readyz answers 200: not draining, the store can be written and read, "
+               "and in cluster mode Redis answers.",
+               live.ready ? 1 : 0);
     const auto optional = [&](const char* name, const char* type, const char* help,
                               const std::optional<double>& value) {
         if (value) {

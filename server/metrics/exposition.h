@@ -15,6 +15,7 @@ struct LiveFigures {
     std::size_t rooms_in_memory = 0;  // rooms loaded, finished ones included
     std::size_t games_active = 0;     // unfinished games in memory
     bool draining = false;
+    bool ready = false;               // GET /readyz answers 200
     std::size_t bot_jobs_queued = 0;  // computer moves waiting for a bot thread
 };
 

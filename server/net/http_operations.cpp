@@ -4,7 +4,6 @@
 
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
-#include "server/log.h"
 #include "server/metrics/exposition.h"
 
 namespace server {
@@ -24,18 +23,22 @@ HttpReply metrics_reply(ServerState& state, std::string_view authorization) {
     live.rooms_in_memory = state.room_count();
     live.games_active = state.games_active();
     live.draining = state.stopping();
+    live.ready = !live.draining && state.readiness().state().ready();
     live.bot_jobs_queued = state.bots().queued();
     return HttpReply{200, prometheus_content_type,
                      prometheus_text(metrics(), live, read_process_stats())};
 }
 
+// From what the readiness thread last found (readiness.h): no store or Redis call here, on the
+// I/O thread.
 HttpReply ready_reply(ServerState& state) {
     if (state.stopping()) {
         return json_reply(503, R"({"status":"draining"})");
     }
-    if (auto reachable = state.store().check(); !reachable) {
-        component_logger("http")->warn("readyz: the store does not answer: {}", reachable.error());
-        const nlohmann::json body = {{"status", "store_unreachable"}, {"error", reachable.error()}};
+    const auto readiness = state.readiness().state();
+    if (!readiness.ready()) {
+        const nlohmann::json body = {{"status", Readiness::name(readiness.status)},
+                                     {"error", readiness.error}};
         return json_reply(503, body.dump());
     }
     return json_reply(200, R"({"status":"ready"})");

@@ -1,5 +1,6 @@
 #include "server/store/store.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <future>
@@ -11,15 +12,18 @@ namespace server {
 namespace {
 // The number of the last batch whose handler this thread entered: a store that calls handlers on
 // the caller's thread (MemoryStore) may throw out of a handler, and commit() must then not count
-// the batch out twice. Batch numbers only grow, and a thread enters only its own batches' handlers
-// synchronously, so "entered" is "this thread's number is at least the batch's".
+// the batch out twice. Batch numbers only grow, across every store of the process (a test holds
+// several), and a thread enters only its own batches' handlers synchronously, so "entered" is
+// "this thread's number is at least the batch's".
+std::atomic<std::uint64_t> last_batch_number{0};
 thread_local std::uint64_t handler_entered_on_this_thread = 0;
 }  // namespace
 
 void Store::commit(WriteBatch batch, CommitHandler done) {
     using Clock = std::chrono::steady_clock;
     in_flight_.fetch_add(1);
-    const std::uint64_t number = started_.fetch_add(1) + 1;
+    started_.fetch_add(1);
+    const std::uint64_t number = last_batch_number.fetch_add(1) + 1;
     // Counted out when the handler returns (or throws), or when commit_batch throws instead.
     struct Leave {
         std::atomic<std::size_t>* count;
@@ -31,6 +35,9 @@ void Store::commit(WriteBatch batch, CommitHandler done) {
             handler_entered_on_this_thread = number;
             const Leave leave{&in_flight_};
             metrics().commit_seconds.observe(Clock::now() - started);
+            if (!status) {
+                failed_.fetch_add(1);
+            }
             done(std::move(status));
         });
     } catch (...) {
@@ -38,6 +45,7 @@ void Store::commit(WriteBatch batch, CommitHandler done) {
         // threw on this thread, and then it counted the batch out already.
         if (handler_entered_on_this_thread < number) {
             in_flight_.fetch_sub(1);
+            failed_.fetch_add(1);
         }
         throw;
     }

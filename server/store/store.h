@@ -185,7 +185,12 @@ public:
     // Batches handed to commit() whose handler has not returned yet, and ever handed to it.
     std::size_t commits_in_flight() const { return in_flight_.load(); }
     std::uint64_t commits_started() const { return started_.load(); }
-    // Whether the store answers a read now (GET /readyz): ok, or why not.
+    // Batches handed to commit() that failed (their handler got an error, or commit_batch threw):
+    // news that the writer may be broken, on which GET /readyz tries a write of its own
+    // (server/game/readiness.h).
+    std::uint64_t commits_failed() const { return failed_.load(); }
+    // Whether the store answers a read now (GET /readyz asks it on its readiness thread,
+    // server/game/readiness.h): ok, or why not.
     virtual core::Status check() = 0;
     // commit() and wait for the outcome. For start-up, tools and tests; never on an I/O thread.
     core::Status commit_sync(WriteBatch batch);
@@ -260,6 +265,7 @@ protected:
 private:
     std::atomic<std::size_t> in_flight_{0};
     std::atomic<std::uint64_t> started_{0};
+    std::atomic<std::uint64_t> failed_{0};
 };
 
 }  // namespace server

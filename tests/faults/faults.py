@@ -252,6 +252,67 @@ def json_body(text):
         return None
 
 
+# --- A broken disk under a node (issue 42, finding 7: disk_full_test.py, read_only_test.py) ------
+
+class Mounted:
+    """A file system mounted at `where` for one test (`mount -t FSTYPE -o OPTIONS SOURCE WHERE`),
+    unmounted by close() (a `with` block), whatever the test left running on it."""
+
+    def __init__(self, source, where, fstype, options):
+        os.makedirs(where, exist_ok=True)
+        self.where = where
+        done = subprocess.run(["mount", "-t", fstype, "-o", options, source, where],
+                              capture_output=True, text=True)
+        check(done.returncode == 0, f"cannot mount {fstype} at {where} (the fault suite runs as "
+              f"root): {(done.stdout + done.stderr).strip()}")
+
+    def remount(self, options):
+        done = subprocess.run(["mount", "-o", f"remount,{options}", self.where],
+                              capture_output=True, text=True)
+        check(done.returncode == 0, f"mount -o remount,{options} {self.where}: "
+              f"{(done.stdout + done.stderr).strip()}")
+
+    def close(self):
+        subprocess.run(["umount", self.where], capture_output=True)
+        if os.path.ismount(self.where):
+            subprocess.run(["umount", "-l", self.where], capture_output=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.close()
+
+
+def fill_disk(folder):
+    """Writes `folder`/filler until the file system is full (ENOSPC); returns its path."""
+    path = os.path.join(folder, "filler")
+    with open(path, "wb", buffering=0) as filler:
+        for chunk in (1 << 20, 4096, 512, 1):
+            try:
+                while True:
+                    filler.write(b"\0" * chunk)
+            except OSError as error:
+                check(error.errno == 28, f"filling {folder}: {error}")  # ENOSPC
+    return path
+
+
+def readiness(node):
+    """/readyz's status ("ready", "store_unwritable", …) and its whole body; "" when unanswered."""
+    status, _, body = node.get("/readyz", timeout=2)
+    parsed = json_body(body) or {}
+    check(status == 0 or (status == 200) == (parsed.get("status") == "ready"),
+          f"/readyz answered {status} {body}")
+    return parsed.get("status", ""), parsed
+
+
+def await_readiness(node, wanted, timeout):
+    """Seconds until /readyz says `wanted`; fails after `timeout`."""
+    started = time.monotonic()
+    wait_until(lambda: readiness(node)[0] == wanted, timeout, f"/readyz saying {wanted}")
+    return time.monotonic() - started
+
+
 class Game:
     """Two guests playing one Chessence game on a node's `port`, White's seek accepted by Black;
     `acked` holds every move the server acknowledged, in order. Each step reads the game anew (a
@@ -317,14 +378,36 @@ class Game:
         client.send({"type": "resign", "id": rid, "game_id": self.game_id})
         return self.answer(client, rid)
 
+    def play(self, plies):
+        """`plies` moves, each of which must be acknowledged."""
+        for _ in range(plies):
+            reply = self.move()
+            check(reply.get("type") == "ack",
+                  f"{self.label}: move {len(self.acked) + 1} refused: {reply}")
+
+    def check_snapshot(self):
+        """Both players' snapshots hold exactly the acknowledged moves."""
+        for client in (self.white, self.black):
+            moves = self.snapshot(client)["moves"]
+            check(moves == self.acked, f"{client.label} sees moves {moves}, acknowledged were "
+                  f"{self.acked}")
+
+    def close(self):
+        for client in (self.white, self.black):
+            try:
+                client.close()
+            except OSError:
+                pass  # the server closed first
+
     def record(self, port=None):
         """The game as GET /api/games/<id> shows it (its moves, result…)."""
         status, _, body = http(port or self.port, f"/api/games/{self.game_id}")
         check(status == 200, f"{self.label}: GET /api/games/{self.game_id} answered {status}")
         return json.loads(body)
 
-    def check_record(self, port=None):
-        """The record holds every acknowledged move exactly once and in order, and nothing else."""
-        moves = self.record(port)["moves"]
+    def check_record(self, node=None):
+        """The record (on `node`, a Node or a port; the game's own port by default) holds every
+        acknowledged move exactly once and in order, and nothing else."""
+        moves = self.record(getattr(node, "port", node))["moves"]
         check(moves == self.acked, f"{self.label}: the record's moves {moves} are not the "
               f"acknowledged ones {self.acked}")

@@ -1,7 +1,7 @@
 #pragma once
-// Stores for the server tests: a memory store that records every batch and can be told to refuse,
-// or to throw on, the batches that append events or insert players; and a wrapper around any store
-// whose reads fail on demand.
+// Stores for the server tests: a memory store that records every batch and can be told to refuse
+// every batch, or to refuse or throw on the batches that append events or insert players; and a
+// wrapper around any store whose reads fail (or answer late) on demand.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,6 +20,10 @@ namespace test {
 class ControlledStore final : public server::MemoryStore {
 public:
     void commit_batch(server::WriteBatch batch, server::CommitHandler done) override {
+        if (fail_all) {
+            done(core::make_error("disk full"));
+            return;
+        }
         const bool appends = has<server::AppendEvents>(batch);
         if (appends && throw_appends) {
             throw std::runtime_error("the disk caught fire");
@@ -60,6 +64,7 @@ public:
         return {};
     }
 
+    std::atomic<bool> fail_all{false};  // every batch is refused (a full or read-only disk)
     std::atomic<bool> fail_appends{false};
     std::atomic<bool> throw_appends{false};
     std::atomic<bool> fail_players{false};
@@ -92,6 +97,8 @@ public:
     std::atomic<const char*> fail_only{nullptr};
     // How many reads failed so far.
     std::atomic<int> failed_reads{0};
+    // check() answers this many ms late (a store that hangs).
+    std::atomic<int> slow_check_ms{0};
 
     server::Store& inner() { return *inner_; }
 
@@ -119,6 +126,7 @@ public:
         inner_->commit(std::move(batch), std::move(done));
     }
     core::Status check() override {
+        std::this_thread::sleep_for(std::chrono::milliseconds(slow_check_ms.load()));
         if (fail_reads.load()) {
             return core::make_error("test store: cannot read (check)");
         }

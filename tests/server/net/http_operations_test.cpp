@@ -1,16 +1,31 @@
 // GET /metrics and GET /readyz on a live server: moves, their latency, errors by code, refusals
 // and connections are counted as they happen; the token guards /metrics when set; /readyz says
-// 503 when the store cannot be read, and 200 again once it can.
+// 503 when the store cannot be read or written, or Redis cannot be reached in cluster mode, and
+// 200 again once it can, by itself; it answers at once even while the store hangs.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 
+#include "server/cluster/test_redis.h"
 #include "server/game_table.h"
+#include "server/server.h"
+#include "server/store/memory_store.h"
 #include "server/test_stores.h"
 
 namespace {
 
+using namespace std::chrono_literals;
 using test::json;
+
+// /readyz's status ("ready", "store_unwritable", …; "" when the answer is not JSON).
+std::string readiness_of(std::uint16_t port) {
+    const auto answer = test::http_get(port, "/readyz");
+    const auto body = test::parse(answer.body);
+    const bool agrees = (answer.status == 200) == (body.value("status", "") == "ready");
+    return agrees && body.is_object() ? body.value("status", "") : "";
+}
 
 std::string scrape(std::uint16_t port) {
     const auto answer = test::http_get(port, "/metrics");
@@ -105,12 +120,89 @@ TEST(HttpOperations, ReadyzSaysWhenTheStoreCannotBeRead) {
     EXPECT_EQ(ready.status, 200);
     EXPECT_EQ(json::parse(ready.body)["status"], "ready");
     failing->fail_reads = true;
+    EXPECT_TRUE(test::eventually([&] { return readiness_of(server.port()) != "ready"; }, 2500ms));
     ready = test::http_get(server.port(), "/readyz");
     EXPECT_EQ(ready.status, 503);
     EXPECT_EQ(json::parse(ready.body)["status"], "store_unreachable");
+    EXPECT_EQ(json::parse(ready.body)["error"], "test store: cannot read (check)");
     EXPECT_EQ(test::http_get(server.port(), "/healthz").status, 200) << "the process still serves";
     failing->fail_reads = false;
-    EXPECT_EQ(test::http_get(server.port(), "/readyz").status, 200);
+    EXPECT_TRUE(test::eventually([&] { return readiness_of(server.port()) == "ready"; }, 2500ms));
+}
+
+TEST(HttpOperations, ReadyzSaysWhenTheStoreCannotBeWrittenAndComesBackByItself) {
+    auto owned = std::make_unique<test::ControlledStore>();
+    auto* store = owned.get();
+    test::TestServer server(test::fast_limits(), std::move(owned));
+    test::Table table(server.port(), "chesica");
+    ASSERT_FALSE(table.game_id.empty());
+    EXPECT_EQ(readiness_of(server.port()), "ready");
+    EXPECT_EQ(test::metric_value(scrape(server.port()), "chessence_ready"), 1);
+
+    store->fail_all = true;  // a full or read-only disk: every batch is refused
+    auto& white = table.seat_named("white");
+    const auto move = table.start["legal"][0];
+    white.send({{"type", "move"}, {"game_id", table.game_id}, {"move", move}, {"id", "m1"}});
+    EXPECT_EQ(white.wait_error("m1")["code"], "internal_error");
+    EXPECT_TRUE(
+        test::eventually([&] { return readiness_of(server.port()) == "store_unwritable"; }, 2000ms))
+        << "a load balancer stops sending players to a node that cannot store their moves";
+    const auto unready = test::http_get(server.port(), "/readyz");
+    EXPECT_EQ(unready.status, 503);
+    EXPECT_NE(json::parse(unready.body).value("error", "").find("disk full"), std::string::npos)
+        << unready.body;
+    EXPECT_EQ(test::metric_value(scrape(server.port()), "chessence_ready"), 0);
+    EXPECT_EQ(test::http_get(server.port(), "/healthz").status, 200) << "the process still serves";
+
+    store->fail_all = false;
+    EXPECT_TRUE(test::eventually([&] { return readiness_of(server.port()) == "ready"; }, 2500ms))
+        << "ready again without a player's move: the node tries a harmless write itself";
+    EXPECT_EQ(test::metric_value(scrape(server.port()), "chessence_ready"), 1);
+    white.send({{"type", "move"}, {"game_id", table.game_id}, {"move", move}, {"id", "m2"}});
+    EXPECT_EQ(table.event(1)["kind"], "move");
+}
+
+TEST(HttpOperations, ReadyzAnswersAtOnceWhileTheStoreHangs) {
+    auto store = std::make_unique<test::ReadFailingStore>();
+    auto* slow = store.get();
+    test::TestServer server(test::fast_limits(), std::move(store));
+    slow->slow_check_ms = 2000;           // every read check now takes 2 s
+    std::this_thread::sleep_for(1500ms);  // one is under way
+    for (int i = 0; i < 3; ++i) {
+        const auto started = std::chrono::steady_clock::now();
+        EXPECT_EQ(readiness_of(server.port()), "ready");
+        EXPECT_LT(std::chrono::steady_clock::now() - started, 300ms)
+            << "/readyz waits for no store call on the I/O thread";
+    }
+    slow->slow_check_ms = 0;
+}
+
+TEST(HttpOperations, ReadyzSaysWhenRedisCannotBeReachedInClusterMode) {
+    test::PrivateRedis redis;
+    ASSERT_TRUE(redis.start());
+    auto store = server::make_memory_store();
+    server::ServerOptions options;
+    options.bind = "127.0.0.1";
+    options.port = 0;
+    options.limits = test::fast_limits();
+    options.redis = redis.url();
+    options.node_id = "readyz-node";
+    auto node = server::Server::start(options, *store);
+    ASSERT_TRUE(node) << node.error();
+    const auto port = (*node)->port();
+    EXPECT_EQ(readiness_of(port), "ready");
+
+    ASSERT_TRUE(redis.stop());
+    EXPECT_TRUE(test::eventually([&] { return readiness_of(port) == "redis_unreachable"; }, 2500ms))
+        << "without Redis a node can take no game's lease: no seek can be accepted on it";
+    const auto unready = test::http_get(port, "/readyz");
+    EXPECT_EQ(unready.status, 503);
+    EXPECT_FALSE(json::parse(unready.body).value("error", "").empty()) << unready.body;
+
+    ASSERT_TRUE(redis.start());
+    EXPECT_TRUE(test::eventually([&] { return readiness_of(port) == "ready"; }, 3000ms));
+    (*node)->shutdown();
+    (*node)->wait();
 }
 
 }  // namespace
