@@ -18,15 +18,7 @@ from faults import check
 
 def one_fill(game, node, disk, cycle):
     filler = faults.fill_disk(disk)
-    refused = game.move()
-    check(refused.get("code") == "internal_error",
-          f"fill {cycle}: a move on a full disk was answered {refused}, not internal_error")
-    unready = faults.await_readiness(node, "store_unwritable", 2)
-    _, body = faults.readiness(node)
-    check(body.get("error"), f"fill {cycle}: /readyz says why not in {body}")
-    time.sleep(1.5)  # tried again meanwhile, and still full
-    check(faults.readiness(node)[0] == "store_unwritable",
-          f"fill {cycle}: /readyz changed its mind while the disk was still full")
+    unready, body = faults.refused_while_broken(game, node, f"fill {cycle}")
     check(node.get("/healthz")[0] == 200, "/healthz: the process still serves")
 
     os.remove(filler)

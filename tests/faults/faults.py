@@ -306,6 +306,22 @@ def readiness(node):
     return parsed.get("status", ""), parsed
 
 
+def refused_while_broken(game, node, what):
+    """With the node's disk broken: the next move is answered internal_error, /readyz says 503
+    store_unwritable within 2 s (and why) and still does 1.5 s later, after the node tried again.
+    Returns the seconds to 503 and /readyz's body."""
+    refused = game.move()
+    check(refused.get("code") == "internal_error",
+          f"{what}: a move was answered {refused}, not internal_error")
+    unready = await_readiness(node, "store_unwritable", 2)
+    _, body = readiness(node)
+    check(body.get("error"), f"{what}: /readyz says why not in {body}")
+    time.sleep(1.5)  # tried again meanwhile, and still broken
+    check(readiness(node)[0] == "store_unwritable",
+          f"{what}: /readyz changed its mind while the disk was still broken")
+    return unready, body
+
+
 def await_readiness(node, wanted, timeout):
     """Seconds until /readyz says `wanted`; fails after `timeout`."""
     started = time.monotonic()
@@ -350,7 +366,9 @@ class Game:
         return f"{what}{self.requests}"
 
     def snapshot(self, client=None):
-        client = client or self.white
+        """The game as a watch shows it now (asked on each player's connection in turn, so that
+        neither meets the message rate first)."""
+        client = client or (self.white if self.requests % 2 else self.black)
         rid = self._id("watch")
         client.send({"type": "watch", "id": rid, "game_id": self.game_id})
         return client.wait_for(lambda m: m.get("type") == "snapshot" and m.get("id") == rid, rid)

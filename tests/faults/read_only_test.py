@@ -31,15 +31,7 @@ def make_image(path):
 
 def read_only_once(suite, game, node, disk, image, cycle):
     disk.remount("abort")
-    refused = game.move()
-    check(refused.get("code") == "internal_error",
-          f"round {cycle}: a move on a read-only disk was answered {refused}, not internal_error")
-    unready = faults.await_readiness(node, "store_unwritable", 2)
-    _, body = faults.readiness(node)
-    check(body.get("error"), f"round {cycle}: /readyz says why not in {body}")
-    time.sleep(1.5)  # tried again meanwhile, and still read-only
-    check(faults.readiness(node)[0] == "store_unwritable",
-          f"round {cycle}: /readyz changed its mind while the disk was still read-only")
+    unready, body = faults.refused_while_broken(game, node, f"round {cycle}")
     print(f"round {cycle}: the move refused internal_error, /readyz 503 after {unready:.2f} s "
           f"({body['error']})")
 
