@@ -120,7 +120,8 @@ class Connection {
 public:
     // Connects with a libpq connection string or URI ("postgresql://user@host:5432/db") within
     // `timeout`, which then bounds every call; the error names the server (never the password)
-    // and says why. Keepalives are asked for before the URI's own settings, which win.
+    // and says why. Keepalives are asked for before the URI's own settings, which win; the URI's
+    // connect_timeout does not apply (the deadline does, shared by a multi-host URI's hosts).
     static core::Expected<std::unique_ptr<Connection>> open(
         const std::string& conninfo, std::chrono::milliseconds timeout = default_timeout);
     Connection(const Connection&) = delete;
