@@ -149,6 +149,13 @@ const std::vector<Flag>& flags() {
         flag(
             "--db", "CHESSENCE_DB", "SQLite file, postgresql://… URI, or :memory: to keep nothing",
             [](Config & c) -> auto& { return c.db; }, not_empty),
+        // Issue 42: how long a node waits for PostgreSQL (server/store/postgres_db.h).
+        flag(
+            "--store-timeout-ms", "CHESSENCE_STORE_TIMEOUT_MS",
+            "milliseconds a call to PostgreSQL (connecting included) may wait for its answer "
+            "before the connection is given up and the call fails (the server's own "
+            "statement_timeout: nine tenths of it)",
+            [](Config & c) -> auto& { return c.store_timeout_ms; }, whole_number(100, 600000)),
         flag(
             "--web-root", "CHESSENCE_WEB_ROOT", "folder of the web client",
             [](Config & c) -> auto& { return c.server.web_root; }, not_empty),

@@ -13,6 +13,7 @@ namespace server {
 struct Config {
     ServerOptions server;
     std::string db = "data/chessence.db";  // ":memory:" for an in-memory store
+    int store_timeout_ms = 5000;           // a PostgreSQL call's deadline (pg::default_timeout)
     std::string log_level = "info";        // checked with is_log_level (server/log.h)
     bool help = false;                     // --help was given: print usage_text() and stop
 };

@@ -1,5 +1,6 @@
 #include "server/launch.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -49,7 +50,8 @@ int launch(int argc, char** argv, const server::StoreWrapper& wrap) {
         log->info("open-file limit raised to {} for --connections-total {}", files.soft,
                   config->server.limits.connections_total);
     }
-    auto store = server::open_store(config->db);
+    auto store =
+        server::open_store(config->db, std::chrono::milliseconds(config->store_timeout_ms));
     if (!store) {
         std::cerr << "chessence-server: cannot open the database "
                   << server::pg::redacted(config->db) << ": " << store.error() << "\n";

@@ -225,6 +225,9 @@ core::Status RedisConnection::connect() {
         return core::make_error("Redis " + redacted(url_) + ": cannot connect: " + why);
     }
     redisSetTimeout(context, tv);
+    if (url_.socket_path.empty()) {
+        redisEnableKeepAlive(context);  // an idle connection to a vanished peer is found out
+    }
     context_ = context;
     if (!url_.password.empty()) {
         std::vector<std::string> auth = {"AUTH"};
@@ -251,10 +254,19 @@ core::Status RedisConnection::ensure_connected() {
 }
 
 std::string RedisConnection::drop_context() {
+    const int error = errno;  // of the read or write that failed
     std::string why = "not connected";
     if (context_) {
         why = context_->errstr[0] ? context_->errstr : "connection lost";
-        if (context_->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        // The socket's timeout (SO_RCVTIMEO, SO_SNDTIMEO) ran out: EAGAIN, which hiredis 1.x
+        // reports as a timeout of its own.
+        bool timed_out = context_->err == REDIS_ERR_IO &&
+                         (error == EAGAIN || error == EWOULDBLOCK ||
+                          std::strcmp(context_->errstr, std::strerror(EAGAIN)) == 0);
+#ifdef REDIS_ERR_TIMEOUT
+        timed_out = timed_out || context_->err == REDIS_ERR_TIMEOUT;
+#endif
+        if (timed_out) {
             why = "no answer within " + std::to_string(timeout_.count()) + " ms";
         }
         redisFree(context_);

@@ -10,12 +10,13 @@
 
 namespace server {
 
-core::Expected<std::unique_ptr<Store>> open_store(const std::string& db) {
+core::Expected<std::unique_ptr<Store>> open_store(const std::string& db,
+                                                  std::chrono::milliseconds store_timeout) {
     if (db == ":memory:") {
         return make_memory_store();
     }
     if (pg::is_postgres_url(db)) {
-        return open_postgres_store(db);
+        return open_postgres_store(db, store_timeout);
     }
     const auto folder = std::filesystem::path(db).parent_path();
     std::error_code ec;

@@ -1,5 +1,9 @@
 #include "server/store/postgres_db.h"
 
+#include <poll.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -57,36 +61,127 @@ std::string trimmed(const char* message) {
 
 }  // namespace
 
-core::Expected<std::unique_ptr<Connection>> Connection::open(const std::string& conninfo) {
-    PGconn* conn = PQconnectdb(conninfo.c_str());
-    if (!conn) {
-        return core::make_error("PostgreSQL " + redacted(conninfo) + ": out of memory");
-    }
-    if (PQstatus(conn) != CONNECTION_OK) {
-        auto why = trimmed(PQerrorMessage(conn));
-        PQfinish(conn);
-        return core::make_error("PostgreSQL " + redacted(conninfo) + ": " + why);
-    }
-    auto connection = std::unique_ptr<Connection>(new Connection(conn));
-    // Notices ("relation already exists, skipping") are not errors and go nowhere.
-    PQsetNoticeProcessor(
-        conn, [](void*, const char*) {}, nullptr);
-    if (auto set = connection->exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'");
-        !set) {
-        return core::make_error("PostgreSQL " + redacted(conninfo) + ": " + set.error());
+core::Expected<std::unique_ptr<Connection>> Connection::open(const std::string& conninfo,
+                                                             std::chrono::milliseconds timeout) {
+    auto connection = std::unique_ptr<Connection>(new Connection(conninfo, timeout));
+    if (auto made = connection->establish(connection->deadline(timeout)); !made) {
+        if (connection->last_failure().unanswered) {
+            return core::make_error("PostgreSQL " + redacted(conninfo) + " did not answer within " +
+                                    std::to_string(timeout.count()) + " ms");
+        }
+        return core::make_error("PostgreSQL " + redacted(conninfo) + ": " + made.error());
     }
     return connection;
 }
 
 Connection::~Connection() {
-    PQfinish(conn_);
+    close();
+}
+
+Connection::Deadline Connection::deadline(std::chrono::milliseconds length) const {
+    return {Clock::now() + length, length};
+}
+
+namespace {
+
+// The server's own timeouts, each only where its settings leave it at the default (a value the
+// operator gave, in the URI's options or for the role, the database or the server, wins).
+std::string session_settings(std::chrono::milliseconds timeout) {
+    const auto ms = [](std::chrono::milliseconds value) {
+        return "'" + std::to_string(value.count()) + "'";
+    };
+    return "SET client_min_messages = warning; SET TIME ZONE 'UTC'; "
+           "SELECT set_config(wanted.name, wanted.value, false) FROM (VALUES "
+           "('statement_timeout', " +
+           ms(statement_timeout(timeout)) + "), ('lock_timeout', " +
+           ms(std::min(timeout, lock_timeout)) + "), ('idle_in_transaction_session_timeout', " +
+           ms(idle_in_transaction_timeout) +
+           ")) AS wanted (name, value) JOIN pg_settings ON pg_settings.name = wanted.name "
+           "WHERE pg_settings.source = 'default'";
+}
+
+}  // namespace
+
+core::Status Connection::establish(Deadline deadline) {
+    close();
+    // Ours first: the URI's (expanded from dbname) come after them, and later ones win.
+    const auto idle = std::to_string(keepalive_idle_seconds);
+    const auto interval = std::to_string(keepalive_interval_seconds);
+    const auto count = std::to_string(keepalive_count);
+    const char* keys[] = {"keepalives",       "keepalives_idle", "keepalives_interval",
+                          "keepalives_count", "dbname",          nullptr};
+    const char* values[] = {"1",           idle.c_str(),      interval.c_str(),
+                            count.c_str(), conninfo_.c_str(), nullptr};
+    conn_ = PQconnectStartParams(keys, values, 1);
+    if (!conn_) {
+        return core::make_error("out of memory");
+    }
+    // libpq's connect_timeout does not apply here: the deadline bounds the whole of it.
+    auto polling = PGRES_POLLING_WRITING;
+    while (PQstatus(conn_) != CONNECTION_BAD && polling != PGRES_POLLING_OK &&
+           polling != PGRES_POLLING_FAILED) {
+        const int ready =
+            wait_for_socket(polling == PGRES_POLLING_READING ? POLLIN : POLLOUT, deadline);
+        if (ready == 0) {
+            return give_up(deadline);
+        }
+        if (ready < 0) {
+            return broken("cannot wait for the connection");
+        }
+        polling = PQconnectPoll(conn_);
+    }
+    if (PQstatus(conn_) != CONNECTION_OK) {
+        return broken("cannot connect");
+    }
+    // Sends never block: a server that stops reading is waited for by the deadline too.
+    if (PQsetnonblocking(conn_, 1) != 0) {
+        return broken("cannot make the connection non-blocking");
+    }
+    // Notices ("relation already exists, skipping") are not errors and go nowhere.
+    PQsetNoticeProcessor(
+        conn_, [](void*, const char*) {}, nullptr);
+    return run_sql(session_settings(timeout_), deadline);
+}
+
+void Connection::close() {
+    if (conn_) {
+        PQfinish(conn_);
+        conn_ = nullptr;
+    }
+    prepared_.clear();
+}
+
+int Connection::wait_for_socket(short events, Deadline deadline) const {
+    const int fd = PQsocket(conn_);
+    if (fd < 0) {
+        return -1;
+    }
+    for (;;) {
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline.at - Clock::now());
+        if (left.count() <= 0) {
+            return 0;
+        }
+        pollfd watched{fd, events, 0};
+        const int ready = ::poll(&watched, 1, static_cast<int>(left.count()));
+        if (ready > 0) {
+            if (watched.revents & POLLNVAL) {
+                return -1;
+            }
+            // An error or a hang-up is news for libpq to read, as readable.
+            return watched.revents & (POLLERR | POLLHUP) ? (events | POLLIN) : watched.revents;
+        }
+        if (ready < 0 && errno != EINTR) {
+            return -1;
+        }
+    }
 }
 
 core::Status Connection::fail(PGresult* result, std::string_view fallback) {
     const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
     failure_.sqlstate = state ? state : "";
-    failure_.message = trimmed(result ? PQresultErrorMessage(result) : PQerrorMessage(conn_));
-    if (failure_.message.empty()) {
+    failure_.unanswered = false;
+    failure_.message = trimmed(result ? PQresultErrorMessage(result) : nullptr);
+    if (failure_.message.empty() && conn_) {
         failure_.message = trimmed(PQerrorMessage(conn_));
     }
     if (failure_.message.empty()) {
@@ -96,25 +191,117 @@ core::Status Connection::fail(PGresult* result, std::string_view fallback) {
     return core::make_error(failure_.message);
 }
 
-core::Status Connection::exec(const std::string& sql) {
-    PGresult* result = PQexec(conn_, sql.c_str());
-    const auto status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
-    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-        return fail(result, "the statement failed");
+core::Status Connection::broken(std::string_view why) {
+    auto status = fail(nullptr, why);
+    close();
+    return status;
+}
+
+core::Status Connection::give_up(Deadline deadline) {
+    close();
+    failure_.message =
+        "PostgreSQL did not answer within " + std::to_string(deadline.length.count()) + " ms";
+    failure_.sqlstate.clear();
+    failure_.unanswered = true;
+    return core::make_error(failure_.message);
+}
+
+core::Expected<Result> Connection::finish(Deadline deadline) {
+    for (;;) {
+        const int flushed = PQflush(conn_);
+        if (flushed == 0) {
+            break;
+        }
+        if (flushed < 0) {
+            return core::make_error(broken("cannot send the statement").error());
+        }
+        // libpq's buffer is full: the server must read, and may have to be read from first.
+        const int ready = wait_for_socket(POLLIN | POLLOUT, deadline);
+        if (ready == 0) {
+            return core::make_error(give_up(deadline).error());
+        }
+        if (ready < 0 || ((ready & POLLIN) && !PQconsumeInput(conn_))) {
+            return core::make_error(broken("cannot send the statement").error());
+        }
     }
-    PQclear(result);
+    std::optional<Result> last;
+    PGresult* failed = nullptr;  // the first result that failed, kept for its message
+    for (;;) {
+        while (PQisBusy(conn_)) {
+            const int ready = wait_for_socket(POLLIN, deadline);
+            if (ready == 0) {
+                PQclear(failed);
+                return core::make_error(give_up(deadline).error());
+            }
+            if (ready < 0 || !PQconsumeInput(conn_)) {
+                if (failed) {
+                    // The server said why before it closed (a terminated backend).
+                    auto status = fail(failed, "the statement failed");
+                    close();
+                    return core::make_error(status.error());
+                }
+                return core::make_error(broken("the connection was lost").error());
+            }
+        }
+        PGresult* result = PQgetResult(conn_);
+        if (!result) {
+            break;
+        }
+        const auto status = PQresultStatus(result);
+        if (failed || (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)) {
+            if (failed) {
+                PQclear(result);
+            } else {
+                failed = result;
+            }
+            continue;
+        }
+        last.emplace(result);
+    }
+    if (failed) {
+        return core::make_error(fail(failed, "the statement failed").error());
+    }
+    if (!last) {
+        return core::make_error(fail(nullptr, "the statement failed").error());
+    }
+    return std::move(*last);
+}
+
+core::Status Connection::run_sql(const std::string& sql, Deadline deadline) {
+    if (!conn_) {
+        return fail(nullptr, "not connected to PostgreSQL");
+    }
+    if (!PQsendQuery(conn_, sql.c_str())) {
+        return broken("cannot send the statement");
+    }
+    if (auto done = finish(deadline); !done) {
+        return core::make_error(done.error());
+    }
     return core::ok_status();
 }
 
+core::Status Connection::exec(const std::string& sql) {
+    return run_sql(sql, deadline(timeout_));
+}
+
+core::Status Connection::exec(const std::string& sql, std::chrono::milliseconds timeout) {
+    return run_sql(sql, deadline(timeout));
+}
+
 core::Expected<Result> Connection::query(const std::string& sql, const Params& params) {
+    const auto by = deadline(timeout_);
+    if (!conn_) {
+        return core::make_error(fail(nullptr, "not connected to PostgreSQL").error());
+    }
     auto found = prepared_.find(sql);
     if (found == prepared_.end()) {
         const auto name = "s" + std::to_string(prepared_.size() + 1);
-        PGresult* prepared = PQprepare(conn_, name.c_str(), sql.c_str(), 0, nullptr);
-        if (!prepared || PQresultStatus(prepared) != PGRES_COMMAND_OK) {
-            return core::make_error(fail(prepared, "cannot prepare a statement").error());
+        if (!PQsendPrepare(conn_, name.c_str(), sql.c_str(), 0, nullptr)) {
+            return core::make_error(broken("cannot prepare a statement").error());
         }
-        PQclear(prepared);
+        if (auto prepared = finish(by); !prepared) {
+            return core::make_error(prepared.error());
+        }
         found = prepared_.emplace(sql, name).first;
     }
     std::vector<const char*> values;
@@ -122,13 +309,11 @@ core::Expected<Result> Connection::query(const std::string& sql, const Params& p
     for (const auto& value : params.values()) {
         values.push_back(value ? value->c_str() : nullptr);
     }
-    PGresult* result = PQexecPrepared(conn_, found->second.c_str(), static_cast<int>(values.size()),
-                                      values.data(), nullptr, nullptr, 0);
-    const auto status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
-    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-        return core::make_error(fail(result, "the statement failed").error());
+    if (!PQsendQueryPrepared(conn_, found->second.c_str(), static_cast<int>(values.size()),
+                             values.data(), nullptr, nullptr, 0)) {
+        return core::make_error(broken("cannot send the statement").error());
     }
-    return Result(result);
+    return finish(by);
 }
 
 core::Expected<std::optional<std::string>> Connection::query_text(const std::string& sql,
@@ -144,19 +329,15 @@ core::Expected<std::optional<std::string>> Connection::query_text(const std::str
 }
 
 bool Connection::in_transaction() const {
+    if (!conn_) {
+        return false;
+    }
     const auto status = PQtransactionStatus(conn_);
     return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE;
 }
 
 bool Connection::reconnect() {
-    PQreset(conn_);
-    prepared_.clear();
-    if (!healthy()) {
-        return false;
-    }
-    PQsetNoticeProcessor(
-        conn_, [](void*, const char*) {}, nullptr);
-    return static_cast<bool>(exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'"));
+    return static_cast<bool>(establish(deadline(timeout_)));
 }
 
 core::Status run(Connection& db, const std::string& sql, const Params& params,

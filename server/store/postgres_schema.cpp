@@ -167,15 +167,23 @@ core::Status migrate_postgres(pg::Connection& db, const std::string& where) {
         if (auto begun = db.exec("BEGIN"); !begun) {
             return core::make_error(where + ": cannot start a migration: " + begun.error());
         }
+        // The session's timeouts are for the store's statements, not a migration's.
+        if (auto patient = db.exec("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0; "
+                                   "SET LOCAL idle_in_transaction_session_timeout = 0");
+            !patient) {
+            return fail("cannot start a migration", patient.error());
+        }
         // Another node may be migrating: wait for it, then read the version it left.
         if (auto locked =
-                db.exec("SELECT pg_advisory_xact_lock(" + std::string(migration_lock) + ")");
+                db.exec("SELECT pg_advisory_xact_lock(" + std::string(migration_lock) + ")",
+                        postgres_migration_timeout);
             !locked) {
             return fail("cannot take the migration lock", locked.error());
         }
         // Under the lock: two nodes creating it at once would collide even with IF NOT EXISTS.
         if (auto made =
-                db.exec("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)");
+                db.exec("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)",
+                        postgres_migration_timeout);
             !made) {
             return fail("cannot create the schema version table", made.error());
         }
@@ -196,7 +204,8 @@ core::Status migrate_postgres(pg::Connection& db, const std::string& where) {
         }
         const auto next = version + 1;
         const auto step = "migration to schema version " + std::to_string(next);
-        if (auto applied = db.exec(std::string(postgres_steps[static_cast<std::size_t>(version)]));
+        if (auto applied = db.exec(std::string(postgres_steps[static_cast<std::size_t>(version)]),
+                                   postgres_migration_timeout);
             !applied) {
             return fail(step + " failed", applied.error());
         }
@@ -206,7 +215,7 @@ core::Status migrate_postgres(pg::Connection& db, const std::string& where) {
             !bumped) {
             return fail(step + " failed", bumped.error());
         }
-        if (auto committed = db.exec("COMMIT"); !committed) {
+        if (auto committed = db.exec("COMMIT", postgres_migration_timeout); !committed) {
             return fail(step + " failed", committed.error());
         }
     }

@@ -10,8 +10,9 @@ namespace server {
 
 using pg::Connection;
 
-core::Expected<std::unique_ptr<Store>> open_postgres_store(const std::string& conninfo) {
-    auto db = Connection::open(conninfo);
+core::Expected<std::unique_ptr<Store>> open_postgres_store(const std::string& conninfo,
+                                                           std::chrono::milliseconds timeout) {
+    auto db = Connection::open(conninfo, timeout);
     if (!db) {
         return core::make_error(db.error());
     }
@@ -34,6 +35,7 @@ core::Expected<std::unique_ptr<Store>> open_postgres_store(const std::string& co
 
 PostgresStore::PostgresStore(std::string conninfo, std::unique_ptr<Connection> writer)
     : conninfo_(std::move(conninfo)),
+      timeout_(writer->timeout()),
       writer_db_(std::move(writer)),
       writer_([this](const auto& group) { return write_group(group); }) {}
 
@@ -100,6 +102,10 @@ std::vector<core::Status> PostgresStore::write_group(
     if (auto begun = db.exec("BEGIN"); !begun) {
         // Nothing was written yet: a connection the server dropped since the last group (a
         // restart, a failover) is only found out now, so once, on a fresh connection, again.
+        // Not a server that did not answer: the group fails within one timeout, not two.
+        if (db.last_failure().unanswered) {
+            return fail_all("cannot start a transaction: " + begun.error());
+        }
         if (!db.reconnect() || !db.exec("SET synchronous_commit = on")) {
             return fail_all("cannot start a transaction: " + begun.error());
         }
@@ -133,7 +139,7 @@ core::Expected<std::unique_ptr<Connection>> PostgresStore::acquire_reader() {
             return db;
         }
     }
-    return Connection::open(conninfo_);
+    return Connection::open(conninfo_, timeout_);
 }
 
 void PostgresStore::release_reader(std::unique_ptr<Connection> db) {

@@ -4,6 +4,7 @@
 // per batch, one commit with synchronous_commit on); reads use connections of their own, lent to
 // one reader at a time, and never wait for a write. The schema is migrated at start-up
 // (postgres_schema.h).
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -18,11 +19,14 @@ namespace server {
 
 // Connects to `conninfo` (a libpq URI, "postgresql://user:password@host:5432/db"), migrates the
 // database and starts the writer. An unreachable server, a refused login or a schema newer than
-// this program's gives an error naming the server (never its password) and the problem.
-core::Expected<std::unique_ptr<Store>> open_postgres_store(const std::string& conninfo);
+// this program's gives an error naming the server (never its password) and the problem. Every
+// call on every connection of the store waits at most `timeout` for the server (postgres_db.h).
+core::Expected<std::unique_ptr<Store>> open_postgres_store(
+    const std::string& conninfo, std::chrono::milliseconds timeout = pg::default_timeout);
 
 class PostgresStore final : public Store {
 public:
+    // The read connections it opens get the writer's timeout.
     PostgresStore(std::string conninfo, std::unique_ptr<pg::Connection> writer);
     // Writes what is queued, then closes every connection.
     ~PostgresStore() override;
@@ -82,9 +86,12 @@ private:
     void release_reader(std::unique_ptr<pg::Connection> db);
 
     // The outcome of each batch of the group, every one of them final (committed or rolled back).
+    // A server that does not answer fails the group within the timeout (and again each group,
+    // until it answers); it never stops the writer.
     std::vector<core::Status> write_group(const std::vector<GroupWriter::Pending>& group);
 
     std::string conninfo_;
+    std::chrono::milliseconds timeout_;
     std::mutex readers_mutex_;
     std::vector<std::unique_ptr<pg::Connection>> idle_readers_;
     std::unique_ptr<pg::Connection> writer_db_;  // the writer thread's alone

@@ -96,6 +96,25 @@ TEST_F(ConfigTest, ClusterSettings) {
     }
 }
 
+// Issue 42: how long a call to PostgreSQL may wait; 5 s by default.
+TEST_F(ConfigTest, StoreTimeout) {
+    auto defaults = server::parse_config({}, lookup);
+    ASSERT_TRUE(defaults.ok()) << defaults.error();
+    EXPECT_EQ(defaults->store_timeout_ms, 5000);
+    fake_env()["CHESSENCE_STORE_TIMEOUT_MS"] = "2500";
+    auto from_env = server::parse_config({}, lookup);
+    ASSERT_TRUE(from_env.ok()) << from_env.error();
+    EXPECT_EQ(from_env->store_timeout_ms, 2500);
+    auto from_flag = server::parse_config({"--store-timeout-ms", "800"}, lookup);
+    ASSERT_TRUE(from_flag.ok()) << from_flag.error();
+    EXPECT_EQ(from_flag->store_timeout_ms, 800);
+    for (const auto* bad : {"99", "600001", "5s"}) {
+        auto refused = server::parse_config({"--store-timeout-ms", bad}, lookup);
+        ASSERT_FALSE(refused.ok()) << bad;
+        EXPECT_NE(refused.error().find("--store-timeout-ms"), std::string::npos) << refused.error();
+    }
+}
+
 TEST_F(ConfigTest, PuzzleBankFile) {
     auto defaults = server::parse_config({}, lookup);
     ASSERT_TRUE(defaults.ok());

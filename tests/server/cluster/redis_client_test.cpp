@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <memory>
 #include <string>
@@ -221,6 +226,86 @@ TEST(RedisConnectionOpen, DeadServerIsAnErrorThenReconnects) {
     ASSERT_TRUE(back) << back.error();
     EXPECT_EQ(back->text, "PONG");
     EXPECT_TRUE(redis.connected());
+}
+
+// A TCP port on 127.0.0.1 that accepts connections (the kernel completes the handshake) and never
+// answers, like a Redis whose process is stopped.
+class SilentRedis {
+public:
+    SilentRedis() {
+        fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&address), length) != 0 ||
+            ::listen(fd_, 16) != 0 ||
+            ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+            ADD_FAILURE() << "cannot listen on 127.0.0.1";
+            return;
+        }
+        port_ = ntohs(address.sin_port);
+    }
+    SilentRedis(const SilentRedis&) = delete;
+    SilentRedis& operator=(const SilentRedis&) = delete;
+    ~SilentRedis() {
+        if (fd_ >= 0) {
+            ::close(fd_);
+        }
+    }
+    std::string url(const std::string& password = "") const {
+        return "redis://" + (password.empty() ? "" : ":" + password + "@") +
+               "127.0.0.1:" + std::to_string(port_);
+    }
+
+private:
+    int fd_ = -1;
+    int port_ = 0;
+};
+
+double seconds_of(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A server that accepts and never answers (issue 42): opening with AUTH, a command and a pipeline
+// each fail within the timeout and say so; the connection is dropped, and the next command
+// connects again (and fails within the timeout again).
+TEST(RedisConnectionOpen, AServerThatNeverAnswersIsAnErrorWithinTheTimeout) {
+    SilentRedis silent;
+    const auto with_password = parse_redis_url(silent.url("s3cret"));
+    ASSERT_TRUE(with_password) << with_password.error();
+    auto start = std::chrono::steady_clock::now();
+    const auto refused = RedisConnection::open(*with_password, 300ms);
+    auto took = seconds_of(start);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().find("AUTH: no answer within 300 ms"), std::string::npos)
+        << refused.error();
+    EXPECT_EQ(refused.error().find("s3cret"), std::string::npos) << refused.error();
+    EXPECT_GE(took, 0.25);
+    EXPECT_LT(took, 2.0);
+
+    const auto url = parse_redis_url(silent.url());
+    ASSERT_TRUE(url) << url.error();
+    auto opened = RedisConnection::open(*url, 300ms);  // nothing is asked without AUTH or SELECT
+    ASSERT_TRUE(opened) << opened.error();
+    auto& redis = **opened;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        start = std::chrono::steady_clock::now();
+        const auto ping = redis.command({"PING"});
+        took = seconds_of(start);
+        ASSERT_FALSE(ping) << "attempt " << attempt;
+        EXPECT_NE(ping.error().find("PING: no answer within 300 ms"), std::string::npos)
+            << ping.error();
+        EXPECT_GE(took, 0.25);
+        EXPECT_LT(took, 2.0);
+        EXPECT_FALSE(redis.connected()) << "dropped; the next command connects again";
+    }
+    start = std::chrono::steady_clock::now();
+    const auto piped = redis.pipeline({{"PING"}, {"PING"}});
+    ASSERT_FALSE(piped);
+    EXPECT_NE(piped.error().find("no answer within 300 ms"), std::string::npos) << piped.error();
+    EXPECT_LT(seconds_of(start), 2.0);
+    EXPECT_FALSE(redis.connected());
 }
 
 }  // namespace

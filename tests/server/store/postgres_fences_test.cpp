@@ -121,8 +121,12 @@ TEST(PostgresFences, AClaimWaitsForABatchThatPassedItsCheck) {
     auto batch_done = batch_outcome.get_future();
     auto claim_done = claim_outcome.get_future();
     const auto tag = std::to_string(::getpid());
-    auto first = open_node(uri + "&application_name=fence_first_" + tag);
-    auto second = open_node(uri + "&application_name=fence_second_" + tag);
+    // The locks are held while the test looks: the nodes' server-side lock_timeout is the
+    // operator's (a minute, in the URI's options, which database_with_a_game's URI ends with), not
+    // the store's second.
+    const auto patient = uri + "%20-clock_timeout%3D60s";
+    auto first = open_node(patient + "&application_name=fence_first_" + tag);
+    auto second = open_node(patient + "&application_name=fence_second_" + tag);
     auto other = connect_to(uri);
     // Outside every transaction: a transaction sees pg_stat_activity as it was when first read.
     auto watch = connect_to(uri);
@@ -154,6 +158,43 @@ TEST(PostgresFences, AClaimWaitsForABatchThatPassedItsCheck) {
     EXPECT_EQ(second->game("g_1").value()->fence, 2);
     const auto late = first->commit_sync(owner_append(1, 2));
     EXPECT_TRUE(!late.ok() && server::is_fenced(late.error()));
+}
+
+// Issue 42, finding 15: the old owner's batch passed its check (its row lock FOR SHARE held) and
+// the owner stopped before its group committed. The new owner's claim fails within the server's
+// lock_timeout instead of waiting as long as the old owner is stopped, on the claimer's one writer
+// thread, and that writer's other writes go on; once the old owner's transaction ends, the claim
+// goes through.
+TEST(PostgresFences, AClaimFailsWithinTheLockTimeoutWhileAStoppedOwnerHoldsItsCheck) {
+    const auto uri = database_with_a_game();
+    ASSERT_FALSE(uri.empty());
+    std::promise<core::Status> claim_outcome;  // before the stores, which may call it as they close
+    auto claim_done = claim_outcome.get_future();
+    auto claimer = open_node(uri);
+    auto stale_owner = connect_to(uri);  // the old owner's writer, its group open
+    ASSERT_TRUE(claimer && stale_owner);
+    ASSERT_TRUE(claimer->commit_sync({ClaimGame{"g_1", 1}}).ok());
+    ASSERT_TRUE(
+        stale_owner->exec("BEGIN; SELECT fence FROM games WHERE id = 'g_1' FOR SHARE").ok());
+
+    const auto start = std::chrono::steady_clock::now();
+    claimer->commit({ClaimGame{"g_1", 2}},
+                    [&](core::Status status) { claim_outcome.set_value(std::move(status)); });
+    ASSERT_EQ(claim_done.wait_for(std::chrono::seconds(4)), std::future_status::ready)
+        << "the claim still waits for the old owner's row lock after 4 s";
+    const auto took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto claimed = claim_done.get();
+    ASSERT_FALSE(claimed.ok());
+    EXPECT_NE(claimed.error().find("lock timeout"), std::string::npos) << claimed.error();
+    EXPECT_FALSE(server::is_fenced(claimed.error())) << "not a fence: it may be tried again";
+    EXPECT_GE(took, 0.9);
+    EXPECT_LT(took, 3.0);
+    EXPECT_TRUE(claimer->rename_player("p_b", "Bo").ok()) << "the claimer's writer goes on";
+
+    ASSERT_TRUE(stale_owner->exec("ROLLBACK").ok());
+    ASSERT_TRUE(claimer->commit_sync({ClaimGame{"g_1", 2}}).ok());
+    EXPECT_EQ(claimer->game("g_1").value()->fence, 2);
 }
 
 // Schema step 2 on a database at step 1: the games stored before read with fence 0.

@@ -1,12 +1,15 @@
 // What only the PostgreSQL store can show (the contract both durable stores share is in
 // store_contract_test.cpp): reads on connections of their own, a read that fails said as a failure,
-// a connection the server dropped, migrations at start-up by several nodes at once, and a password
-// kept out of messages.
+// a connection the server dropped, a server that does not answer (a paused one) and a row lock held
+// elsewhere, each an error within its timeout, migrations at start-up by several nodes at once, and
+// a password kept out of messages.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <future>
 #include <thread>
+
+#include <unistd.h>
 
 #include "server/store/postgres_db.h"
 #include "server/store/postgres_schema.h"
@@ -23,14 +26,16 @@ struct Opened {
     std::unique_ptr<server::Store> store;
 };
 
-// A store on a new schema, with players p_a and p_b; `extra` is added to its URI.
-Opened open_with_players(const std::string& extra = "") {
+// A store on a new schema, with players p_a and p_b; `extra` is added to its URI, and each call
+// waits at most `timeout` for the server.
+Opened open_with_players(const std::string& extra = "",
+                         std::chrono::milliseconds timeout = server::pg::default_timeout) {
     auto uri = test::fresh_postgres_uri();
     EXPECT_TRUE(uri.ok()) << (uri.ok() ? "" : uri.error());
     if (!uri.ok()) {
         return {};
     }
-    auto store = server::open_postgres_store(*uri + extra);
+    auto store = server::open_postgres_store(*uri + extra, timeout);
     EXPECT_TRUE(store.ok()) << (store.ok() ? "" : store.error());
     if (!store.ok()) {
         return {};
@@ -125,6 +130,82 @@ TEST(PostgresStore, ADroppedConnectionIsFoundAtBeginAndTheWriteGoesThroughOnAFre
     ASSERT_TRUE(again.ok()) << again.error();
     EXPECT_EQ((*again)->name, "Kept") << "written once, on the fresh connection";
     EXPECT_EQ(opened.store->player("p_b").value()->name, "Bea");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Every backend of the store stopped, as a paused PostgreSQL's are: a write and a read each fail
+// within the store's timeout, saying so; the next ones, on new connections, go through (they used
+// to wait for as long as the server was stopped, on the writer's thread and the reader's).
+TEST(PostgresStore, AServerThatDoesNotAnswerFailsEachCallWithinTheTimeoutThenTheStoreGoesOn) {
+    using namespace std::chrono_literals;
+    const auto name = "stopme" + std::to_string(::getpid());
+    auto opened = open_with_players("&application_name=" + name, 1000ms);
+    ASSERT_TRUE(opened.store);
+    auto other = connect(opened.uri);
+    ASSERT_TRUE(other);
+    const auto pids = test::backend_pids(*other, name);
+    ASSERT_GE(pids.size(), 2u) << "the writer and a reader";
+    // Resumed after 8 s at the latest: a store without deadlines answers late, not never.
+    test::StoppedProcesses stopped(pids, 8s);
+
+    auto start = std::chrono::steady_clock::now();
+    const auto lost = opened.store->rename_player("p_a", "Lost");
+    auto took = seconds_since(start);
+    // Failed, not tried again on a new connection: a paused server would cost that a second
+    // timeout (to connect), while only one is waited for.
+    ASSERT_FALSE(lost.ok()) << "written after " << took << " s";
+    EXPECT_NE(lost.error().find("PostgreSQL did not answer within 1000 ms"), std::string::npos)
+        << lost.error();
+    EXPECT_GE(took, 0.95);
+    EXPECT_LT(took, 3.5);
+
+    start = std::chrono::steady_clock::now();
+    const auto unread = opened.store->player("p_a");
+    took = seconds_since(start);
+    ASSERT_FALSE(unread.ok()) << "read after " << took << " s";
+    EXPECT_NE(unread.error().find("did not answer within 1000 ms"), std::string::npos)
+        << unread.error();
+    EXPECT_LT(took, 3.5);
+
+    // The old backends still stopped: the next group and the next read connect anew.
+    const auto written = opened.store->rename_player("p_b", "Bea");
+    ASSERT_TRUE(written.ok()) << written.error();
+    const auto read = opened.store->player("p_a");
+    ASSERT_TRUE(read.ok()) << read.error();
+    EXPECT_EQ((*read)->name, "Name p_a") << "the write that failed left nothing";
+    EXPECT_EQ(opened.store->player("p_b").value()->name, "Bea");
+    EXPECT_TRUE(opened.store->check().ok());
+}
+
+// Another connection holds a row lock: a write that needs it fails within the server's
+// lock_timeout (1 s) instead of waiting for as long as it is held, the writer's next group goes
+// through, and once the lock is gone so does the write.
+TEST(PostgresStore, AWriteWaitingForARowLockFailsWithinTheLockTimeout) {
+    std::promise<core::Status> outcome;  // before the store: it may call the handler as it closes
+    auto written = outcome.get_future();
+    auto opened = open_with_players();
+    ASSERT_TRUE(opened.store);
+    auto other = connect(opened.uri);
+    ASSERT_TRUE(other);
+    ASSERT_TRUE(other->exec("BEGIN; UPDATE players SET name = 'Held' WHERE id = 'p_a'").ok());
+    const auto start = std::chrono::steady_clock::now();
+    opened.store->commit({server::RenamePlayer{"p_a", "Ann"}},
+                         [&](core::Status status) { outcome.set_value(std::move(status)); });
+    ASSERT_EQ(written.wait_for(std::chrono::seconds(4)), std::future_status::ready)
+        << "the write still waits for the lock after 4 s";
+    const auto took = seconds_since(start);
+    const auto status = written.get();
+    ASSERT_FALSE(status.ok());
+    EXPECT_NE(status.error().find("lock timeout"), std::string::npos) << status.error();
+    EXPECT_GE(took, 0.9);
+    EXPECT_LT(took, 3.0);
+    EXPECT_TRUE(opened.store->rename_player("p_b", "Bea").ok()) << "the writer goes on";
+    ASSERT_TRUE(other->exec("ROLLBACK").ok());
+    ASSERT_TRUE(opened.store->rename_player("p_a", "Ann").ok());
+    EXPECT_EQ(opened.store->player("p_a").value()->name, "Ann");
 }
 
 TEST(PostgresStore, ASchemaNewerThanTheProgramIsRefusedAndLeftAlone) {

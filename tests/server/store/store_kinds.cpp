@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include <signal.h>
 #include <unistd.h>
 
 #include "server/store/memory_store.h"
@@ -95,6 +96,52 @@ core::Expected<std::unique_ptr<server::Store>> fresh_store(const std::string& ki
         return server::open_postgres_store(*uri);
     }
     return core::make_error("no store kind " + kind);
+}
+
+StoppedProcesses::StoppedProcesses(std::vector<int> pids, std::chrono::milliseconds at_most)
+    : pids_(std::move(pids)) {
+    for (const int pid : pids_) {
+        ::kill(pid, SIGSTOP);
+    }
+    watchdog_ = std::thread([this, at_most] {
+        std::unique_lock lock(mutex_);
+        changed_.wait_for(lock, at_most, [this] { return resumed_; });
+        for (const int pid : pids_) {
+            ::kill(pid, SIGCONT);
+        }
+    });
+}
+
+StoppedProcesses::~StoppedProcesses() {
+    resume();
+    watchdog_.join();
+}
+
+void StoppedProcesses::resume() {
+    {
+        std::lock_guard lock(mutex_);
+        resumed_ = true;
+    }
+    changed_.notify_all();
+    for (const int pid : pids_) {
+        ::kill(pid, SIGCONT);
+    }
+}
+
+std::vector<int> backend_pids(server::pg::Connection& watcher, const std::string& application,
+                              const std::string& last_query) {
+    auto found = watcher.query(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND ($2 = '' OR query = $2) "
+        "ORDER BY pid",
+        server::pg::Params(application, last_query));
+    std::vector<int> pids;
+    if (!found) {
+        return pids;
+    }
+    for (int row = 0; row < found->rows(); ++row) {
+        pids.push_back(static_cast<int>(found->integer(row, 0)));
+    }
+    return pids;
 }
 
 }  // namespace test
