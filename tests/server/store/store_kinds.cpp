@@ -54,8 +54,10 @@ private:
         return folder;
     }
 
-    core::Expected<std::string> folder_;
+    // Before folder_: start() sets it while folder_ is initialised, and a default initialiser
+    // after it would reset it (the server was then never stopped).
     bool owned_ = false;
+    core::Expected<std::string> folder_;
 };
 
 }  // namespace
