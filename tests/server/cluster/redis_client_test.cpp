@@ -2,9 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -13,6 +10,7 @@
 #include <vector>
 
 #include "server/cluster/test_redis.h"
+#include "server/silent_listener.h"
 
 namespace {
 
@@ -228,39 +226,16 @@ TEST(RedisConnectionOpen, DeadServerIsAnErrorThenReconnects) {
     EXPECT_TRUE(redis.connected());
 }
 
-// A TCP port on 127.0.0.1 that accepts connections (the kernel completes the handshake) and never
-// answers, like a Redis whose process is stopped.
+// A Redis whose process is stopped: a port that accepts and never answers.
 class SilentRedis {
 public:
-    SilentRedis() {
-        fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t length = sizeof address;
-        if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&address), length) != 0 ||
-            ::listen(fd_, 16) != 0 ||
-            ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-            ADD_FAILURE() << "cannot listen on 127.0.0.1";
-            return;
-        }
-        port_ = ntohs(address.sin_port);
-    }
-    SilentRedis(const SilentRedis&) = delete;
-    SilentRedis& operator=(const SilentRedis&) = delete;
-    ~SilentRedis() {
-        if (fd_ >= 0) {
-            ::close(fd_);
-        }
-    }
     std::string url(const std::string& password = "") const {
         return "redis://" + (password.empty() ? "" : ":" + password + "@") +
-               "127.0.0.1:" + std::to_string(port_);
+               "127.0.0.1:" + std::to_string(listener_.port());
     }
 
 private:
-    int fd_ = -1;
-    int port_ = 0;
+    test::SilentListener listener_;
 };
 
 double seconds_of(std::chrono::steady_clock::time_point start) {
