@@ -160,6 +160,12 @@ inline constexpr std::size_t store_queue_max = 4096;
 // `server_restarting`, and what it pushes is resynchronised (relay.cpp).
 inline constexpr std::size_t relay_outbox_per_node = 4096;
 
+// Threads for the calls that may block (server/blocking_pool.h: store reads, claims, Redis round
+// trips, files, exports), and the jobs that may wait for one; beyond, the request is refused as
+// "busy" at once.
+inline constexpr int default_blocking_threads = 4;
+inline constexpr std::size_t blocking_queue_max = 1024;
+
 struct Limits {
     std::size_t max_frame_bytes = default_max_frame_bytes;
     std::size_t max_queue = default_max_queue;
@@ -188,6 +194,7 @@ struct Limits {
     // When set, GET /metrics answers only requests with "Authorization: Bearer <this>"; empty:
     // anyone may read it (it holds counts, no player's data).
     std::string metrics_token;
+    int blocking_threads = default_blocking_threads;
     int bot_threads = default_bot_threads();
     int bot_queue = default_bot_queue;
     // Tests only: every level thinks this long when set (instead of server/bots/bot_time.h's table,

@@ -62,6 +62,7 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
     : io_(io),
       store_(store),
       limits_(limits),
+      blocking_(static_cast<std::size_t>(std::max(1, limits.blocking_threads)), blocking_queue_max),
       web_root_(std::move(web_root)),
       identities_(store),
       passwords_(PasswordCost{limits.password_ops, limits.password_memory}),
@@ -145,6 +146,7 @@ bool ServerState::account_news(const nlohmann::json& record) {
 }
 
 ServerState::~ServerState() {
+    blocking_.stop();   // its jobs use everything below
     readiness_.stop();  // its writes and reads end before the heartbeat and the store do
     relay_.reset();     // its threads stop before anything they use goes
     {

@@ -20,6 +20,7 @@
 #include "core/variant.h"
 #include "protocol/time_control.h"
 #include "server/analysis/analyses.h"
+#include "server/blocking_pool.h"
 #include "server/bots/bot_pool.h"
 #include "server/game/address_limits.h"
 #include "server/game/client.h"
@@ -98,6 +99,9 @@ public:
     PasswordWorker& passwords() { return passwords_; }
     LoginLimiter& login_limiter() { return login_limiter_; }
     AddressLimits& address_limits() { return address_limits_; }
+    // The threads for calls that may block (store reads, claims, Redis, files): no I/O thread,
+    // strand or pub/sub thread makes such a call itself (issue 42).
+    BlockingPool& blocking() { return blocking_; }
     // The computer players' threads (issue 25).
     BotPool& bots() { return bots_; }
     // The game analyses queued and running on them (issue 25).
@@ -215,6 +219,8 @@ private:
     boost::asio::io_context& io_;
     Store& store_;
     Limits limits_;
+    // Stopped first thing in ~ServerState: no job runs once anything it may use starts to go.
+    BlockingPool blocking_;
     std::string web_root_;
     Identities identities_;
     PasswordWorker passwords_;
