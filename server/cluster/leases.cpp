@@ -341,7 +341,7 @@ void Leases::renew_loop() {
             cluster_log()->warn("lease renewal failed, retrying every {} ms: {}", period.count(),
                                 renewed.error());
             failing = true;
-        } else if (renewed && *renewed > 0 && failing) {
+        } else if (renewed && failing) {
             cluster_log()->info("lease renewal works again");
             failing = false;
         }
@@ -366,7 +366,20 @@ core::Expected<std::size_t> Leases::renew_all() {
         }
     }
     core::Expected<std::size_t> reached = std::size_t{0};
-    if (auto alive = say_alive(*renewals_); !alive) {
+    core::Status healthy = core::ok_status();
+    if (options_.healthy) {
+        try {
+            healthy = options_.healthy();
+        } catch (const std::exception& e) {
+            healthy = core::make_error(std::string("the health check threw: ") + e.what());
+        }
+    }
+    if (!healthy) {
+        // A node that cannot commit must not keep its games: their leases run out.
+        reached =
+            core::make_error("this node cannot commit, so it renews no lease: " + healthy.error());
+        due.clear();
+    } else if (auto alive = say_alive(*renewals_); !alive) {
         reached = core::make_error(alive.error());
         due.clear();  // Redis cannot be reached: the leases past their deadline are still lost
     }

@@ -30,6 +30,11 @@ public:
         std::string node_id;                    // unique per running node
         std::chrono::milliseconds ttl{5000};    // a lease not renewed for this long expires
         std::string key_prefix = "chessence:";  // tests use a unique prefix per test
+        // Whether this node can still commit (its store's writer; issue 42): asked before each
+        // renewal round, and while it says why not, no lease is renewed and the node does not
+        // say it is alive, so its games go to a node that can play them once their leases run
+        // out (within one ttl after the round before). Null: always healthy.
+        std::function<core::Status()> healthy;
     };
     struct Claim {
         bool mine = false;       // this node holds the lease now

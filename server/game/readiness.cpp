@@ -52,7 +52,30 @@ void Readiness::stop() {
 
 Readiness::State Readiness::state() const {
     std::lock_guard lock(mutex_);
-    return current();
+    auto stalled = stall();
+    return stalled.ready() ? current() : stalled;
+}
+
+Readiness::State Readiness::stall() const {
+    const auto stalled = store_.stalled_for();
+    const bool now_stalled = stalled >= readiness_stall;
+    if (now_stalled != stalled_) {
+        stalled_ = now_stalled;
+        const auto& log = component_logger("server");
+        if (now_stalled) {
+            log->warn(
+                "not ready: store_unwritable: the store's writer has finished no commit "
+                "for {} ms",
+                stalled.count());
+        } else {
+            log->info("the store's writer finishes commits again");
+        }
+    }
+    if (!now_stalled) {
+        return {};
+    }
+    return {Status::store_unwritable, "the store's writer has finished no commit for " +
+                                          std::to_string(stalled.count()) + " ms"};
 }
 
 Readiness::State Readiness::current() const {

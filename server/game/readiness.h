@@ -9,6 +9,9 @@
 //   outcome is the writer's health: a full or read-only disk makes the node unwritable, while one
 //   batch refused for its own reasons (a fence, a name taken) does not. While unwritable it tries
 //   again every readiness_interval, so the node comes back without waiting for a player's move.
+// - A writer that hangs: while commits are in flight and none has finished for readiness_stall
+//   (Store::stalled_for), the store counts as unwritable. state() reads this itself, since the
+//   thread's own write may be the one that hangs.
 // - Reads: Store::check every readiness_interval.
 // - Redis (cluster mode): PING on a connection of its own every readiness_interval.
 // A change of readiness is logged once, when the thread sees it.
@@ -30,6 +33,9 @@ namespace server {
 inline constexpr std::chrono::milliseconds readiness_interval{1000};
 // How often the thread looks for new failed batches (two atomic loads).
 inline constexpr std::chrono::milliseconds readiness_tick{100};
+// How long the writer may go without finishing a commit, commits in flight, before the store
+// counts as unwritable.
+inline constexpr std::chrono::milliseconds readiness_stall{2000};
 // How long a PING may take before Redis counts as unreachable.
 inline constexpr std::chrono::milliseconds readiness_redis_timeout{500};
 
@@ -71,6 +77,8 @@ private:
     // Sets one check's outcome and, when the state changes, logs it.
     void record(core::Status& slot, core::Status outcome);
     State current() const;  // under mutex_
+    // The writer's stall as a state (ready when it is not stalled), logged when it starts and ends.
+    State stall() const;
 
     Store& store_;
     Check write_;
@@ -87,6 +95,7 @@ private:
     core::Status read_ = core::ok_status();
     core::Status pinged_ = core::ok_status();
     bool stopping_ = false;
+    mutable bool stalled_ = false;  // as last logged
     std::condition_variable wake_;
     std::thread thread_;
 };

@@ -14,7 +14,15 @@ namespace server {
 Room::~Room() {
     if (fence_ > 0 && !lost_flag_.load()) {
         if (auto* leases = state_.leases()) {
-            leases->release(id(), fence_);
+            // A Redis round trip, never made where the last reference happens to drop (an I/O
+            // thread, a strand): the blocking pool gives the lease back. When it cannot (full, or
+            // stopped at shutdown), the lease runs out by itself within its ttl.
+            const bool queued = state_.blocking().run(
+                [leases, game_id = id(), fence = fence_] { leases->release(game_id, fence); });
+            if (!queued) {
+                component_logger("room")->info(
+                    "game {}: its lease is left to run out (the blocking pool took no job)", id());
+            }
         }
     }
 }

@@ -175,6 +175,21 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
     options.url = redis_url;
     options.node_id = node_id;
     options.ttl = lease_ttl;
+    // A node whose writer hangs or fails stops renewing within a quarter of a lease (a hung
+    // writer) or as soon as GET /readyz knows it cannot write, so its games' leases run out while
+    // another node can still save the clocks' time.
+    options.healthy =
+        [this, stall = std::max(lease_ttl / 4, std::chrono::milliseconds(1))]() -> core::Status {
+        if (const auto stalled = store_.stalled_for(); stalled >= stall) {
+            return core::make_error("its store's writer has finished no commit for " +
+                                    std::to_string(stalled.count()) + " ms");
+        }
+        if (const auto ready = readiness_.state();
+            ready.status == Readiness::Status::store_unwritable) {
+            return core::make_error(ready.error);
+        }
+        return core::ok_status();
+    };
     auto leases = cluster::Leases::open(std::move(options),
                                         [this](const std::string& game_id, std::int64_t fence) {
                                             std::lock_guard lock(lost_mutex_);

@@ -1,5 +1,6 @@
 #include "server/store/store.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -19,9 +20,28 @@ std::atomic<std::uint64_t> last_batch_number{0};
 thread_local std::uint64_t handler_entered_on_this_thread = 0;
 }  // namespace
 
+namespace {
+std::int64_t steady_now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+}  // namespace
+
+std::chrono::milliseconds Store::stalled_for() const {
+    if (in_flight_.load() == 0) {
+        return std::chrono::milliseconds(0);
+    }
+    const auto since = std::chrono::nanoseconds(steady_now_ns() - progressed_.load());
+    return std::max(std::chrono::milliseconds(0),
+                    std::chrono::duration_cast<std::chrono::milliseconds>(since));
+}
+
 void Store::commit(WriteBatch batch, CommitHandler done) {
     using Clock = std::chrono::steady_clock;
-    in_flight_.fetch_add(1);
+    if (in_flight_.fetch_add(1) == 0) {
+        progressed_.store(steady_now_ns());  // the writer was idle: nothing stalled before this
+    }
     started_.fetch_add(1);
     const std::uint64_t number = last_batch_number.fetch_add(1) + 1;
     // Counted out when the handler returns (or throws), or when commit_batch throws instead.
@@ -33,6 +53,7 @@ void Store::commit(WriteBatch batch, CommitHandler done) {
         commit_batch(std::move(batch), [this, number, started = Clock::now(),
                                         done = std::move(done)](core::Status status) {
             handler_entered_on_this_thread = number;
+            progressed_.store(steady_now_ns());
             const Leave leave{&in_flight_};
             metrics().commit_seconds.observe(Clock::now() - started);
             if (!status) {

@@ -10,6 +10,7 @@
 // fsync, and a read that fails says so (an error value), never "not found". Implementations are
 // thread-safe.
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -189,6 +190,10 @@ public:
     // news that the writer may be broken, on which GET /readyz tries a write of its own
     // (server/game/readiness.h).
     std::uint64_t commits_failed() const { return failed_.load(); }
+    // How long commits have been in flight without one finishing: 0 while none is in flight. A
+    // writer that hangs (a paused database, a disk that does not answer) shows here long before
+    // any commit fails; GET /readyz and, in cluster mode, the lease renewal read it.
+    std::chrono::milliseconds stalled_for() const;
     // Whether the store answers a read now (GET /readyz asks it on its readiness thread,
     // server/game/readiness.h): ok, or why not.
     virtual core::Status check() = 0;
@@ -264,6 +269,9 @@ protected:
 
 private:
     std::atomic<std::size_t> in_flight_{0};
+    // When a commit last finished, or the first of those in flight was handed over if later
+    // (steady clock, nanoseconds since its epoch).
+    std::atomic<std::int64_t> progressed_{0};
     std::atomic<std::uint64_t> started_{0};
     std::atomic<std::uint64_t> failed_{0};
 };

@@ -4,9 +4,14 @@
 //   SIGUSR1  the next batch that appends events is stored, then reported failed (a COMMIT that
 //            landed though its answer was lost, issue 42 finding 3); "fault: …" on stderr says
 //            it is armed.
+//   SIGUSR2  toggles a writer that hangs: from the first signal every batch is held back before
+//            the real store (as by a disk or a database connection that does not answer), and at
+//            the second they are handed over in order; "fault: …" on stderr says which.
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <memory>
+#include <thread>
 
 #include <unistd.h>
 
@@ -27,14 +32,44 @@ extern "C" void arm_landed_commit(int) {
     }
 }
 
+// Toggles the hold; the held batches are handed over by the releaser thread (no lock may be
+// taken in a signal handler).
+extern "C" void toggle_hung_writer(int) {
+    if (auto* store = faulty_store.load()) {
+        const bool hold = !store->hold_commits.load();
+        store->hold_commits.store(hold);
+        constexpr char held[] = "fault: the writer hangs: batches are held\n";
+        constexpr char released[] = "fault: the writer answers again: held batches go on\n";
+        [[maybe_unused]] const auto written =
+            hold ? ::write(STDERR_FILENO, held, sizeof held - 1)
+                 : ::write(STDERR_FILENO, released, sizeof released - 1);
+    }
+}
+
+// Hands held batches over once the hold is lifted (every 20 ms; a detached thread that lives as
+// long as the process).
+void start_releaser() {
+    std::thread([] {
+        for (;;) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            if (auto* store = faulty_store.load(); store && !store->hold_commits.load()) {
+                store->release_held();
+            }
+        }
+    }).detach();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     static_assert(std::atomic<int>::is_always_lock_free, "a signal handler counts with it");
+    static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler sets it");
     return server::run_server_program(argc, argv, [](std::unique_ptr<server::Store> real) {
         auto wrapped = std::make_unique<test::ReadFailingStore>(std::move(real));
         faulty_store = wrapped.get();
         std::signal(SIGUSR1, arm_landed_commit);
+        std::signal(SIGUSR2, toggle_hung_writer);
+        start_releaser();
         return std::unique_ptr<server::Store>(std::move(wrapped));
     });
 }

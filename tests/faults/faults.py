@@ -175,6 +175,93 @@ class HAProxy(Process):
         wait_until(lambda: http(self.port, "/healthz")[0] == 200, 30, "haproxy forwarding")
 
 
+class PrivatePostgres:
+    """A PostgreSQL server in `folder` (tests/support/postgres.sh start), listening on a Unix socket
+    there. Registered with the suite as one of its processes: its log is shown when the test fails,
+    and the suite's end stops it (SIGCONT first: it may be paused)."""
+
+    def __init__(self, suite, folder):
+        self.name, self.folder = "postgres", folder
+        self.log_path = os.path.join(folder, "server.log")
+        # As root the server runs as `postgres`, who must reach the folder through the suite's.
+        os.chmod(suite.work, 0o755)
+        script = os.path.join(SOURCE_DIR, "tests", "support", "postgres.sh")
+        done = subprocess.run([script, "start", folder], capture_output=True, text=True)
+        check(done.returncode == 0, f"cannot start PostgreSQL in {folder}: "
+              f"{(done.stdout + done.stderr)[-2000:]}")
+        with open(os.path.join(folder, "data", "postmaster.pid")) as pid_file:
+            self.postmaster = int(pid_file.readline())
+        self.uri = f"postgresql://postgres@/chessence_tests?host={folder}"
+        suite.processes.append(self)
+
+    def children(self):
+        """The postmaster's processes: its backends and its helpers (checkpointer, WAL writer…)."""
+        pids = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # gone meanwhile
+            if parent == self.postmaster:
+                pids.append(int(entry))
+        return pids
+
+    def signal_all(self, number):
+        for pid in [self.postmaster, *self.children()]:
+            try:
+                os.kill(pid, number)
+            except ProcessLookupError:
+                pass
+
+    def pause(self):
+        """Every process stopped; the postmaster first, so that nothing new starts unstopped."""
+        os.kill(self.postmaster, signal.SIGSTOP)
+        self.signal_all(signal.SIGSTOP)
+        return len(self.children()) + 1
+
+    def resume(self):
+        self.signal_all(signal.SIGCONT)
+
+    def log_text(self):
+        try:
+            with open(self.log_path, errors="replace") as log:
+                return log.read()
+        except OSError:
+            return ""
+
+    def kill(self):
+        """Immediate shutdown (SIGQUIT to the postmaster), waited for; the folder stays."""
+        self.resume()
+        try:
+            os.kill(self.postmaster, signal.SIGQUIT)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                os.kill(self.postmaster, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
+
+
+class Redis(Process):
+    """A Redis server of this test's own on 127.0.0.1 and a free port, keeping nothing on disk (the
+    cluster's leases, lobby and relay)."""
+
+    def __init__(self, suite, name="redis"):
+        self.port = free_port()
+        self.url = f"redis://{HOST}:{self.port}"
+        super().__init__(suite, name, ["redis-server", "--bind", HOST, "--port", str(self.port),
+                                       "--save", "", "--appendonly", "no"])
+        wait_until(lambda: not self.alive() or "Ready to accept connections" in self.log_text(),
+                   15, f"{name} ready")
+        check(self.alive(), f"{name} exited at start: {self.log_text()[-2000:]}")
+
+
 class Suite:
     """One test's processes and folder; everything it started is stopped at the end."""
 

@@ -13,9 +13,7 @@ acknowledged move exactly once, in order.
     python3 postgres_pause_test.py --bin BUILD/bin [--long]   (--long: five pauses)
 """
 import os
-import signal
 import statistics
-import subprocess
 import threading
 import time
 
@@ -26,79 +24,6 @@ DEADLINE_S = 2.0  # --store-timeout-ms
 PAUSE_S = 8.0
 MARGIN_S = 1.5
 UNREADY = ("store_unreachable", "store_unwritable")
-
-
-class PrivatePostgres:
-    """A PostgreSQL server in `folder` (tests/support/postgres.sh start), listening on a Unix socket
-    there. Registered with the suite as one of its processes: its log is shown when the test fails,
-    and the suite's end stops it (SIGCONT first: it may be paused)."""
-
-    def __init__(self, suite, folder):
-        self.name, self.folder = "postgres", folder
-        self.log_path = os.path.join(folder, "server.log")
-        # As root the server runs as `postgres`, who must reach the folder through the suite's.
-        os.chmod(suite.work, 0o755)
-        script = os.path.join(faults.SOURCE_DIR, "tests", "support", "postgres.sh")
-        done = subprocess.run([script, "start", folder], capture_output=True, text=True)
-        check(done.returncode == 0, f"cannot start PostgreSQL in {folder}: "
-              f"{(done.stdout + done.stderr)[-2000:]}")
-        with open(os.path.join(folder, "data", "postmaster.pid")) as pid_file:
-            self.postmaster = int(pid_file.readline())
-        self.uri = f"postgresql://postgres@/chessence_tests?host={folder}"
-        suite.processes.append(self)
-
-    def children(self):
-        """The postmaster's processes: its backends and its helpers (checkpointer, WAL writer…)."""
-        pids = []
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue  # gone meanwhile
-            if parent == self.postmaster:
-                pids.append(int(entry))
-        return pids
-
-    def signal_all(self, number):
-        for pid in [self.postmaster, *self.children()]:
-            try:
-                os.kill(pid, number)
-            except ProcessLookupError:
-                pass
-
-    def pause(self):
-        """Every process stopped; the postmaster first, so that nothing new starts unstopped."""
-        os.kill(self.postmaster, signal.SIGSTOP)
-        self.signal_all(signal.SIGSTOP)
-        return len(self.children()) + 1
-
-    def resume(self):
-        self.signal_all(signal.SIGCONT)
-
-    def log_text(self):
-        try:
-            with open(self.log_path, errors="replace") as log:
-                return log.read()
-        except OSError:
-            return ""
-
-    def kill(self):
-        """Immediate shutdown (SIGQUIT to the postmaster), waited for; the folder stays."""
-        self.resume()
-        try:
-            os.kill(self.postmaster, signal.SIGQUIT)
-        except ProcessLookupError:
-            return
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            try:
-                os.kill(self.postmaster, 0)
-            except ProcessLookupError:
-                return
-            time.sleep(0.05)
 
 
 class ReadinessWatch:
@@ -175,7 +100,7 @@ def one_pause(game, node, postgres, cycle):
 
 def run(suite):
     started = time.monotonic()
-    postgres = PrivatePostgres(suite, os.path.join(suite.work, "pg"))
+    postgres = faults.PrivatePostgres(suite, os.path.join(suite.work, "pg"))
     node = suite.node("node", db=postgres.uri,
                       args=["--store-timeout-ms", str(int(DEADLINE_S * 1000))])
     check(faults.await_readiness(node, "ready", 5) < 5, "/readyz before any fault")

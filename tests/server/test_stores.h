@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -109,7 +111,35 @@ public:
     // COMMIT that landed but whose answer was lost).
     std::atomic<int> land_then_fail{0};
 
+    // While set, every batch is held back, not handed to the real store (a writer that hangs:
+    // a disk that does not answer); release_held() hands them over in order once it is cleared.
+    std::atomic<bool> hold_commits{false};
+    // Hands the held batches to the real store, in order, unless hold_commits is set; how many.
+    std::size_t release_held() {
+        std::lock_guard lock(held_mutex_);
+        if (hold_commits.load()) {
+            return 0;
+        }
+        const auto count = held_.size();
+        while (!held_.empty()) {
+            auto [batch, done] = std::move(held_.front());
+            held_.pop_front();
+            forward(std::move(batch), std::move(done));
+        }
+        return count;
+    }
+
     void commit_batch(server::WriteBatch batch, server::CommitHandler done) override {
+        std::lock_guard lock(held_mutex_);
+        if (hold_commits.load() || !held_.empty()) {
+            held_.emplace_back(std::move(batch), std::move(done));
+            return;
+        }
+        forward(std::move(batch), std::move(done));
+    }
+
+private:
+    void forward(server::WriteBatch batch, server::CommitHandler done) {
         if (take(throw_commits)) {
             throw std::runtime_error("test store: commit refused by throwing");
         }
@@ -125,6 +155,10 @@ public:
         }
         inner_->commit(std::move(batch), std::move(done));
     }
+    std::recursive_mutex held_mutex_;  // a memory store calls a handler, which may commit, at once
+    std::deque<std::pair<server::WriteBatch, server::CommitHandler>> held_;
+
+public:
     core::Status check() override {
         std::this_thread::sleep_for(std::chrono::milliseconds(slow_check_ms.load()));
         if (fail_reads.load()) {

@@ -58,7 +58,7 @@ protected:
 
     std::unique_ptr<Leases> node(const std::string& id, std::chrono::milliseconds ttl = 5000ms,
                                  Leases::LostHandler on_lost = {}) {
-        auto opened = Leases::open({url_, id, ttl, prefix_}, std::move(on_lost));
+        auto opened = Leases::open({url_, id, ttl, prefix_, {}}, std::move(on_lost));
         EXPECT_TRUE(opened) << opened.error();
         return opened ? std::move(*opened) : nullptr;
     }
@@ -206,6 +206,41 @@ TEST_F(LeasesTest, RenewalKeepsALeaseAlivePastItsTtl) {
     EXPECT_TRUE(lost.reports().empty());
 }
 
+TEST_F(LeasesTest, ANodeThatCannotCommitRenewsNothingAndItsGamesGoToAnother) {
+    LostLog lost;
+    std::atomic<bool> can_commit{true};
+    Leases::Options options{url_, "node-a", 300ms, prefix_, {}};
+    options.healthy = [&]() -> core::Status {
+        if (can_commit.load()) {
+            return core::ok_status();
+        }
+        return core::make_error("the writer hangs");
+    };
+    auto opened = Leases::open(std::move(options), lost.handler());
+    ASSERT_TRUE(opened) << opened.error();
+    const auto& a = *opened;
+    const auto b = node("node-b", 300ms);
+    ASSERT_TRUE(b);
+    const auto claim = a->acquire("g1", 0);
+    ASSERT_TRUE(claim) << claim.error();
+    std::this_thread::sleep_for(600ms);  // renewed while healthy
+    ASSERT_TRUE(a->holds("g1", claim->fence));
+
+    can_commit = false;
+    const auto failed_at = std::chrono::steady_clock::now();
+    ASSERT_TRUE(lost.wait_for(1, 2000ms)) << "a lease of a node that cannot commit was kept";
+    // One ttl after the last round that renewed, and a round to notice (with room for a slow CI).
+    EXPECT_LT(std::chrono::steady_clock::now() - failed_at, 1500ms);
+    EXPECT_FALSE(a->holds("g1", claim->fence));
+    EXPECT_EQ(lost.reports().front(), std::make_pair(std::string("g1"), claim->fence));
+    const auto taken = b->acquire("g1", 0);
+    ASSERT_TRUE(taken) << taken.error();
+    EXPECT_TRUE(taken->mine);
+    EXPECT_GT(taken->fence, claim->fence);
+    // It stopped saying it is alive too: the game counts as ownerless from the last round.
+    EXPECT_GT(taken->unowned.count(), 0);
+}
+
 TEST_F(LeasesTest, LeaseDeletedBehindTheNodesBackIsReportedLostOnce) {
     LostLog lost;
     const auto a = node("node-a", 300ms, lost.handler());
@@ -250,7 +285,7 @@ TEST(LeasesWithoutRedis, UnrenewedLeaseExpiresLocally) {
     ASSERT_TRUE(server.start());
     LostLog lost;
     auto opened =
-        Leases::open({server.url(), "node-a", 300ms, test::unique_prefix()}, lost.handler());
+        Leases::open({server.url(), "node-a", 300ms, test::unique_prefix(), {}}, lost.handler());
     ASSERT_TRUE(opened) << opened.error();
     const auto& a = *opened;
     const auto claim = a->acquire("g1", 0);
@@ -303,18 +338,18 @@ TEST_F(LeasesTest, ManyThreadsAcquireAndCheckAtOnce) {
 TEST(LeasesOpen, RejectsBadOptions) {
     const auto url = test::test_redis_url();
     ASSERT_TRUE(url) << url.error();
-    const auto bad_url = Leases::open({"http://x", "node-a", 5000ms, "p:"}, {});
+    const auto bad_url = Leases::open({"http://x", "node-a", 5000ms, "p:", {}}, {});
     ASSERT_FALSE(bad_url);
     EXPECT_NE(bad_url.error().find("Redis URL"), std::string::npos) << bad_url.error();
-    const auto no_id = Leases::open({*url, "", 5000ms, "p:"}, {});
+    const auto no_id = Leases::open({*url, "", 5000ms, "p:", {}}, {});
     ASSERT_FALSE(no_id);
     EXPECT_NE(no_id.error().find("node id"), std::string::npos) << no_id.error();
-    EXPECT_FALSE(Leases::open({*url, "a|b", 5000ms, "p:"}, {}));
-    const auto short_ttl = Leases::open({*url, "node-a", 1ms, "p:"}, {});
+    EXPECT_FALSE(Leases::open({*url, "a|b", 5000ms, "p:", {}}, {}));
+    const auto short_ttl = Leases::open({*url, "node-a", 1ms, "p:", {}}, {});
     ASSERT_FALSE(short_ttl);
     EXPECT_NE(short_ttl.error().find("ttl"), std::string::npos) << short_ttl.error();
     const auto no_server =
-        Leases::open({"unix:///nonexistent/chessence/redis.sock", "node-a", 5000ms, "p:"}, {});
+        Leases::open({"unix:///nonexistent/chessence/redis.sock", "node-a", 5000ms, "p:", {}}, {});
     ASSERT_FALSE(no_server);
     EXPECT_NE(no_server.error().find("cannot connect"), std::string::npos) << no_server.error();
 }

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "server/test_stores.h"
 
@@ -142,6 +143,37 @@ TEST(Readiness, RedisIsPingedOnlyInClusterModeAndTheFirstFailureInOrderIsTheAnsw
     readiness.check(t0 + 4000ms);
     EXPECT_TRUE(readiness.state().ready());
     EXPECT_EQ(Readiness::name(readiness.state().status), "ready");
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 42: a writer that hangs fails nothing, so no failed batch tells readiness; the commits in
+// flight that never finish do.
+TEST(Readiness, AWriterThatFinishesNoCommitCountsAsUnwritableUntilItDoes) {
+    test::ReadFailingStore store;
+    ScriptedWrite write;
+    Readiness readiness(store, write.check());
+    EXPECT_EQ(store.stalled_for(), 0ms) << "nothing in flight";
+    store.hold_commits = true;
+    bool stored = false;
+    store.commit({server::RecordRun{{1, 2}}}, [&](core::Status status) { stored = status.ok(); });
+    std::this_thread::sleep_for(100ms);
+    EXPECT_GE(store.stalled_for(), 100ms);
+    EXPECT_TRUE(readiness.state().ready()) << "a commit may take a while";
+
+    std::this_thread::sleep_for(server::readiness_stall);
+    const auto state = readiness.state();
+    EXPECT_EQ(state.status, Status::store_unwritable);
+    EXPECT_NE(state.error.find("finished no commit"), std::string::npos) << state.error;
+    EXPECT_EQ(write.calls, 0) << "known without a write of its own, which could hang too";
+
+    store.hold_commits = false;
+    EXPECT_EQ(store.release_held(), 1u);
+    EXPECT_TRUE(stored);
+    EXPECT_EQ(store.stalled_for(), 0ms);
+    EXPECT_TRUE(readiness.state().ready());
 }
 
 }  // namespace
