@@ -87,7 +87,8 @@ TEST(Layout, ProtocolNeverIncludesServer) {
 }
 
 // Inside server/: each folder may include itself, the folders below it, and the shared leaves
-// server/log.h, server/limits.h, server/guard.h and server/metrics/ (what is counted for GET
+// server/log.h, server/limits.h, server/guard.h, server/blocking_pool.h (issue 42: the threads
+// for blocking calls, which include only guard.h) and server/metrics/ (what is counted for GET
 // /metrics, which includes nothing else of the server); nothing includes the program level
 // (server.h, config.h).
 TEST(Layout, ServerFoldersIncludeOnlyDownwards) {
@@ -115,7 +116,8 @@ TEST(Layout, ServerFoldersIncludeOnlyDownwards) {
                 continue;
             }
             const std::string rest = inc.target.substr(7);
-            if (rest == "log.h" || rest == "limits.h" || rest == "guard.h") {
+            if (rest == "log.h" || rest == "limits.h" || rest == "guard.h" ||
+                rest == "blocking_pool.h") {
                 continue;
             }
             const auto slash = rest.find('/');
