@@ -89,10 +89,12 @@ TEST_F(WsLookup, AGameReadWaitingOnTheStoreDoesNotStopOtherConnections) {
     other.send({{"type", "ping"}, {"id", "q"}});
     const auto pong =
         other.wait_for([](const json& m) { return m.value("id", json()) == "q"; }, 2000ms);
+    ASSERT_TRUE(pong.is_object()) << "the I/O thread waits for the store";
     EXPECT_EQ(pong.value("type", ""), "pong");
     late.send({{"type", "hello"}, {"protocol", 1}, {"id", "h"}});
     const auto welcome =
         late.wait_for([](const json& m) { return m.value("id", json()) == "h"; }, 2000ms);
+    ASSERT_TRUE(welcome.is_object());
     EXPECT_EQ(welcome.value("type", ""), "welcome");
 
     store_.open();
@@ -115,10 +117,10 @@ TEST_F(WsLookup, RequestsAfterALookupAreCarriedOutAfterItsAnswerInOrder) {
     watcher.send({{"type", "unwatch"}, {"game_id", game_id}, {"id", "u"}});
     ASSERT_TRUE(read_at_gate());
     other.send({{"type", "ping"}, {"id", "q"}});
-    EXPECT_EQ(other.wait_for([](const json& m) { return m.value("id", json()) == "q"; }, 2000ms)
-                  .value("type", ""),
-              "pong")
-        << "the I/O thread waits for the store";
+    const auto pong =
+        other.wait_for([](const json& m) { return m.value("id", json()) == "q"; }, 2000ms);
+    ASSERT_TRUE(pong.is_object()) << "the I/O thread waits for the store";
+    EXPECT_EQ(pong.value("type", ""), "pong");
 
     store_.open();
     const auto is_answer = [](const json& m) {
