@@ -6,7 +6,7 @@
 #include "protocol/requests.h"
 #include "server/game/game_machine.h"
 #include "server/game/room.h"
-#include "server/game/server_state.h"
+#include "server/game/room_directory.h"
 #include "server/log.h"
 
 namespace server {
@@ -14,8 +14,8 @@ namespace server {
 using protocol::ErrorCode;
 using protocol::RequestType;
 
-void ServerState::answer_finished(const GameRecord& record, const Actor& actor,
-                                  const protocol::Request& request) {
+void RoomDirectory::answer_finished(const GameRecord& record, const Actor& actor,
+                                    const protocol::Request& request) {
     const auto load_failed = [&](const std::string& error) {
         component_logger("server")->error("game {}: cannot answer client {} from the store: {}",
                                           record.id, actor.client_id, error);
@@ -39,7 +39,7 @@ void ServerState::answer_finished(const GameRecord& record, const Actor& actor,
         if (request.id.is_null()) {
             return;
         }
-        auto events = store_.events(record.id);
+        auto events = state_.store().events(record.id);
         if (!events) {
             load_failed(events.error());
             return;
@@ -60,7 +60,7 @@ void ServerState::answer_finished(const GameRecord& record, const Actor& actor,
     command.request = request;
     command.player_id = actor.player_id;
     command.name = actor.name;
-    const auto decision = decide(GameState{}, command, time().now());
+    const auto decision = decide(GameState{}, command, state_.time().now());
     if (!decision.error) {
         load_failed("the machine did not refuse a request of someone without a seat");
         return;

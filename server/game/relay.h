@@ -34,6 +34,7 @@ class RedisConnection;
 }  // namespace cluster
 
 class ServerState;
+struct GameLookup;
 
 class Relay {
 public:
@@ -126,7 +127,19 @@ private:
     void on_connection(bool up);
 
     // relay_owner.cpp: the owner's side
+    // A remote client's request, served in its turn (RemoteClient::take_turn): a game not in
+    // memory is looked up on the blocking pool (RoomDirectory::lookup), never on the receiving
+    // thread, and the client's later requests wait for its answer.
     void handle_request(const cluster::RelayRecord& record);
+    // Serves `record` and then the client's requests that wait, until one waits for a lookup.
+    void serve_requests(const std::shared_ptr<RemoteClient>& client, cluster::RelayRecord record);
+    // One request: true when it is done (handed to its room, the lobby, or answered), false when
+    // its lookup is on the pool (whose answer serves the next ones).
+    bool serve_request(const std::shared_ptr<RemoteClient>& client,
+                       const cluster::RelayRecord& record);
+    // Where a lookup's outcome sends the request of `actor` (a client of node `origin`).
+    void route_lookup(const std::shared_ptr<RemoteClient>& client, core::Expected<GameLookup> game,
+                      const Actor& actor, protocol::Request request, const std::string& origin);
     // A remote client looked away, measured its lag, or closed.
     void handle_note(const cluster::RelayRecord& record);
     // A remote client speaks for a player with seeks here: the lobby counts it as connected.

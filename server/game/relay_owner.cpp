@@ -1,12 +1,17 @@
 // The owner's side of the relay (relay.h): a remote client stands in this node's rooms for a
 // client of another node; what a room sends it goes back to that node, in order.
 #include <chrono>
+#include <deque>
+#include <optional>
 
 #include "protocol/requests.h"
 #include "server/game/lobby.h"
 #include "server/game/relay.h"
 #include "server/game/room.h"
+#include "server/game/room_directory.h"
 #include "server/game/server_state.h"
+#include "server/guard.h"
+#include "server/limits.h"
 #include "server/log.h"
 
 namespace server {
@@ -59,6 +64,36 @@ public:
         relay_.send(Outgoing::to(origin_, std::move(record)));
     }
 
+    // The requests of this client are served one at a time, in the order they came: a request
+    // whose game is looked up on the blocking pool holds the later ones until its answer has been
+    // routed. True: nothing is being served, the caller serves `record` now (and then next()).
+    // False: `record` waits its turn — or, with max_held_frames waiting already, is refused
+    // (`refused` set).
+    bool take_turn(RelayRecord& record, bool& refused) {
+        std::lock_guard lock(mutex_);
+        if (!serving_) {
+            serving_ = true;
+            return true;
+        }
+        if (waiting_.size() >= max_held_frames) {
+            refused = true;
+            return false;
+        }
+        waiting_.push_back(std::move(record));
+        return false;
+    }
+    // The next request waiting its turn; none (and the turn ends) when none waits.
+    std::optional<RelayRecord> next() {
+        std::lock_guard lock(mutex_);
+        if (waiting_.empty()) {
+            serving_ = false;
+            return std::nullopt;
+        }
+        auto record = std::move(waiting_.front());
+        waiting_.pop_front();
+        return record;
+    }
+
     // Leaves every room it watches (its client closed, or its node is gone).
     void leave() {
         std::map<std::string, std::weak_ptr<Room>> rooms;
@@ -86,8 +121,10 @@ private:
     const std::string origin_;
     const std::uint64_t origin_client_;
     const std::uint64_t id_;
-    std::mutex mutex_;
+    std::mutex mutex_;  // guards what follows
     std::map<std::string, std::weak_ptr<Room>> rooms_;
+    bool serving_ = false;
+    std::deque<RelayRecord> waiting_;
 };
 
 namespace {
@@ -172,11 +209,42 @@ void Relay::handle_request(const RelayRecord& record) {
     if (!client) {
         return;  // stopping
     }
+    auto mine = record;
+    bool refused = false;
+    if (!client->take_turn(mine, refused)) {
+        if (refused) {
+            auto parsed = protocol::parse_request(record.text);
+            const auto [id, game_id] = std::visit(
+                [](const auto& request) { return std::make_pair(request.id, request.game_id); },
+                parsed);
+            client->send(error_frame(protocol::ErrorCode::rate_limited,
+                                     "too many messages while a game is loaded; slow down", id,
+                                     game_id));
+        }
+        return;
+    }
+    serve_requests(client, std::move(mine));
+}
+
+void Relay::serve_requests(const std::shared_ptr<RemoteClient>& client, RelayRecord record) {
+    for (;;) {
+        if (!serve_request(client, record)) {
+            return;  // its lookup's answer serves the next ones
+        }
+        auto next = client->next();
+        if (!next) {
+            return;
+        }
+        record = std::move(*next);
+    }
+}
+
+bool Relay::serve_request(const std::shared_ptr<RemoteClient>& client, const RelayRecord& record) {
     auto parsed = protocol::parse_request(record.text);
     if (auto* error = std::get_if<protocol::RequestError>(&parsed)) {
         // The origin checked it: a node of another version may read requests differently.
         client->send(error_frame(error->error, error->id, error->game_id));
-        return;
+        return true;
     }
     auto request = std::get<protocol::Request>(std::move(parsed));
     if (state_.stopping()) {
@@ -184,35 +252,62 @@ void Relay::handle_request(const RelayRecord& record) {
                                  "the server is restarting: reconnect in a moment and send this "
                                  "again",
                                  request.id, request.game_id));
-        return;
+        return true;
     }
     auto actor = actor_of(client, record);
     if (protocol::is_lobby_request(request.type)) {
         // A seek of this node's accepted (or cancelled) from another node: only this node pairs it.
         state_.lobby().post_request(std::move(actor), std::move(request));
-        return;
+        return true;
     }
-    auto game = state_.game_for(request.game_id, actor.player_id);
+    // In memory (or known to be no game): routed at once. Else the store is read on the blocking
+    // pool, never on this (the receiving) thread, and the client's later requests wait.
+    if (auto known = state_.rooms().known(request.game_id)) {
+        route_lookup(client, std::move(*known), actor, std::move(request), record.from);
+        return true;
+    }
+    const bool queued = state_.rooms().lookup(
+        actor, request, state_.io().get_executor(),
+        [this, client, actor, request,
+         from = record.from](core::Expected<GameLookup> game) mutable {
+            guarded(
+                "relay", [&] { return "game " + request.game_id + " for node " + from; },
+                [&] { route_lookup(client, std::move(game), actor, std::move(request), from); });
+            if (auto next = client->next()) {
+                serve_requests(client, std::move(*next));
+            }
+        });
+    if (!queued) {
+        // The pool's queue is full: the answer a busy room gives, with the game it was about.
+        client->send(error_frame(protocol::ErrorCode::rate_limited, std::string(pool_busy_text),
+                                 request.id, request.game_id));
+        return true;
+    }
+    return false;
+}
+
+void Relay::route_lookup(const std::shared_ptr<RemoteClient>& client,
+                         core::Expected<GameLookup> game, const Actor& actor,
+                         protocol::Request request, const std::string& origin) {
     if (!game && game.error().rfind(owned_elsewhere_prefix, 0) == 0) {
         // Another node owns the game now: the origin finds it when the client sends this again.
         client->not_here(request.game_id);
         client->send(error_frame(protocol::ErrorCode::server_restarting, lost_room_text, request.id,
                                  request.game_id));
     } else if (!game) {
-        component_logger("relay")->error("game {} for node {}: {}", request.game_id, record.from,
+        component_logger("relay")->error("game {} for node {}: {}", request.game_id, origin,
                                          game.error());
         client->send(error_frame(protocol::ErrorCode::internal_error,
                                  "the server could not load this game; try again", request.id,
                                  request.game_id));
     } else if (game->room) {
-        game->room->post_request(std::move(actor), std::move(request));
-    } else if (game->finished) {
-        // A finished game this node released meanwhile, asked about by someone without a seat.
-        state_.answer_finished(*game->finished, actor, request);
-    } else {
+        game->room->post_request(actor, std::move(request));
+    } else if (!game->answered) {
         client->send(error_frame(protocol::ErrorCode::no_such_game, "there is no such game",
                                  request.id, request.game_id));
     }
+    // Else a finished game this node released meanwhile, asked about by someone without a seat:
+    // answered from the store on the pool, before this ran.
 }
 
 }  // namespace server

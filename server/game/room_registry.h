@@ -1,12 +1,17 @@
 #pragma once
 // The rooms in memory, by game id (issue 23), with at most one live copy of each game:
 // - a room is loaded from the store outside the registry's lock, one load per id at a time (a
-//   second caller for the same id waits for the first one's result instead of reading again);
+//   second caller for the same id waits for the first one's result instead of reading again, at
+//   most load_wait: then it gets an error, and its requester tries again);
 // - an id the store does not know is remembered for a while (unknown_ttl, at most unknown_max ids),
 //   so a flood of made-up ids costs one read per id, not one per request; a failed read is never
 //   remembered (the next request reads again);
 // - a finished room nobody watches is released, but kept weakly: while anything still holds it
 //   (a session, a handler in flight), the same object comes back instead of a second copy.
+// get() reads the store (the loader) or waits for another thread's read: only the blocking pool's
+// threads call it (RoomDirectory::lookup), never an I/O thread, a strand or the relay's receiving
+// thread (issue 42). Everything else here takes only the mutex, held for map operations alone,
+// and may be called from any thread.
 // A template only so that its tests need no real rooms; the server uses RoomRegistry (below).
 #include <chrono>
 #include <condition_variable>
@@ -35,17 +40,25 @@ public:
 
     static constexpr std::chrono::seconds unknown_ttl{30};
     static constexpr std::size_t unknown_max = 10000;
+    // How long a second caller waits for another's load of the same id (the store's reads have
+    // deadlines of their own; this bounds the wait should a load outlast them).
+    static constexpr std::chrono::seconds load_wait{30};
+    // The error a caller gets when that wait ran out.
+    static constexpr std::string_view still_loading_text =
+        "another request is still loading this game";
 
     explicit Registry(Loader load, std::function<Clock::time_point()> now = &Clock::now)
         : load_(std::move(load)), now_(std::move(now)) {}
 
-    // The room of `id`, loaded if needed (see above); null when there is no such game.
+    // The room of `id`, loaded if needed (see above); null when there is no such game. Blocks:
+    // pool threads only.
     core::Expected<std::shared_ptr<T>> get(std::string_view id) { return get(id, load_); }
 
     // As get(id), with `load` in place of the registry's loader should this call be the one that
     // loads (a caller that has read the game's record already hands over what it read).
     core::Expected<std::shared_ptr<T>> get(std::string_view id, const Loader& load) {
         std::unique_lock lock(mutex_);
+        const auto give_up = std::chrono::steady_clock::now() + load_wait;
         for (;;) {
             if (auto room = find(id)) {
                 return room;
@@ -59,7 +72,11 @@ public:
             if (!loading_.count(id)) {
                 break;
             }
-            loaded_.wait(lock);  // another thread reads this game; its result serves us too
+            // Another thread reads this game; its result serves us too.
+            if (loaded_.wait_until(lock, give_up) == std::cv_status::timeout &&
+                loading_.count(id)) {
+                return core::make_error(std::string(still_loading_text));
+            }
         }
         const std::string key(id);
         loading_.insert(key);

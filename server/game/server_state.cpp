@@ -14,33 +14,11 @@
 #include "server/game/lobby.h"
 #include "server/game/relay.h"
 #include "server/game/room.h"
+#include "server/game/room_directory.h"
 #include "server/game/secrets.h"
 #include "server/log.h"
 
 namespace server {
-
-namespace {
-
-// The start of build_room's error for a game whose events do not replay (a bug, not a failure
-// to read).
-constexpr std::string_view unreplayable_prefix = "unreplayable: ";
-
-// The display names of the seated players ("Unknown" for a player the store does not have); an
-// error when a player cannot be read.
-core::Expected<std::vector<std::string>> seat_names(Store& store,
-                                                    const std::vector<std::string>& seats) {
-    std::vector<std::string> names;
-    for (const auto& id : seats) {
-        auto player = store.player(id);
-        if (!player) {
-            return core::make_error(player.error());
-        }
-        names.push_back(*player ? (*player)->name : "Unknown");
-    }
-    return names;
-}
-
-}  // namespace
 
 std::string owned_elsewhere_error(std::string_view owner, std::string_view game_id) {
     return std::string(owned_elsewhere_prefix) + "node " + std::string(owner) + " owns game " +
@@ -74,7 +52,7 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       lobby_(std::make_shared<Lobby>(*this, io)),
       bots_(limits.bot_threads, static_cast<std::size_t>(std::max(1, limits.bot_queue))),
       analyses_(store, bots_, limits),
-      rooms_([this](std::string_view game_id) { return load_room(game_id); }) {
+      rooms_(std::make_unique<RoomDirectory>(*this)) {
     time_listener_ = time_->on_jump([this] { check_clocks(); });
 }
 
@@ -159,7 +137,7 @@ ServerState::~ServerState() {
 }
 
 void ServerState::check_clocks() {
-    for (const auto& room : rooms_.held()) {
+    for (const auto& room : rooms_->held()) {
         room->post_clock_check();
     }
 }
@@ -196,7 +174,7 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
                                             if (!lost_open_) {
                                                 return;
                                             }
-                                            if (auto room = rooms_.loaded(game_id)) {
+                                            if (auto room = rooms_->loaded(game_id)) {
                                                 room->post_lease_lost(fence);
                                             }
                                         });
@@ -278,7 +256,7 @@ core::Status ServerState::restore_games() {
         std::chrono::milliseconds unowned{0};
         if (leases_) {
             // Cluster mode: the games no live node owns (another node's stay where they are).
-            auto owned = own_game(record);
+            auto owned = rooms_->own_game(record);
             if (!owned) {
                 log->info("game {}: not restored here: {}", record.id, owned.error());
                 continue;
@@ -286,8 +264,8 @@ core::Status ServerState::restore_games() {
             fence = owned->fence;
             unowned = owned->unowned;
         }
-        auto room = build_room(record, unowned);
-        if (!room && room.error().rfind(unreplayable_prefix, 0) == 0) {
+        auto room = rooms_->build_room(record, unowned);
+        if (!room && room.error().rfind(RoomDirectory::unreplayable_prefix, 0) == 0) {
             log->error("game {}: cannot be restored: {}", record.id, room.error());
             if (fence > 0) {
                 leases_->release(record.id, fence);
@@ -300,7 +278,7 @@ core::Status ServerState::restore_games() {
         (*room)->set_fence(fence);
         (*room)->post_summary();
         (*room)->post_bot_check();
-        rooms_.add(record.id, std::move(*room));
+        rooms_->add(*room);
         ++restored;
     }
     log->info("restored {} unfinished game(s)", restored);
@@ -357,139 +335,19 @@ core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {
 }
 
 void ServerState::add_room(const std::shared_ptr<Room>& room) {
-    rooms_.add(room->id(), room);
-}
-
-core::Expected<std::shared_ptr<Room>> ServerState::room(std::string_view game_id) {
-    return rooms_.get(game_id);
-}
-
-// A finished game from before the last restart (or released since), or in cluster mode a game
-// this node takes over: rebuilt from its events.
-core::Expected<std::shared_ptr<Room>> ServerState::load_room(std::string_view game_id) {
-    auto record = store_.game(game_id);
-    if (!record) {
-        return core::make_error(record.error());
-    }
-    if (!*record) {
-        return std::shared_ptr<Room>();
-    }
-    return load_room(**record);
-}
-
-core::Expected<std::shared_ptr<Room>> ServerState::load_room(const GameRecord& record) {
-    if (!leases_) {
-        return build_room(record);
-    }
-    auto owned = own_game(record);
-    if (!owned) {
-        return core::make_error(owned.error());
-    }
-    const auto fence = &owned->fence;
-    // build_room reads the events now that the game is claimed: what a former owner committed
-    // before the claim is in them, and nothing it sends after can commit. (The record's fields a
-    // room uses never change.)
-    auto room = build_room(record, owned->unowned);
-    if (!room) {
-        leases_->release(record.id, *fence);
-        return room;
-    }
-    (*room)->set_fence(*fence);
-    if (!(*room)->finished()) {
-        component_logger("server")->info(
-            "game {}: taken over with fence {} after {} ms without an owner", record.id, *fence,
-            owned->unowned.count());
-        (*room)->post_summary();
-        (*room)->post_bot_check();
-    }
-    return room;
-}
-
-core::Expected<GameLookup> ServerState::game_for(std::string_view game_id,
-                                                 std::string_view player_id) {
-    if (auto room = rooms_.loaded(game_id)) {
-        return GameLookup{std::move(room), std::nullopt};
-    }
-    if (rooms_.known_unknown(game_id)) {
-        return GameLookup{};
-    }
-    // The read a load makes first, made here: a finished game need not be loaded at all.
-    auto record = store_.game(game_id);
-    if (!record) {
-        return core::make_error(record.error());
-    }
-    if (*record && (*record)->status == "finished" &&
-        std::find((*record)->seats.begin(), (*record)->seats.end(), player_id) ==
-            (*record)->seats.end()) {
-        return GameLookup{nullptr, std::move(**record)};
-    }
-    // Loaded from the record just read (or found, should another request have loaded it since);
-    // an id the store does not know is remembered as such.
-    auto room = rooms_.get(game_id, [&](std::string_view) -> core::Expected<std::shared_ptr<Room>> {
-        if (!*record) {
-            return std::shared_ptr<Room>();
-        }
-        return load_room(**record);
-    });
-    if (!room) {
-        return core::make_error(room.error());
-    }
-    return GameLookup{std::move(*room), std::nullopt};
-}
-
-core::Expected<ServerState::Owned> ServerState::own_game(const GameRecord& record) {
-    auto claim = leases_->acquire(record.id, record.fence);
-    if (!claim) {
-        return core::make_error("cannot take the game's lease: " + claim.error());
-    }
-    if (!claim->mine) {
-        return core::make_error(owned_elsewhere_error(claim->owner, record.id));
-    }
-    if (claim->fence > record.fence) {
-        // Once this is stored no batch of a former owner's (an older fence) is accepted.
-        if (auto claimed = store_.commit_sync({ClaimGame{record.id, claim->fence}}); !claimed) {
-            leases_->release(record.id, claim->fence);
-            return core::make_error("cannot claim the game in the store: " + claimed.error());
-        }
-    }
-    return Owned{claim->fence, claim->unowned};
-}
-
-core::Expected<std::shared_ptr<Room>> ServerState::build_room(const GameRecord& game,
-                                                              std::chrono::milliseconds unowned) {
-    auto names = seat_names(store_, game.seats);
-    if (!names) {
-        return core::make_error(names.error());
-    }
-    auto events = store_.events(game.id);
-    if (!events) {
-        return core::make_error(events.error());
-    }
-    auto chat = store_.chat_lines(game.id);
-    if (!chat) {
-        return core::make_error(chat.error());
-    }
-    auto room = std::make_shared<Room>(*this, game, std::move(*names));
-    if (auto status = room->restore(*events, unowned); !status) {
-        return core::make_error(std::string(unreplayable_prefix) + "game " + game.id +
-                                " cannot be replayed: " + status.error());
-    }
-    room->restore_chat(std::move(*chat));
-    return room;
+    rooms_->add(room);
 }
 
 std::shared_ptr<Room> ServerState::loaded_room(std::string_view game_id) {
-    return rooms_.loaded(game_id);
+    return rooms_->loaded(game_id);
 }
 
 void ServerState::forget_room(std::string_view game_id, const Room* room) {
-    rooms_.forget(game_id, room);
+    rooms_->forget(game_id, room);
 }
 
 void ServerState::release_room(std::string_view game_id) {
-    if (auto room = rooms_.loaded(game_id); room && room->finished()) {
-        rooms_.release(game_id);
-    }
+    rooms_->release(game_id);
 }
 
 std::vector<std::string> ServerState::unfinished_games_of(std::string_view player_id) {
@@ -504,7 +362,7 @@ std::vector<std::string> ServerState::unfinished_games_of(std::string_view playe
                 player_id, stored.error());
         }
     }
-    for (const auto& room : rooms_.held()) {
+    for (const auto& room : rooms_->held()) {
         if (room->finished()) {
             continue;
         }
@@ -519,7 +377,7 @@ std::vector<std::string> ServerState::unfinished_games_of(std::string_view playe
 }
 
 std::size_t ServerState::room_count() {
-    return rooms_.held_count();
+    return rooms_->held_count();
 }
 
 void ServerState::join(const std::shared_ptr<Client>& client) {
@@ -553,7 +411,7 @@ void ServerState::begin_drain() {
 }
 
 void ServerState::after_posted_work(std::function<void()> then) {
-    auto rooms = rooms_.held();
+    auto rooms = rooms_->held();
     auto left = std::make_shared<std::atomic<std::size_t>>(rooms.size() + 1);
     auto done = [left, then = std::move(then)] {
         if (left->fetch_sub(1) == 1) {
@@ -567,7 +425,7 @@ void ServerState::after_posted_work(std::function<void()> then) {
 }
 
 std::size_t ServerState::games_active() {
-    const auto rooms = rooms_.held();
+    const auto rooms = rooms_->held();
     return static_cast<std::size_t>(std::count_if(
         rooms.begin(), rooms.end(), [](const auto& room) { return !room->finished(); }));
 }

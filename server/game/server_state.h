@@ -1,7 +1,7 @@
 #pragma once
 // What every session shares (the Beast chat example's shared_state): the store, the limits, the
-// lobby, the room registry, and the open sessions for shutdown. The registry is a map behind a
-// small mutex used only to find or add a room; each room's state lives on the room's own strand.
+// lobby, the room directory (room_directory.h: the rooms in memory and the loads of the others),
+// and the open sessions for shutdown. Each room's state lives on the room's own strand.
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -30,7 +30,6 @@
 #include "server/game/login_limiter.h"
 #include "server/game/passwords.h"
 #include "server/game/readiness.h"
-#include "server/game/room_registry.h"
 #include "server/game/time_source.h"
 #include "server/limits.h"
 #include "server/puzzles/puzzle_collection.h"
@@ -45,11 +44,12 @@ namespace server {
 class Lobby;
 class Relay;
 class Room;
+class RoomDirectory;
 namespace cluster {
 class Leases;
 }
 
-// The start of the error ServerState::room gives for a game another node owns (cluster mode):
+// The start of the error RoomDirectory::room gives for a game another node owns (cluster mode):
 // the client is told to reconnect (server_restarting), not that the game failed to load.
 inline constexpr std::string_view owned_elsewhere_prefix = "owned elsewhere: ";
 // That error: "owned elsewhere: node <owner> owns game <game_id>".
@@ -61,14 +61,6 @@ std::string owner_named_in(std::string_view error);
 struct PreparedGame {
     std::shared_ptr<Room> room;
     WriteBatch writes;
-};
-
-// Where a request for a game goes (ServerState::game_for): the game's room, or the stored record
-// of a finished game that is answered from the store (ServerState::answer_finished); neither when
-// there is no such game.
-struct GameLookup {
-    std::shared_ptr<Room> room;
-    std::optional<GameRecord> finished;
 };
 
 // A game about to be created: who sits where, and its options.
@@ -138,7 +130,8 @@ public:
     // Cluster mode (issue 27): before restore_games, connects to Redis for the rooms' leases.
     // From then on a room is loaded (and a game created) only with its lease, whose fence the
     // store records (ClaimGame) and checks with every batch; a game another node owns is not
-    // loaded (room() gives an owned_elsewhere_prefix error). `node_id` empty: hostname + random.
+    // loaded (RoomDirectory::room gives an owned_elsewhere_prefix error). `node_id` empty: hostname
+    // + random.
     core::Status join_cluster(const std::string& redis_url, std::string node_id,
                               std::chrono::milliseconds lease_ttl);
     // The leases in cluster mode, else null.
@@ -157,30 +150,14 @@ public:
     core::Expected<PreparedGame> prepare_game(const GameSpec& spec);
     // Registers a room whose game is stored.
     void add_room(const std::shared_ptr<Room>& room);
-    // The room of `game_id`, loaded from the store if it is not in memory; null when there is no
-    // such game; an error when the game could not be loaded (nothing is kept: the next call tries
-    // again).
-    core::Expected<std::shared_ptr<Room>> room(std::string_view game_id);
-    // Where a request of `player_id` for `game_id` goes. The game's room when it is in memory, or
-    // when the game is not finished or `player_id` holds a seat in it (then loaded as room() loads
-    // it: the same errors, owned_elsewhere_prefix included). Otherwise — a finished game not in
-    // memory, asked about by anyone without a seat in it — its stored record, for
-    // answer_finished: no room is built and, in cluster mode, no lease is taken. Neither when
-    // there is no such game; an error when the store could not be read.
-    core::Expected<GameLookup> game_for(std::string_view game_id, std::string_view player_id);
-    // Answers `request` of `actor` for the finished game `record` that game_for gave, as the
-    // game's room would answer someone without a seat in it: a watch gets the snapshot (or the
-    // events missed) that the room gives a new watcher, from the stored events, and the asker is
-    // not kept as a watcher; an unwatch its ack; a chat line the refusal a spectator gets after
-    // the end (game_over); every other request the machine's refusal of a non-player
-    // (not_a_player). Reads the store on the calling thread, as a load does.
-    void answer_finished(const GameRecord& record, const Actor& actor,
-                         const protocol::Request& request);
-    // The room of `game_id` if it is in memory, else null (reads nothing).
+    // The rooms in memory and the loads of the others (room_directory.h): a game not in memory is
+    // looked up there, on the blocking pool.
+    RoomDirectory& rooms() { return *rooms_; }
+    // Forwarding to rooms(), kept for the rooms' own calls (room_watchers.cpp, room_lease.cpp):
+    // the room of `game_id` if it is in memory, else null (reads nothing); a finished room
+    // dropped from memory; `room` forgotten (it stopped acting for its game).
     std::shared_ptr<Room> loaded_room(std::string_view game_id);
-    // Drops a finished room from memory (it is loaded again from the store when needed).
     void release_room(std::string_view game_id);
-    // Forgets `room` (which stopped acting for its game): the next room() loads the game again.
     void forget_room(std::string_view game_id, const Room* room);
     // Unfinished games in which the player holds a seat: this node's rooms; in cluster mode every
     // node's, from the store (this node's alone if the store cannot be read).
@@ -242,32 +219,13 @@ private:
     std::set<std::string, std::less<>> muted_;
 
     std::vector<std::shared_ptr<Client>> open_sessions();
-    // A game's room, read from the store and replayed (the registry's loader): a finished game, or
-    // in cluster mode one this node takes over (with its lease).
-    core::Expected<std::shared_ptr<Room>> load_room(std::string_view game_id);
-    // The same for a game whose record was read already.
-    core::Expected<std::shared_ptr<Room>> load_room(const GameRecord& record);
-    // A game this node took the lease of: the lease's fence, and how long the game had no owner
-    // before (Leases::Claim::unowned).
-    struct Owned {
-        std::int64_t fence = 0;
-        std::chrono::milliseconds unowned{0};
-    };
-    // Cluster mode: takes the game's lease and records its fence in the store (so a former owner
-    // cannot commit into it any more), or an error (owned_elsewhere_prefix when another node
-    // holds the lease).
-    core::Expected<Owned> own_game(const GameRecord& record);
-    // A stored game's room: its players' names, its events replayed and its chat. Its clocks are
-    // not charged for the server's downtime nor for the last `unowned` (a takeover).
-    core::Expected<std::shared_ptr<Room>> build_room(const GameRecord& record,
-                                                     std::chrono::milliseconds unowned = {});
 
     // Before rooms_: a room gives its lease back as it goes. on_lost reaches rooms_ only while
     // lost_open_ (closed first thing in ~ServerState).
     std::unique_ptr<cluster::Leases> leases_;
     std::mutex lost_mutex_;
     bool lost_open_ = true;
-    RoomRegistry rooms_;
+    std::unique_ptr<RoomDirectory> rooms_;
     // After rooms_ (it goes first): its remote clients leave the rooms, and its receiving thread
     // looks rooms up until it stops.
     std::unique_ptr<Relay> relay_;

@@ -9,7 +9,9 @@
 #include "server/game/lobby.h"
 #include "server/game/relay.h"
 #include "server/game/room.h"
+#include "server/game/room_directory.h"
 #include "server/game/server_state.h"
+#include "server/guard.h"
 #include "server/log.h"
 #include "server/net/websocket_session.h"
 
@@ -44,13 +46,16 @@ void WebSocketSession::on_text(const std::string& text) {
                             echo.game_id));
         return;
     }
-    if (hello_pending_ || account_pending_) {
-        // Who the client is is changing: what follows waits, so requests are handled in order.
+    if (hello_pending_ || account_pending_ || lookup_pending_) {
+        // Who the client is is changing, or a game is being looked up: what follows waits, so
+        // requests are handled in order.
         if (held_.size() >= max_held_frames) {
             const auto echo = echo_of(text);
             enqueue(error_frame(ErrorCode::rate_limited,
-                                "too many messages before the welcome; slow down", echo.id,
-                                echo.game_id));
+                                lookup_pending_ && !hello_pending_ && !account_pending_
+                                    ? "too many messages while a game is loaded; slow down"
+                                    : "too many messages before the welcome; slow down",
+                                echo.id, echo.game_id));
             return;
         }
         held_.push_back(text);
@@ -60,7 +65,7 @@ void WebSocketSession::on_text(const std::string& text) {
 }
 
 void WebSocketSession::release_held() {
-    while (!hello_pending_ && !account_pending_ && !held_.empty()) {
+    while (!hello_pending_ && !account_pending_ && !lookup_pending_ && !held_.empty()) {
         auto text = std::move(held_.front());
         held_.pop_front();
         handle_text(text);
@@ -126,27 +131,62 @@ void WebSocketSession::room_request(protocol::Request request, const std::string
         relay_request(it->second, request, text);
         return;
     }
-    auto game = state_.game_for(request.game_id, player_->id);
-    if (!game && game.error().rfind(owned_elsewhere_prefix, 0) == 0) {
-        // Cluster mode: another node owns the game; the request goes there.
-        if (const auto owner = owner_named_in(game.error()); !owner.empty() && state_.relay()) {
-            relay_request(owner, request, text);
-        } else {
-            enqueue(error_frame(ErrorCode::server_restarting, lost_room_text, request.id,
-                                request.game_id));
+    // Where the lookup's outcome sends the request (a lambda, so that it shares this function's
+    // access to the session).
+    const auto route = [](WebSocketSession& self, core::Expected<GameLookup> game,
+                          const Actor& asker, protocol::Request request, const std::string& text) {
+        if (!game && game.error().rfind(owned_elsewhere_prefix, 0) == 0) {
+            // Cluster mode: another node owns the game; the request goes there.
+            const auto owner = owner_named_in(game.error());
+            if (!owner.empty() && self.state_.relay()) {
+                self.relay_request(owner, request, text);
+            } else {
+                self.enqueue(error_frame(ErrorCode::server_restarting, lost_room_text, request.id,
+                                         request.game_id));
+            }
+        } else if (!game) {
+            self.read_failed("game " + request.game_id + ": " + game.error(),
+                             "the server could not load this game; try again", request.id,
+                             request.game_id);
+        } else if (game->room) {
+            game->room->post_request(asker, std::move(request));
+        } else if (!game->answered) {
+            self.enqueue(error_frame(ErrorCode::no_such_game, "there is no such game", request.id,
+                                     request.game_id));
         }
-    } else if (!game) {
-        read_failed("game " + request.game_id + ": " + game.error(),
-                    "the server could not load this game; try again", request.id, request.game_id);
-    } else if (game->room) {
-        game->room->post_request(actor(), std::move(request));
-    } else if (game->finished) {
-        // A finished game not in memory, and no seat of ours in it: answered from the store.
-        state_.answer_finished(*game->finished, actor(), request);
-    } else {
-        enqueue(error_frame(ErrorCode::no_such_game, "there is no such game", request.id,
-                            request.game_id));
+        // Else a finished game not in memory, and no seat of ours in it: answered from the store
+        // on the pool, before this ran.
+    };
+    // In memory (or known to be no game): routed at once. Else the store is read on the blocking
+    // pool, and the connection's later frames wait for the answer (lookup_pending_).
+    if (auto known = state_.rooms().known(request.game_id)) {
+        route(*this, std::move(*known), actor(), std::move(request), text);
+        return;
     }
+    auto asker = actor();
+    const bool queued = state_.rooms().lookup(
+        asker, request, ws_.get_executor(),
+        [self = shared_from_this(), route, asker, request,
+         text](core::Expected<GameLookup> game) mutable {
+            guarded(
+                "ws", [&] { return "client " + std::to_string(self->id_) + ": lookup"; },
+                [&] {
+                    self->lookup_pending_ = false;
+                    if (self->left_) {
+                        return;  // closed meanwhile: the rooms were told it is gone
+                    }
+                    route(*self, std::move(game), asker, std::move(request), text);
+                    self->release_held();
+                });
+        });
+    if (!queued) {
+        // The pool's queue is full: the answer a busy room gives (rate_limited: the client may
+        // send it again in a moment), with the game it was about.
+        enqueue(error_frame(ErrorCode::rate_limited, std::string(pool_busy_text), request.id,
+                            request.game_id));
+        return;
+    }
+    lookup_pending_ = true;
 }
 
 void WebSocketSession::relay_request(const std::string& owner, const protocol::Request& request,

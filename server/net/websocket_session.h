@@ -138,7 +138,10 @@ private:
     bool left_ = false;    // the lobby and the rooms have been told that this client is gone
     std::optional<protocol::PlayerInfo> player_;
     bool hello_pending_ = false;  // a hello waits for its player to be stored
-    // Frames that arrived while hello_pending_ or account_pending_.
+    // A game request waits for its lookup on the blocking pool (RoomDirectory::lookup): a game
+    // not in memory.
+    bool lookup_pending_ = false;
+    // Frames that arrived while hello_pending_, account_pending_ or lookup_pending_.
     boost::container::devector<std::string> held_;
     std::optional<protocol::AccountInfo> account_;  // set when the player is an account
     std::string token_hash_;                        // the session this connection speaks with

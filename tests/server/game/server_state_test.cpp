@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "server/game/room.h"
+#include "server/game/room_directory.h"
 #include "server/game_table.h"
 #include "server/test_stores.h"
 
@@ -189,19 +190,19 @@ protected:
 
 TEST_F(StateReads, ARoomThatCannotBeReadIsAnErrorAndIsLoadedOnceReadsRecover) {
     store_.fail_reads = true;
-    const auto failed = state_.room(game_id_);
+    const auto failed = state_.rooms().room(game_id_);
     ASSERT_FALSE(failed.ok());
     EXPECT_NE(failed.error().find("test store: cannot read game"), std::string::npos)
         << failed.error();
     EXPECT_EQ(state_.room_count(), 0u) << "a failed load keeps nothing";
     EXPECT_EQ(state_.loaded_room(game_id_), nullptr);
-    EXPECT_FALSE(state_.room("g_none").ok()) << "while reads fail, absence cannot be known";
+    EXPECT_FALSE(state_.rooms().room("g_none").ok()) << "while reads fail, absence cannot be known";
 
     store_.fail_reads = false;
-    const auto none = state_.room("g_none");
+    const auto none = state_.rooms().room("g_none");
     ASSERT_TRUE(none.ok()) << none.error();
     EXPECT_EQ(*none, nullptr);
-    const auto loaded = state_.room(game_id_);
+    const auto loaded = state_.rooms().room(game_id_);
     ASSERT_TRUE(loaded.ok()) << loaded.error();
     ASSERT_NE(*loaded, nullptr);
     EXPECT_EQ((*loaded)->id(), game_id_);
@@ -211,14 +212,14 @@ TEST_F(StateReads, ARoomThatCannotBeReadIsAnErrorAndIsLoadedOnceReadsRecover) {
 
 TEST_F(StateReads, AnUnknownIdIsNotReadAgainAtOnce) {
     for (int i = 0; i < 100; ++i) {
-        ASSERT_EQ(*state_.room("g_made_up"), nullptr);
+        ASSERT_EQ(*state_.rooms().room("g_made_up"), nullptr);
     }
     store_.fail_reads = true;
-    const auto remembered = state_.room("g_made_up");
+    const auto remembered = state_.rooms().room("g_made_up");
     ASSERT_TRUE(remembered.ok()) << "answered from memory, without a read: " << remembered.error();
     EXPECT_EQ(*remembered, nullptr);
     EXPECT_EQ(store_.failed_reads, 0);
-    EXPECT_FALSE(state_.room("g_other").ok()) << "another id is read, and the read fails";
+    EXPECT_FALSE(state_.rooms().room("g_other").ok()) << "another id is read, and the read fails";
 }
 
 TEST_F(StateReads, AFinishedGameIsLoadedForItsPlayersOnly) {
@@ -230,31 +231,31 @@ TEST_F(StateReads, AFinishedGameIsLoadedForItsPlayersOnly) {
                                   server::FinishGame{
                                       game_id_, R"({"winner":"white","reason":"resignation"})", 2}})
                     .ok());
-    const auto stranger = state_.game_for(game_id_, "p_zed");
+    const auto stranger = state_.rooms().game_for(game_id_, "p_zed");
     ASSERT_TRUE(stranger.ok()) << stranger.error();
     EXPECT_EQ(stranger->room, nullptr);
     ASSERT_TRUE(stranger->finished.has_value()) << "answered from the record";
     EXPECT_EQ(stranger->finished->id, game_id_);
     EXPECT_EQ(state_.room_count(), 0u) << "no room built for a stranger";
 
-    const auto player = state_.game_for(game_id_, "p_bob");
+    const auto player = state_.rooms().game_for(game_id_, "p_bob");
     ASSERT_TRUE(player.ok()) << player.error();
     ASSERT_NE(player->room, nullptr) << "a player loads the room (a rematch, a line of chat)";
     EXPECT_TRUE(player->room->finished());
     EXPECT_FALSE(player->finished.has_value());
     EXPECT_EQ(state_.room_count(), 1u);
-    const auto while_loaded = state_.game_for(game_id_, "p_zed");
+    const auto while_loaded = state_.rooms().game_for(game_id_, "p_zed");
     ASSERT_TRUE(while_loaded.ok());
     EXPECT_EQ(while_loaded->room, player->room) << "a room in memory answers everyone";
 
     // No such game: remembered as such, as room() remembers it; a failed read is an error.
-    const auto none = state_.game_for("g_none", "p_zed");
+    const auto none = state_.rooms().game_for("g_none", "p_zed");
     ASSERT_TRUE(none.ok()) << none.error();
     EXPECT_EQ(none->room, nullptr);
     EXPECT_FALSE(none->finished.has_value());
     store_.fail_reads = true;
-    EXPECT_TRUE(state_.game_for("g_none", "p_zed").ok()) << "not read again";
-    EXPECT_FALSE(state_.game_for("g_other", "p_zed").ok());
+    EXPECT_TRUE(state_.rooms().game_for("g_none", "p_zed").ok()) << "not read again";
+    EXPECT_FALSE(state_.rooms().game_for("g_other", "p_zed").ok());
 }
 
 TEST_F(StateReads, RestoringGamesFailsWhenTheStoreCannotBeRead) {
