@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 
 #include "protocol/messages.h"
+#include "server/blocking_pool.h"
 #include "server/game/identity.h"
 #include "server/game/room.h"
 #include "server/game/secrets.h"
@@ -23,11 +24,22 @@ using protocol::RequestType;
 // Says so when `actor` already sits in as many unfinished games as one player may (a new seek, an
 // acceptance or a game against the computer is then refused with rate_limited).
 std::optional<std::string> Lobby::too_many_games(const Actor& actor) const {
-    const auto games = state_.unfinished_games_of(actor.player_id).size();
+    auto games = state_.unfinished_games_of(actor.player_id).size();
+    if (auto it = creating_.find(actor.player_id); it != creating_.end()) {
+        games += static_cast<std::size_t>(it->second);
+    }
     if (static_cast<long long>(games) < state_.limits().games_per_player) {
         return std::nullopt;
     }
     return "you are already playing " + std::to_string(games) + " games; finish one first";
+}
+
+void Lobby::count_creating(const std::vector<Actor>& players, int delta) {
+    for (const auto& player : players) {
+        if ((creating_[player.player_id] += delta) <= 0) {
+            creating_.erase(player.player_id);
+        }
+    }
 }
 
 Lobby::Lobby(ServerState& state, boost::asio::io_context& io)
@@ -332,25 +344,59 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     }
     spec.seats = creator_first ? std::vector{seek.creator.player_id, actor.player_id}
                                : std::vector{actor.player_id, seek.creator.player_id};
-    auto prepared = state_.prepare_game(spec);
+    std::vector<Actor> players =
+        creator_first ? std::vector{seek.creator, actor} : std::vector{actor, seek.creator};
+    // The seek leaves the book now, before its game is created off the strand (the players' names
+    // are read and, in cluster mode, the game's lease is taken: both may block): nobody else pairs
+    // it and its creator cannot cancel it half-way; it comes back if the game is not created or
+    // not stored. The subscribers hear of its removal only once the game is stored.
+    seeks_.erase(it);
+    count_creating(players, 1);
+    const bool handed = state_.blocking().run_then(
+        strand_, [&state = state_, spec] { return state.prepare_game(spec); },
+        [self = shared_from_this(), seek, players, actor,
+         id](core::Expected<PreparedGame> prepared) mutable {
+            const bool ok = guarded(
+                "lobby", [&] { return "seek " + seek.id + " accepted"; },
+                [&] {
+                    self->seek_game_prepared(seek, std::move(players), actor, id,
+                                             std::move(prepared));
+                });
+            if (!ok) {
+                self->count_creating(players, -1);
+                self->put_back(seek);
+                actor.send(error_frame(ErrorCode::internal_error,
+                                       "the game could not be created; try again", id));
+            }
+        });
+    if (!handed) {
+        count_creating(players, -1);
+        put_back(std::move(seek));
+        actor.send(error_frame(ErrorCode::rate_limited, std::string(pool_busy_text), id));
+    }
+}
+
+void Lobby::seek_game_prepared(Seek seek, std::vector<Actor> players, Actor actor, json id,
+                               core::Expected<PreparedGame> prepared) {
     if (!prepared) {
-        component_logger("lobby")->error("seek {}: {}", seek.id, prepared.error());
+        // (As a handler's exception is logged: who asked, what, and why it failed.)
+        component_logger("lobby")->error("client {} player {}: seek_accept of seek {}: {}",
+                                         actor.client_id, actor.player_id, seek.id,
+                                         prepared.error());
+        count_creating(players, -1);
+        put_back(std::move(seek));
         actor.send(
             error_frame(ErrorCode::internal_error, "the game could not be created; try again", id));
         return;
     }
-    // The seek leaves the list now, so nobody else accepts it while the game is being stored.
-    seeks_.erase(it);
     auto writes = std::move(prepared->writes);
     writes.push_back(DeleteSeek{seek.id});
-    std::vector<Actor> players =
-        creator_first ? std::vector{seek.creator, actor} : std::vector{actor, seek.creator};
     const auto what = "seek " + seek.id;
-    store_new_game(std::move(writes), prepared->room, std::move(players), actor, id, what,
-                   [this, seek](bool stored) {
+    store_new_game(std::move(writes), prepared->room, players, actor, id, what,
+                   [this, seek, players](bool stored) {
+                       count_creating(players, -1);
                        if (!stored) {
-                           seeks_.push_back(seek);  // still open
-                           arm_expiry();
+                           put_back(seek);  // still open
                            return;
                        }
                        share({{"k", "unseek"}, {"seek_id", seek.id}});
@@ -358,6 +404,19 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
                            send_to_subscribers(make_frame(protocol::seek_removed_message(seek.id)));
                        }
                    });
+}
+
+void Lobby::put_back(Seek seek) {
+    const bool open = std::any_of(seeks_.begin(), seeks_.end(),
+                                  [&](const Seek& other) { return other.id == seek.id; });
+    if (open) {
+        return;  // (a handler that threw after the seek came back)
+    }
+    auto at = std::upper_bound(
+        seeks_.begin(), seeks_.end(), seek.created_at,
+        [](std::int64_t created_at, const Seek& open) { return created_at < open.created_at; });
+    seeks_.insert(at, std::move(seek));
+    arm_expiry();
 }
 
 void Lobby::store_new_game(WriteBatch writes, std::shared_ptr<Room> room,

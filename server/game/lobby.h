@@ -30,6 +30,7 @@ namespace server {
 
 class Room;
 class ServerState;
+struct PreparedGame;
 
 class Lobby : public std::enable_shared_from_this<Lobby> {
 public:
@@ -101,6 +102,16 @@ private:
     // the way) is looked for again once, unknown_seek_wait later, before no_such_seek (`waited`).
     void accept_seek(const Actor& actor, const std::string& seek_id, const nlohmann::json& id,
                      bool waited = false);
+    // The game of an accepted seek, prepared off the strand (ServerState::prepare_game on the
+    // blocking pool), is back: stored with the seek's deletion, or the seek goes back on the book
+    // and `actor` gets internal_error. `players` by seat.
+    void seek_game_prepared(Seek seek, std::vector<Actor> players, Actor actor, nlohmann::json id,
+                            core::Expected<PreparedGame> prepared);
+    // Counts (`delta` 1) or stops counting (-1) a game being created for each of `players`.
+    void count_creating(const std::vector<Actor>& players, int delta);
+    // Puts back a seek taken off the book for a pairing that did not happen, in its place (oldest
+    // first); nothing if it is back already.
+    void put_back(Seek seek);
     // Stores a new game (`writes`, from prepare_game, plus the caller's). Back on the lobby strand:
     // once stored, the room joins the server and `players` are seated, `actor`'s request `id`
     // answered with the snapshot; if not, `actor` gets internal_error. Either way `after(stored)`
@@ -108,7 +119,8 @@ private:
     void store_new_game(WriteBatch writes, std::shared_ptr<Room> room, std::vector<Actor> players,
                         Actor actor, nlohmann::json id, std::string what,
                         std::function<void(bool stored)> after);
-    // The limit of unfinished games per player: the refusal's text when `actor` has reached it.
+    // The limit of unfinished games per player: the refusal's text when `actor` has reached it
+    // (the games being created for the player count).
     std::optional<std::string> too_many_games(const Actor& actor) const;
     void quick_pair(const Actor& actor, const protocol::Request& request);
     // lobby_computer.cpp (issue 25): seek_create with "opponent": "computer" starts the game at
@@ -171,6 +183,8 @@ private:
     std::map<std::uint64_t, Actor> connected_;  // every session that said hello, by client id
     boost::asio::steady_timer expiry_timer_;
     std::deque<Seek> seeks_;  // oldest first
+    // Games handed over to be created or stored and not registered yet, by player id.
+    std::map<std::string, int> creating_;
     std::map<std::string, ListedGame> games_;
     std::map<std::string, std::string> game_nodes_;  // cluster mode: another node's games
     std::map<std::uint64_t, std::string, std::greater<>> newest_;  // order -> game id

@@ -7,10 +7,12 @@
 #include <boost/asio/post.hpp>
 
 #include "protocol/messages.h"
+#include "server/blocking_pool.h"
 #include "server/bots/bot_identity.h"
 #include "server/game/lobby.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
+#include "server/guard.h"
 #include "server/log.h"
 
 namespace server {
@@ -42,16 +44,39 @@ void Lobby::play_computer(const Actor& actor, const protocol::Request& request) 
     }
     spec.seats =
         human_first ? std::vector{actor.player_id, bot} : std::vector{bot, actor.player_id};
-    auto prepared = state_.prepare_game(spec);
-    if (!prepared) {
-        component_logger("lobby")->error("player {}: a game against the computer: {}",
-                                         actor.player_id, prepared.error());
-        actor.send(error_frame(ErrorCode::internal_error,
-                               "the game could not be created; try again", request.id));
-        return;
+    // The game is created off the strand (prepare_game reads the players' names and, in cluster
+    // mode, takes the game's lease); nothing in the lobby waits for it.
+    count_creating({actor}, 1);
+    const bool handed = state_.blocking().run_then(
+        strand_, [&state = state_, spec] { return state.prepare_game(spec); },
+        [self = shared_from_this(), actor, id = request.id](core::Expected<PreparedGame> prepared) {
+            const bool ok = guarded(
+                "lobby", [&] { return "player " + actor.player_id + ": a computer game"; },
+                [&] {
+                    if (!prepared) {
+                        self->count_creating({actor}, -1);
+                        component_logger("lobby")->error(
+                            "player {}: a game against the computer: {}", actor.player_id,
+                            prepared.error());
+                        actor.send(error_frame(ErrorCode::internal_error,
+                                               "the game could not be created; try again", id));
+                        return;
+                    }
+                    self->store_new_game(
+                        std::move(prepared->writes), prepared->room, {actor}, actor, id,
+                        "a game against the computer",
+                        [self, actor](bool) { self->count_creating({actor}, -1); });
+                });
+            if (!ok) {
+                self->count_creating({actor}, -1);
+                actor.send(error_frame(ErrorCode::internal_error,
+                                       "the game could not be created; try again", id));
+            }
+        });
+    if (!handed) {
+        count_creating({actor}, -1);
+        actor.send(error_frame(ErrorCode::rate_limited, std::string(pool_busy_text), request.id));
     }
-    store_new_game(std::move(prepared->writes), prepared->room, {actor}, actor, request.id,
-                   "a game against the computer", [](bool) {});
 }
 
 }  // namespace server

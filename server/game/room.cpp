@@ -9,6 +9,7 @@
 #include <boost/asio/post.hpp>
 
 #include "protocol/messages.h"
+#include "server/blocking_pool.h"
 #include "server/bots/bot_identity.h"
 #include "server/game/identity.h"
 #include "server/game/secrets.h"
@@ -108,6 +109,15 @@ core::Expected<WriteBatch> Room::start_fresh() {
 
 core::Status Room::restore(const std::vector<StoredEvent>& stored,
                            std::chrono::milliseconds unowned) {
+    if (auto status = replay_stored(stored, unowned); !status) {
+        return status;
+    }
+    load_rating_change();
+    return core::ok_status();
+}
+
+core::Status Room::replay_stored(const std::vector<StoredEvent>& stored,
+                                 std::chrono::milliseconds unowned) {
     const auto t = now();
     std::vector<std::string> fens;
     fens.reserve(stored.size());
@@ -135,7 +145,7 @@ core::Status Room::restore(const std::vector<StoredEvent>& stored,
             here ? std::nullopt : std::optional<ServerTime>(t);
     }
     finished_flag_ = game_.result.has_value();
-    load_rating_change();
+    rating_change_.clear();
     schedule_clock();
     return core::ok_status();
 }
@@ -245,9 +255,8 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
         refuse_lost(actor, request.id);
         return;
     }
-    if (broken_ && !rebuild()) {
-        fail(actor, request, ErrorCode::internal_error,
-             "the server cannot load this game now; try again");
+    if (broken_) {
+        rebuild(Waiting{actor, request});  // the request runs once the room is rebuilt
         return;
     }
     bool deferred = false;
@@ -423,28 +432,49 @@ void Room::start_rematch(Decision decision, const Actor& actor, const protocol::
     spec.rated = record_.rated;
     spec.clock = game_.time_control;
     spec.seats = {record_.seats[1], record_.seats[0]};  // colours (or seats) change hands
-    auto prepared = state_.prepare_game(spec);
-    if (!prepared) {
-        fail(actor, request, ErrorCode::internal_error, prepared.error());
-        return;
+    auto prepared =
+        std::make_shared<core::Expected<PreparedGame>>(core::make_error("not prepared"));
+    auto decided = std::make_shared<std::vector<RoomEvent>>(std::move(decision.events));
+    const bool handed = off_strand(
+        [this, prepared, spec] {
+            *prepared = state_.prepare_game(spec);
+            return core::ok_status();
+        },
+        [this, prepared, decided, actor, request](const core::Status& status) {
+            if (!status) {
+                *prepared = core::make_error(status.error());
+            }
+            if (lost()) {
+                refuse_lost(actor, request.id);  // (its waiting requests were refused)
+                return;
+            }
+            if (!*prepared) {
+                fail(actor, request, ErrorCode::internal_error, prepared->error());
+                take_waiting();
+                return;
+            }
+            auto room = (*prepared)->room;
+            commit(std::move(*decided), actor, request.id, std::move((*prepared)->writes),
+                   [this, room] {
+                       state_.add_room(room);
+                       std::vector<Actor> players;
+                       for (const auto& [client_id, watcher] : watchers_) {
+                           if (auto seat = game_.seat_of(watcher.player_id)) {
+                               Actor player;
+                               player.client = watcher.client;
+                               player.client_id = client_id;
+                               player.player_id = watcher.player_id;
+                               player.name = seat_names_[static_cast<std::size_t>(*seat)];
+                               players.push_back(std::move(player));
+                           }
+                       }
+                       room->post_seated(std::move(players));
+                   });
+            take_waiting();
+        });
+    if (!handed) {
+        fail(actor, request, ErrorCode::rate_limited, std::string(pool_busy_text));
     }
-    auto room = prepared->room;
-    commit(std::move(decision.events), actor, request.id, std::move(prepared->writes),
-           [this, room] {
-               state_.add_room(room);
-               std::vector<Actor> players;
-               for (const auto& [client_id, watcher] : watchers_) {
-                   if (auto seat = game_.seat_of(watcher.player_id)) {
-                       Actor player;
-                       player.client = watcher.client;
-                       player.client_id = client_id;
-                       player.player_id = watcher.player_id;
-                       player.name = seat_names_[static_cast<std::size_t>(*seat)];
-                       players.push_back(std::move(player));
-                   }
-               }
-               room->post_seated(std::move(players));
-           });
 }
 
 void Room::commit(std::vector<RoomEvent> decided, const Actor& actor, const json& request_id,
@@ -504,8 +534,55 @@ void Room::store(WriteBatch writes, InFlight batch) {
     busy_ = true;
 }
 
-// The batch is durable (or refused): apply, tell everyone, then take the next request.
 void Room::committed(core::Status status, InFlight batch) {
+    if (status || batch.chat || is_fenced(status.error())) {
+        finish_commit(std::move(status), std::move(batch), std::nullopt);
+        return;
+    }
+    // Reported failed: perhaps it landed all the same. The store is read back off the strand, and
+    // the room stays busy until then.
+    auto after =
+        std::make_shared<core::Expected<std::vector<StoredEvent>>>(core::make_error("not read"));
+    auto held = std::make_shared<InFlight>(std::move(batch));
+    const auto version = game_.version;
+    const bool handed = off_strand(
+        [this, after, version] {
+            *after = state_.store().events(id(), version);
+            return core::ok_status();
+        },
+        [this, after, held, status](const core::Status& read) {
+            if (!read) {
+                *after = core::make_error(read.error());
+            }
+            finish_commit(status, std::move(*held), std::move(*after));
+        });
+    if (!handed) {
+        finish_commit(std::move(status), std::move(*held),
+                      core::make_error(std::string(pool_busy_text)));
+    }
+}
+
+bool Room::off_strand(std::function<core::Status()> read, std::function<void(core::Status)> then) {
+    const bool handed = state_.blocking().run_then(
+        strand_, std::move(read),
+        [self = shared_from_this(), then = std::move(then)](core::Status status) {
+            self->busy_ = false;
+            const bool ok = guarded(
+                "room", [&] { return "room " + self->id() + ": after a read"; },
+                [&] { then(std::move(status)); });
+            if (!ok && !self->busy_) {
+                self->take_waiting();
+            }
+        });
+    if (handed) {
+        busy_ = true;
+    }
+    return handed;
+}
+
+// The batch is durable (or refused): apply, tell everyone, then take the next request.
+void Room::finish_commit(core::Status status, InFlight batch,
+                         std::optional<core::Expected<std::vector<StoredEvent>>> read_back) {
     busy_ = false;
     auto log = component_logger("room");
     const bool ok = guarded(
@@ -516,7 +593,7 @@ void Room::committed(core::Status status, InFlight batch) {
                 refuse_lost(batch.requester, batch.request_id);
                 return;
             }
-            if (!status && !batch.chat && landed(batch)) {
+            if (!status && read_back && landed(batch, *read_back)) {
                 // A COMMIT whose answer was lost: the batch is durable, so it happened.
                 log->warn("game {}: a batch reported failed ({}) is in the store: carried on", id(),
                           status.error());
@@ -595,6 +672,13 @@ void Room::committed(core::Status status, InFlight batch) {
     if (!ok) {
         rebuild();
     }
+    take_waiting();
+}
+
+void Room::take_waiting() {
+    if (lost()) {
+        return;
+    }
     schedule_clock();
     while (!busy_ && !waiting_.empty()) {
         auto [actor, request] = std::move(waiting_.front());
@@ -607,8 +691,7 @@ void Room::committed(core::Status status, InFlight batch) {
     release_if_idle();
 }
 
-bool Room::landed(const InFlight& batch) {
-    auto after = state_.store().events(id(), game_.version);
+bool Room::landed(const InFlight& batch, const core::Expected<std::vector<StoredEvent>>& after) {
     if (!after) {
         component_logger("room")->error(
             "game {}: cannot tell whether a failed batch landed: {}; rebuilding before the next "
@@ -635,33 +718,72 @@ bool Room::landed(const InFlight& batch) {
     return same;
 }
 
-bool Room::rebuild() {
-    const auto version = game_.version;
-    auto stored = state_.store().events(id());
-    if (!stored) {
-        component_logger("room")->error("game {}: cannot read its events to rebuild: {}", id(),
-                                        stored.error());
-        broken_ = true;
-        return false;
+void Room::rebuild(std::optional<Waiting> first) {
+    broken_ = true;  // until the events are read and replayed
+    if (busy_) {
+        // (A read is pending already; the next request rebuilds first.)
+        if (first) {
+            waiting_.push_front(std::move(*first));
+        }
+        return;
     }
-    if (auto status = restore(*stored); !status) {
+    auto read = std::make_shared<RebuildRead>();
+    const bool rated = record_.rated;
+    const bool handed = off_strand(
+        [this, read, rated] {
+            read->events = state_.store().events(id());
+            if (read->events && rated) {
+                read->ratings = state_.store().game_ratings(id());
+            }
+            return core::ok_status();
+        },
+        [this, read, first](const core::Status& status) {
+            if (!status) {
+                read->events = core::make_error(status.error());
+            }
+            rebuilt(std::move(*read), first);
+        });
+    if (!handed) {
+        component_logger("room")->error("game {}: cannot rebuild now: {}", id(), pool_busy_text);
+        if (first) {
+            fail(first->first, first->second, ErrorCode::rate_limited, std::string(pool_busy_text));
+        }
+    }
+}
+
+void Room::rebuilt(RebuildRead read, std::optional<Waiting> first) {
+    const auto version = game_.version;
+    if (!read.events) {
+        component_logger("room")->error("game {}: cannot read its events to rebuild: {}", id(),
+                                        read.events.error());
+    } else if (auto status = replay_stored(*read.events); !status) {
         component_logger("room")->critical("game {}: cannot rebuild from its events: {}", id(),
                                            status.error());
-        broken_ = true;
-        return false;
-    }
-    broken_ = false;
-    if (game_.version != version) {
-        // Events this room never told its watchers about (a batch that landed though reported
-        // failed): each gets the game as it is now.
-        for (const auto& [client_id, watcher] : watchers_) {
-            if (auto client = watcher.client.lock()) {
-                client->send(
-                    make_frame(protocol::snapshot_message(snapshot(watcher.player_id), nullptr)));
+    } else {
+        broken_ = false;
+        if (read.ratings && game_.result) {
+            set_rating_change(*read.ratings);
+        }
+        if (game_.version != version) {
+            // Events this room never told its watchers about (a batch that landed though reported
+            // failed): each gets the game as it is now.
+            for (const auto& [client_id, watcher] : watchers_) {
+                if (auto client = watcher.client.lock()) {
+                    client->send(make_frame(
+                        protocol::snapshot_message(snapshot(watcher.player_id), nullptr)));
+                }
             }
         }
     }
-    return true;
+    if (first) {
+        if (broken_) {
+            fail(first->first, first->second, ErrorCode::internal_error,
+                 "the server cannot load this game now; try again");
+        } else {
+            handle(first->first, first->second);
+        }
+    }
+    take_waiting();
 }
 
 void Room::fail(const Actor& actor, const protocol::Request& request, ErrorCode code,

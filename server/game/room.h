@@ -148,7 +148,10 @@ private:
     void say(const Actor& actor, const protocol::Request& request);
     void chat_committed(ChatLine line);
     Command command_for(const Actor& actor, const protocol::Request& request) const;
-    // A rematch's new game is created in the same commit as rematch_started.
+    // A rematch's new game is created in the same commit as rematch_started. The new game is
+    // prepared off the strand (ServerState::prepare_game reads names and may take a lease), the
+    // room holding its requests meanwhile: a second rematch offer or acceptance waits, and then
+    // finds the rematch started. The pool full: the requester gets rate_limited at once.
     void start_rematch(Decision decision, const Actor& actor, const protocol::Request& request);
     // Commits `events` (with `extra` writes) in one batch; the room acts on them once durable and
     // then acknowledges a request with an `id` (`ack`, right away when there is nothing to commit).
@@ -157,20 +160,44 @@ private:
     // Hands `writes` to the store; `batch` comes back to committed() on the strand. The room is
     // busy until then.
     void store(WriteBatch writes, InFlight batch);
+    // A failed batch (not fenced, not a chat line) is read back off the strand first, the room
+    // still busy: see landed.
     void committed(core::Status status, InFlight batch);
+    // The rest of committed, `read_back` the events after the room's version when the batch was
+    // read back.
+    void finish_commit(core::Status status, InFlight batch,
+                       std::optional<core::Expected<std::vector<StoredEvent>>> read_back);
+    // Runs `read` on the blocking pool (ServerState::blocking) while the room holds its requests
+    // (busy_), then `then(status)` on the strand, busy_ cleared; `then` takes the waiting requests
+    // (take_waiting). False — nothing held, nothing runs — when the pool takes no job.
+    bool off_strand(std::function<core::Status()> read, std::function<void(core::Status)> then);
+    // Once the room is free again: its clock timer, the requests that waited (in order, until one
+    // makes it busy again), the computer's turn, and its release when idle.
+    void take_waiting();
     // The batch's moves join GET /metrics: the count, and the requester's frame read -> now.
     void count_moves(const InFlight& batch);
     // Whether a batch the store reported failed is in the store all the same (a COMMIT that
-    // landed though its answer was lost): the events after the room's version are exactly the
-    // batch's. When they cannot be read, or are something else, the room is marked broken: it
-    // rebuilds from the store before its next request.
-    bool landed(const InFlight& batch);
+    // landed though its answer was lost): `after`, the events after the room's version read back
+    // from the store, are exactly the batch's. When they could not be read, or are something
+    // else, the room is marked broken: it rebuilds from the store before its next request.
+    bool landed(const InFlight& batch, const core::Expected<std::vector<StoredEvent>>& after);
+    using Waiting = std::pair<Actor, protocol::Request>;
     // Rebuilds the room's state from the events in the store (after a handler threw, or a batch
-    // whose outcome is unknown); watchers get a snapshot when the store held events the room had
-    // not applied. When they
-    // cannot be read the room is broken: each request tries again first and gets internal_error
-    // while that fails. False while broken.
-    bool rebuild();
+    // whose outcome is unknown): they (and a rated game's rating change) are read off the strand,
+    // the room holding its requests meanwhile; watchers get a snapshot when the store held events
+    // the room had not applied. `first`, the request that found the room broken, runs first once
+    // rebuilt. When the events cannot be read the room stays broken: `first` gets internal_error,
+    // and each later request tries again first. The pool full: `first` gets rate_limited.
+    void rebuild(std::optional<Waiting> first = std::nullopt);
+    struct RebuildRead {
+        core::Expected<std::vector<StoredEvent>> events = core::make_error("not read");
+        std::optional<core::Expected<std::vector<GameRating>>> ratings;  // a rated game's
+    };
+    // The second half of rebuild, on the strand: replays what was read.
+    void rebuilt(RebuildRead read, std::optional<Waiting> first);
+    // restore without the rating change (which restore reads from the store).
+    core::Status replay_stored(const std::vector<StoredEvent>& events,
+                               std::chrono::milliseconds unowned = {});
     void fail(const Actor& actor, const protocol::Request& request, protocol::ErrorCode code,
               std::string message);
     void broadcast(const Frame& frame);
@@ -253,9 +280,13 @@ private:
     // room_rating.cpp: rated games (issue 16)
     // The write that rates the game ending with `result` (with its finished mark), if it is rated.
     std::optional<WriteOp> rating_write(const protocol::events::Result& result) const;
-    // Reads the game's stored rating change (a rated game that is over) into rating_change_.
+    // Reads the game's stored rating change (a rated game that is over) into rating_change_, on
+    // the calling thread: for a room not shared yet (restore).
     void load_rating_change();
-    // Once the end of a rated game is stored: reads its rating change and pushes it to the room.
+    // rating_change_ from the game's stored rating rows (an error is logged: none then).
+    void set_rating_change(const core::Expected<std::vector<GameRating>>& rows);
+    // Once the end of a rated game is stored: reads its rating change off the strand (the room
+    // holding its requests meanwhile) and pushes it to the room.
     void announce_rating_change();
     Json rating_change_json() const;
 
@@ -269,9 +300,11 @@ private:
     // By version - 1: the position string after a move event of the game (or of its Sniderman
     // round), for catch-ups; empty for other events.
     std::vector<std::string> fens_by_version_;
-    bool busy_ = false;    // a batch is in flight; requests wait in waiting_
+    // A batch is in flight, or a read off the strand (off_strand) is pending; requests wait in
+    // waiting_.
+    bool busy_ = false;
     bool broken_ = false;  // a rebuild could not read the store
-    std::deque<std::pair<Actor, protocol::Request>> waiting_;
+    std::deque<Waiting> waiting_;
     boost::asio::steady_timer clock_timer_;
     std::vector<protocol::SeatRatingChange> rating_change_;  // a rated game's, once it is over
     std::atomic<bool> finished_flag_{false};
