@@ -25,6 +25,7 @@
 #include "server/net/http_operations.h"
 #include "server/net/http_puzzles.h"
 #include "server/net/origin.h"
+#include "server/net/pool_await.h"
 #include "server/net/static_files.h"
 #include "server/net/use_tuple.h"
 #include "server/net/websocket_session.h"
@@ -128,6 +129,26 @@ HttpReply route(ServerState& state, const http::request<http::string_body>& req,
         return *api;
     }
     return serve_static(state.web_root(), target);
+}
+
+// The probes, answered at once on the I/O thread: they read no store and no file (/readyz reads
+// what the readiness thread last found), and a busy pool must not make a live server look dead.
+bool answered_on_io_thread(const http::request<http::string_body>& req) {
+    if (req.method() != http::verb::get && req.method() != http::verb::head) {
+        return false;
+    }
+    const std::string_view target(req.target().data(), req.target().size());
+    const std::string_view path = target.substr(0, target.find('?'));
+    return path == "/healthz" || path == "/readyz";
+}
+
+// route() on the blocking pool; nothing when the pool is full.
+asio::awaitable<std::optional<core::Expected<HttpReply>>> route_on_pool(
+    ServerState& state, const http::request<http::string_body>& req, const std::string& ip) {
+    co_return co_await async_run_on(
+        state.blocking(),
+        [&state, &req, &ip]() -> core::Expected<HttpReply> { return route(state, req, ip); },
+        asio::use_awaitable);
 }
 
 }  // namespace
@@ -260,16 +281,39 @@ asio::awaitable<void> serve_http(ServerState& state, asio::ip::tcp::socket socke
             break;
         }
         HttpReply reply;
-        const bool answered = guarded(
-            "http", [&] { return std::string(req.method_string()) + " " + std::string(target); },
-            [&] { reply = route(state, req, ip); });
-        if (!answered) {
-            reply = json_reply(500, R"({"error":"internal error"})");
+        bool busy = false;
+        if (answered_on_io_thread(req)) {
+            const bool answered = guarded(
+                "http",
+                [&] { return std::string(req.method_string()) + " " + std::string(target); },
+                [&] { reply = route(state, req, ip); });
+            if (!answered) {
+                reply = json_reply(500, R"({"error":"internal error"})");
+            }
+        } else {
+            // The store, the files and the exports are read on the pool; this thread serves the
+            // other connections meanwhile (`req` and `ip` live until the coroutine resumes).
+            auto routed = co_await route_on_pool(state, req, ip);
+            if (!routed) {
+                busy = true;
+                const nlohmann::json body = {{"error", pool_busy_text}};
+                reply = json_reply(503, body.dump());
+            } else if (!*routed) {
+                log->error("{} {}: {}", std::string(req.method_string()), std::string(target),
+                           routed->error());
+                reply = json_reply(500, R"({"error":"internal error"})");
+            } else {
+                reply = std::move(**routed);
+            }
         }
         log->debug("{} {} -> {}", std::string(req.method_string()), std::string(target),
                    reply.status);
         auto res = make_response(reply, req.version(), req.keep_alive() && !state.stopping(),
                                  req.method() == http::verb::head);
+        if (busy) {
+            res.set(http::field::retry_after, "1");
+        }
+        stream.expires_after(http_body_timeout);  // to write, however long the answer took
         auto [write_error, written] = co_await http::async_write(stream, res, use_tuple);
         if (write_error || !res.keep_alive()) {
             break;
