@@ -1,7 +1,9 @@
-// A connection's account requests (issue 16): register, login, logout, change_password and the
-// admin requests. Password hashing and checking run on the password worker (ServerState), never on
-// an I/O thread, a room strand or the store's writer; the session continues on its own strand
-// once the worker is done, and acts on a change only once the store has committed it.
+// A connection's account requests (issue 16): register, login, logout and change_password (the
+// admin requests are in websocket_admin.cpp). Password hashing and checking run on the password
+// worker (ServerState), the store's reads and the login limiter's counts (Redis round trips in
+// cluster mode) on the blocking pool, never on an I/O thread, a room strand or the store's writer;
+// the session continues on its own strand once they are done, holding the connection's later
+// frames meanwhile, and acts on a change only once the store has committed it.
 #include <boost/asio/post.hpp>
 
 #include "server/game/identity.h"
@@ -12,6 +14,7 @@
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
+#include "server/net/websocket_pool_job.h"
 #include "server/net/websocket_session.h"
 #include "server/store/username_key.h"
 
@@ -20,6 +23,34 @@ namespace server {
 namespace asio = boost::asio;
 using protocol::ErrorCode;
 using protocol::RequestType;
+
+namespace {
+
+// What the pool found before a password is checked: whether the limiter refused the attempt, and
+// the account read (none: no such username, or the limiter refused).
+struct AttemptLookup {
+    bool refused = false;
+    std::optional<AccountRecord> account;
+};
+
+// On the pool: the limiter's word on an attempt from `ip` on `key`, then (if allowed) the account
+// `read` finds; an error when the read fails.
+template <class Read>
+core::Expected<AttemptLookup> look_up_attempt(ServerState& state, const std::string& ip,
+                                              const std::string& key, Read read) {
+    if (!state.login_limiter().try_attempt(ip, key)) {
+        return AttemptLookup{true, std::nullopt};
+    }
+    auto found = read();
+    if (!found) {
+        return core::make_error(found.error());
+    }
+    return AttemptLookup{false, std::move(*found)};
+}
+
+constexpr const char* too_many_attempts = "too many attempts; wait a few minutes";
+
+}  // namespace
 
 void WebSocketSession::reply_error(ErrorCode code, const std::string& message,
                                    const nlohmann::json& id) {
@@ -82,32 +113,41 @@ void WebSocketSession::register_account(const protocol::Request& request) {
                     request.id);
         return;
     }
-    if (!state_.login_limiter().try_attempt(ip_, "")) {
-        reply_error(ErrorCode::rate_limited, "too many attempts; wait a few minutes", request.id);
-        return;
-    }
-    auto taken = state_.store().account_by_username(request.username);
-    if (!taken) {
-        read_failed("register: " + taken.error(),
-                    "the server could not check the username; try again", request.id);
-        return;
-    }
-    if (*taken) {
-        reply_error(ErrorCode::name_taken, "this username is taken", request.id);
-        return;
-    }
-    password_job(
-        request.id,
-        [password = request.password, cost = state_.passwords().cost()] {
-            return hash_password(password, cost);
+    pool_job(
+        &WebSocketSession::account_pending_, request.id,
+        [&state = state_, ip = ip_, username = request.username] {
+            return look_up_attempt(state, ip, "",
+                                   [&] { return state.store().account_by_username(username); });
         },
-        [this, username = request.username, id = request.id](core::Expected<std::string> hashed) {
-            if (!hashed) {
-                component_logger("ws")->error("client {}: {}", id_, hashed.error());
-                reply_error(ErrorCode::internal_error, "the password could not be hashed", id);
+        [this, request](core::Expected<AttemptLookup> taken) {
+            if (!taken) {
+                read_failed("register: " + taken.error(),
+                            "the server could not check the username; try again", request.id);
                 return;
             }
-            finish_register(username, *hashed, id);
+            if (taken->refused) {
+                reply_error(ErrorCode::rate_limited, too_many_attempts, request.id);
+                return;
+            }
+            if (taken->account) {
+                reply_error(ErrorCode::name_taken, "this username is taken", request.id);
+                return;
+            }
+            password_job(
+                request.id,
+                [password = request.password, cost = state_.passwords().cost()] {
+                    return hash_password(password, cost);
+                },
+                [this, username = request.username,
+                 id = request.id](core::Expected<std::string> hashed) {
+                    if (!hashed) {
+                        component_logger("ws")->error("client {}: {}", id_, hashed.error());
+                        reply_error(ErrorCode::internal_error, "the password could not be hashed",
+                                    id);
+                        return;
+                    }
+                    finish_register(username, *hashed, id);
+                });
         });
 }
 
@@ -130,14 +170,21 @@ void WebSocketSession::finish_register(const std::string& username,
                [this, username, token, token_hash, player_id, id](core::Status stored) {
                    account_pending_ = false;
                    if (!stored) {
-                       const auto other = state_.store().account_by_username(username);
-                       if (other && *other && (*other)->player_id != player_id) {
-                           reply_error(ErrorCode::name_taken, "this username is taken", id);
-                       } else {
-                           component_logger("ws")->error("client {}: register: {}", id_,
-                                                         stored.error());
-                           reply_error(ErrorCode::internal_error, "could not register", id);
-                       }
+                       // Taken by someone else meanwhile, or a failed write: the pool reads which.
+                       pool_job(
+                           &WebSocketSession::account_pending_, id,
+                           [&state = state_, username] {
+                               return state.store().account_by_username(username);
+                           },
+                           [this, player_id, error = stored.error(),
+                            id](core::Expected<std::optional<AccountRecord>> other) {
+                               if (other && *other && (*other)->player_id != player_id) {
+                                   reply_error(ErrorCode::name_taken, "this username is taken", id);
+                                   return;
+                               }
+                               component_logger("ws")->error("client {}: register: {}", id_, error);
+                               reply_error(ErrorCode::internal_error, "could not register", id);
+                           });
                        return;
                    }
                    component_logger("ws")->info("client {}: player {} registered as {}", id_,
@@ -153,17 +200,28 @@ void WebSocketSession::finish_register(const std::string& username,
 
 void WebSocketSession::login(const protocol::Request& request) {
     const auto key = username_key(request.username);
-    if (!state_.login_limiter().try_attempt(ip_, key)) {
-        reply_error(ErrorCode::rate_limited, "too many attempts; wait a few minutes", request.id);
-        return;
-    }
-    auto found = state_.store().account_by_username(request.username);
-    if (!found) {
-        read_failed("login: " + found.error(), "the server could not read the account; try again",
-                    request.id);
-        return;
-    }
-    auto account = std::move(*found);
+    pool_job(
+        &WebSocketSession::account_pending_, request.id,
+        [&state = state_, ip = ip_, key, username = request.username] {
+            return look_up_attempt(state, ip, key,
+                                   [&] { return state.store().account_by_username(username); });
+        },
+        [this, request, key](core::Expected<AttemptLookup> found) {
+            if (!found) {
+                read_failed("login: " + found.error(),
+                            "the server could not read the account; try again", request.id);
+                return;
+            }
+            if (found->refused) {
+                reply_error(ErrorCode::rate_limited, too_many_attempts, request.id);
+                return;
+            }
+            check_login(std::move(found->account), request, key);
+        });
+}
+
+void WebSocketSession::check_login(std::optional<AccountRecord> account,
+                                   const protocol::Request& request, const std::string& key) {
     password_job(
         request.id,
         [account, password = request.password, cost = state_.passwords().cost()] {
@@ -180,25 +238,43 @@ void WebSocketSession::login(const protocol::Request& request) {
             return std::make_pair(ok, std::move(rehash));
         },
         [this, key, account, id = request.id](std::pair<bool, std::optional<std::string>> checked) {
-            if (!checked.first) {
-                state_.login_limiter().failed(ip_, key);
-                reply_error(ErrorCode::bad_credentials, "wrong username or password", id);
-                return;
-            }
-            state_.login_limiter().succeeded(ip_, key);
-            finish_login(*account, std::move(checked.second), id);
+            // On the pool: the limiter counts the outcome, and a good password reads the flags.
+            const bool ok = checked.first;
+            pool_job(
+                &WebSocketSession::account_pending_, id,
+                [&state = state_, ip = ip_, key, ok,
+                 player_id = ok ? account->player_id
+                                : std::string()]() -> core::Expected<std::optional<Moderation>> {
+                    if (!ok) {
+                        state.login_limiter().failed(ip, key);
+                        return std::optional<Moderation>();
+                    }
+                    state.login_limiter().succeeded(ip, key);
+                    auto flags = state.store().moderation(player_id);
+                    if (!flags) {
+                        return core::make_error(flags.error());
+                    }
+                    return std::optional<Moderation>(*flags);
+                },
+                [this, account, rehash = std::move(checked.second),
+                 id](core::Expected<std::optional<Moderation>> flags) {
+                    if (!flags) {
+                        read_failed("login: " + flags.error(),
+                                    "the server could not read the account; try again", id);
+                        return;
+                    }
+                    if (!*flags) {
+                        reply_error(ErrorCode::bad_credentials, "wrong username or password", id);
+                        return;
+                    }
+                    finish_login(*account, rehash, **flags, id);
+                });
         });
 }
 
 void WebSocketSession::finish_login(const AccountRecord& account, std::optional<std::string> rehash,
-                                    const nlohmann::json& id) {
-    const auto flags = state_.store().moderation(account.player_id);
-    if (!flags) {
-        read_failed("login: " + flags.error(), "the server could not read the account; try again",
-                    id);
-        return;
-    }
-    if (flags->closed) {
+                                    const Moderation& flags, const nlohmann::json& id) {
+    if (flags.closed) {
         reply_error(ErrorCode::account_closed, "this account has been closed by an admin", id);
         return;
     }
@@ -216,17 +292,29 @@ void WebSocketSession::finish_login(const AccountRecord& account, std::optional<
             reply_error(ErrorCode::internal_error, "could not log in", id);
             return;
         }
-        const auto player = state_.store().player(account.player_id);
-        if (!player) {
-            read_failed("login: " + player.error(), "could not log in; try again", id);
-            return;
-        }
-        component_logger("ws")->info("client {}: logged in as {} ({})", id_, account.username,
-                                     account.player_id);
-        take_identity({account.player_id, *player ? (*player)->name : account.username},
-                      protocol::AccountInfo{account.username, account.admin}, token_hash);
-        reply(protocol::signed_in_message(*player_, token, *account_,
-                                          state_.unfinished_games_of(account.player_id), id));
+        using Found = std::pair<std::optional<PlayerRecord>, std::vector<std::string>>;
+        pool_job(
+            &WebSocketSession::account_pending_, id,
+            [&state = state_, player_id = account.player_id]() -> core::Expected<Found> {
+                auto player = state.store().player(player_id);
+                if (!player) {
+                    return core::make_error(player.error());
+                }
+                // A store read too in cluster mode.
+                return Found{std::move(*player), state.unfinished_games_of(player_id)};
+            },
+            [this, account, token, token_hash, id](core::Expected<Found> found) {
+                if (!found) {
+                    read_failed("login: " + found.error(), "could not log in; try again", id);
+                    return;
+                }
+                const auto& player = found->first;
+                component_logger("ws")->info("client {}: logged in as {} ({})", id_,
+                                             account.username, account.player_id);
+                take_identity({account.player_id, player ? player->name : account.username},
+                              protocol::AccountInfo{account.username, account.admin}, token_hash);
+                reply(protocol::signed_in_message(*player_, token, *account_, found->second, id));
+            });
     });
 }
 
@@ -260,23 +348,37 @@ void WebSocketSession::change_password(const protocol::Request& request) {
         return;
     }
     const auto key = username_key(account_->username);
-    if (!state_.login_limiter().try_attempt(ip_, key)) {
-        reply_error(ErrorCode::rate_limited, "too many attempts; wait a few minutes", request.id);
-        return;
-    }
-    auto account = state_.store().account(player_->id);
-    if (!account) {
-        read_failed("change_password: " + account.error(),
-                    "your account could not be read; try again", request.id);
-        return;
-    }
-    if (!*account) {
-        reply_error(ErrorCode::internal_error, "your account could not be read", request.id);
-        return;
-    }
+    pool_job(
+        &WebSocketSession::account_pending_, request.id,
+        [&state = state_, ip = ip_, key, player_id = player_->id] {
+            return look_up_attempt(state, ip, key,
+                                   [&] { return state.store().account(player_id); });
+        },
+        [this, request, key](core::Expected<AttemptLookup> found) {
+            if (!found) {
+                read_failed("change_password: " + found.error(),
+                            "your account could not be read; try again", request.id);
+                return;
+            }
+            if (found->refused) {
+                reply_error(ErrorCode::rate_limited, too_many_attempts, request.id);
+                return;
+            }
+            if (!found->account) {
+                reply_error(ErrorCode::internal_error, "your account could not be read",
+                            request.id);
+                return;
+            }
+            check_password_change(*found->account, request, key);
+        });
+}
+
+void WebSocketSession::check_password_change(const AccountRecord& account,
+                                             const protocol::Request& request,
+                                             const std::string& key) {
     password_job(
         request.id,
-        [stored = (*account)->password_hash, old = request.password, fresh = request.new_password,
+        [stored = account.password_hash, old = request.password, fresh = request.new_password,
          cost = state_.passwords().cost()]() -> std::optional<std::string> {
             if (!verify_password(stored, old)) {
                 return std::nullopt;
@@ -286,8 +388,16 @@ void WebSocketSession::change_password(const protocol::Request& request) {
         },
         [this, key, player_id = player_->id, id = request.id](std::optional<std::string> hashed) {
             if (!hashed) {
-                state_.login_limiter().failed(ip_, key);
-                reply_error(ErrorCode::bad_credentials, "wrong password", id);
+                // Counted on the pool (a Redis round trip in cluster mode) before the answer.
+                pool_job(
+                    &WebSocketSession::account_pending_, id,
+                    [&state = state_, ip = ip_, key] {
+                        state.login_limiter().failed(ip, key);
+                        return core::ok_status();
+                    },
+                    [this, id](const core::Status&) {
+                        reply_error(ErrorCode::bad_credentials, "wrong password", id);
+                    });
                 return;
             }
             if (hashed->empty() || !player_ || player_->id != player_id) {
@@ -307,73 +417,6 @@ void WebSocketSession::change_password(const protocol::Request& request) {
                            state_.sign_out(player_id, id_, "password_changed");
                        });
         });
-}
-
-void WebSocketSession::admin_request(const protocol::Request& request) {
-    constexpr const char* unreadable = "the server could not read the accounts; try again";
-    if (!account_) {
-        reply_error(ErrorCode::forbidden, "only admins may do this", request.id);
-        return;
-    }
-    const auto me = state_.store().account(player_->id);
-    if (!me) {
-        read_failed("admin: " + me.error(), unreadable, request.id);
-        return;
-    }
-    if (!*me || !(*me)->admin) {
-        reply_error(ErrorCode::forbidden, "only admins may do this", request.id);
-        return;
-    }
-    const auto found = state_.store().player(request.player_id);
-    if (!found) {
-        read_failed("admin: " + found.error(), unreadable, request.id);
-        return;
-    }
-    if (!*found) {
-        reply_error(ErrorCode::no_such_player, "there is no such player", request.id);
-        return;
-    }
-    const PlayerRecord& target = **found;
-    const bool mute = request.type == RequestType::admin_mute;
-    if (!mute && target.id == (*me)->player_id) {
-        reply_error(ErrorCode::forbidden, "you cannot close your own account", request.id);
-        return;
-    }
-    WriteBatch batch;
-    if (mute) {
-        batch.push_back(SetModeration{target.id, request.muted, std::nullopt});
-    } else {
-        batch.push_back(SetModeration{target.id, std::nullopt, request.closed});
-        if (request.closed) {
-            batch.push_back(RevokeSessions{target.id, ""});
-        }
-    }
-    account_pending_ = true;
-    store_then(std::move(batch), [this, request, mute, target,
-                                  admin = (*me)->username](core::Status stored) {
-        account_pending_ = false;
-        if (!stored) {
-            reply_error(ErrorCode::internal_error, "could not change the account", request.id);
-            return;
-        }
-        // What this request set takes effect even if the flags cannot be read back below.
-        if (mute) {
-            state_.set_muted(target.id, request.muted);
-        } else if (request.closed) {
-            state_.sign_out(target.id, 0, "account_closed");
-        }
-        const auto flags = state_.store().moderation(target.id);
-        if (!flags) {
-            read_failed("admin: " + flags.error(),
-                        "the change was saved, but the account could not be read back", request.id);
-            return;
-        }
-        component_logger("ws")->info("admin {}: {} {}: muted {}, closed {}", admin,
-                                     protocol::request_type_name(request.type), target.id,
-                                     flags->muted, flags->closed);
-        reply(protocol::account_status_message(target.id, target.name, flags->muted, flags->closed,
-                                               request.id));
-    });
 }
 
 void WebSocketSession::drop_identity() {

@@ -10,6 +10,7 @@
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
+#include "server/net/websocket_pool_job.h"
 #include "server/net/websocket_session.h"
 
 namespace server {
@@ -29,29 +30,47 @@ void WebSocketSession::hello(const protocol::Request& request) {
         enqueue(error_frame(ErrorCode::bad_field, "hello was sent already", request.id));
         return;
     }
-    // A token whose player cannot be read is not unknown: the client keeps it and tries again.
-    constexpr const char* unreadable = "the server could not read your account; try again";
-    std::optional<PlayerRecord> known;
-    if (request.token) {
-        auto found = state_.identities().restore(*request.token);
-        if (!found) {
-            read_failed("hello: " + found.error(), unreadable, request.id);
-            return;
-        }
-        known = std::move(*found);
-        if (!known) {
-            enqueue(error_frame(ErrorCode::bad_token, "unknown token; you are a new guest",
-                                request.id));
-        }
+    if (!request.token) {
+        hello_as(request, std::nullopt, std::nullopt);
+        return;
     }
-    std::optional<AccountRecord> account;
+    // The token's player and account are read on the pool; later frames wait (hello_pending_).
+    using Found = std::pair<std::optional<PlayerRecord>, std::optional<AccountRecord>>;
+    pool_job(
+        &WebSocketSession::hello_pending_, request.id,
+        [&state = state_, token = *request.token]() -> core::Expected<Found> {
+            auto known = state.identities().restore(token);
+            if (!known) {
+                return core::make_error(known.error());
+            }
+            if (!*known) {
+                return Found{};
+            }
+            auto account = state.store().account((*known)->id);
+            if (!account) {
+                return core::make_error(account.error());
+            }
+            return Found{std::move(*known), std::move(*account)};
+        },
+        [this, request](const core::Expected<Found>& found) {
+            if (!found) {
+                // A token whose player cannot be read is not unknown: the client keeps it and
+                // tries again.
+                read_failed("hello: " + found.error(),
+                            "the server could not read your account; try again", request.id);
+                return;
+            }
+            if (!found->first) {
+                enqueue(error_frame(ErrorCode::bad_token, "unknown token; you are a new guest",
+                                    request.id));
+            }
+            hello_as(request, found->first, found->second);
+        });
+}
+
+void WebSocketSession::hello_as(const protocol::Request& request, std::optional<PlayerRecord> known,
+                                std::optional<AccountRecord> account) {
     if (known) {
-        auto found = state_.store().account(known->id);
-        if (!found) {
-            read_failed("hello: " + found.error(), unreadable, request.id);
-            return;
-        }
-        account = std::move(*found);
         token_hash_ = sha256_hex(*request.token);
     }
     if (!known && !state_.address_limits().try_new_guest(ip_)) {
@@ -111,8 +130,11 @@ void WebSocketSession::set_name(const protocol::Request& request) {
         enqueue(error_frame(ErrorCode::forbidden, "an account's name is its username", request.id));
         return;
     }
+    // Later frames wait for the write (a seek created next carries the new name).
+    account_pending_ = true;
     store_then({RenamePlayer{player_->id, *request.name}},
                [this, name = *request.name, id = request.id](core::Status renamed) {
+                   account_pending_ = false;
                    if (!renamed) {
                        enqueue(error_frame(ErrorCode::internal_error, renamed.error(), id));
                        return;

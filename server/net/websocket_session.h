@@ -63,26 +63,46 @@ private:
     // `text` is the frame the request was read from (relayed as it is in cluster mode).
     void on_request(protocol::Request request, const std::string& text);
     void hello(const protocol::Request& request);
+    // Goes on with a hello once its token's player (`known`) and account are read (none: a new
+    // guest).
+    void hello_as(const protocol::Request& request, std::optional<PlayerRecord> known,
+                  std::optional<AccountRecord> account);
     // Ends a hello once the player is stored (or could not be): `welcome`, or internal_error.
     void welcome(const core::Status& stored, const protocol::PlayerInfo& player,
                  const std::string& token, const nlohmann::json& id);
     void set_name(const protocol::Request& request);
 
-    // websocket_accounts.cpp: register, login, logout, change_password, admin requests.
+    // websocket_accounts.cpp: register, login, logout, change_password; websocket_admin.cpp: the
+    // admin requests.
     void account_request(const protocol::Request& request);
     void register_account(const protocol::Request& request);
     void finish_register(const std::string& username, const std::string& password_hash,
                          const nlohmann::json& id);
     void login(const protocol::Request& request);
+    // The password checked against `account` (none: a decoy), its outcome counted (`key`: the
+    // username's key for the login limiter).
+    void check_login(std::optional<AccountRecord> account, const protocol::Request& request,
+                     const std::string& key);
     void finish_login(const AccountRecord& account, std::optional<std::string> rehash,
-                      const nlohmann::json& id);
+                      const Moderation& flags, const nlohmann::json& id);
     void logout(const protocol::Request& request);
     void change_password(const protocol::Request& request);
+    void check_password_change(const AccountRecord& account, const protocol::Request& request,
+                               const std::string& key);
     void admin_request(const protocol::Request& request);
+    // `me` is an admin; `target` the player the request is about.
+    void finish_admin_request(const protocol::Request& request, const AccountRecord& me,
+                              const PlayerRecord& target);
     // Runs `work` on the password worker and `then` with its result on this session's strand;
     // false (the request answered with rate_limited) when the worker's queue is full.
     template <class Work, class Then>
     bool password_job(const nlohmann::json& id, Work work, Then then);
+    // Runs `work` (store reads, Redis round trips) on the blocking pool and `then` with its result
+    // on this session's strand, with `*pending` set meanwhile so that later frames wait; the held
+    // frames go on after `then`. False (the request answered with rate_limited) when the pool's
+    // queue is full. Defined in websocket_pool_job.h.
+    template <class Work, class Then>
+    bool pool_job(bool WebSocketSession::*pending, const nlohmann::json& id, Work work, Then then);
     // The connection stops speaking for its player: its seeks, lobby subscription and watches end.
     void drop_identity();
     // Starts speaking for `player` (after a login): what the previous identity had ends.
@@ -145,9 +165,11 @@ private:
     boost::container::devector<std::string> held_;
     std::optional<protocol::AccountInfo> account_;  // set when the player is an account
     std::string token_hash_;                        // the session this connection speaks with
-    bool account_pending_ = false;  // an account request waits for the worker or the store
-    std::string ip_;                // the client's address, for the per-address limits
-    std::shared_ptr<void> slot_;    // this connection, counted against its address
+    // An account request waits for the worker, the pool or the store (or a set_name for its
+    // write): later frames wait in held_.
+    bool account_pending_ = false;
+    std::string ip_;              // the client's address, for the per-address limits
+    std::shared_ptr<void> slot_;  // this connection, counted against its address
     // The rooms that push their game to this connection, by game id: a request for one of them
     // goes straight to its room.
     std::map<std::string, std::weak_ptr<Room>, std::less<>> watching_;

@@ -1,0 +1,36 @@
+#pragma once
+// WebSocketSession::pool_job (websocket_session.h): a connection's blocking calls on the pool,
+// its answer back on the session's strand, its later frames held meanwhile.
+#include <string>
+
+#include "server/blocking_pool.h"
+#include "server/game/server_state.h"
+#include "server/guard.h"
+#include "server/net/websocket_session.h"
+
+namespace server {
+
+template <class Work, class Then>
+bool WebSocketSession::pool_job(bool WebSocketSession::*pending, const nlohmann::json& id,
+                                Work work, Then then) {
+    auto self = shared_from_this();
+    const bool queued = state_.blocking().run_then(
+        ws_.get_executor(), std::move(work),
+        [self, pending, then = std::move(then)](auto result) mutable {
+            guarded(
+                "ws", [&] { return "client " + std::to_string(self->id_); },
+                [&] {
+                    (*self).*pending = false;
+                    then(std::move(result));
+                    self->release_held();
+                });
+        });
+    if (!queued) {
+        enqueue(error_frame(protocol::ErrorCode::rate_limited, pool_busy_text, id));
+        return false;
+    }
+    this->*pending = true;
+    return true;
+}
+
+}  // namespace server
