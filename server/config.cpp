@@ -11,6 +11,7 @@
 #include "server/cluster/redis_client.h"
 #include "server/log.h"
 #include "server/net/client_address.h"
+#include "server/store/postgres_db.h"
 #include "server/net/origin.h"
 
 namespace server {
@@ -336,6 +337,13 @@ core::Expected<Config> parse_config(const std::vector<std::string>& args,
     }
     if (auto applied = parse_into(config, args); !applied) {
         return core::make_error(applied.error() + " (see --help)");
+    }
+    if (!config.help && !config.server.redis.empty() && !pg::is_postgres_url(config.db)) {
+        // Issue 42: each node would play on a store of its own, so a game taken over would start
+        // from nothing there (and its moves on the first node be lost to the others).
+        return core::make_error("--redis (cluster mode) needs --db to name a PostgreSQL database "
+                                "(postgresql://…) that every node shares; \"" +
+                                config.db + "\" is this node's own");
     }
     return config;
 }

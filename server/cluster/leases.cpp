@@ -331,7 +331,11 @@ bool Leases::forget(const std::string& game_id, std::int64_t fence) {
 }
 
 void Leases::renew_loop() {
-    const auto period = std::max(options_.ttl / 3, std::chrono::milliseconds(1));
+    // A third of the ttl, and at most a second: the round is also the node's sign of life, from
+    // which a takeover counts the time a dead owner's games had no owner (refunded to the player
+    // to move), so a crash gives back at most a second more than the games really stood still.
+    const auto period = std::clamp(options_.ttl / 3, std::chrono::milliseconds(1),
+                                   std::chrono::milliseconds(1000));
     bool failing = false;
     std::unique_lock lock(state_mutex_);
     while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {

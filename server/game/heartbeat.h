@@ -18,7 +18,8 @@
 
 namespace server {
 
-inline constexpr std::chrono::seconds heartbeat_interval{5};
+// At most this much time a player used before a crash is given back (issue 42: it was 5 s).
+inline constexpr std::chrono::seconds heartbeat_interval{1};
 
 class Heartbeat {
 public:

@@ -87,7 +87,9 @@ compose=$(docker-compose -f "$source_dir/docker/docker-compose.yml" config) \
 grep -q -- '- chessence-data:/data' <<<"$compose" || fail "compose: no named volume at /data"
 grep -q 'target: 8080' <<<"$compose" || fail "compose: port 8080 is not published"
 grep -q 'restart: unless-stopped' <<<"$compose" || fail "compose: no restart policy"
-cluster_env=(env POSTGRES_PASSWORD="test-$$-$RANDOM" CHESSENCE_POSTGRES_VOLUME="$cluster_project-pg")
+metrics_token="metrics-$$-$RANDOM-token"
+cluster_env=(env POSTGRES_PASSWORD="test-$$-$RANDOM" CHESSENCE_METRICS_TOKEN="$metrics_token"
+             CHESSENCE_POSTGRES_VOLUME="$cluster_project-pg")
 cluster_compose() {
     "${cluster_env[@]}" docker-compose -p "$cluster_project" \
         -f "$source_dir/docker/compose.cluster.yml" "$@"
@@ -97,6 +99,7 @@ for service in postgres redis node1 node2 node3 haproxy; do
     grep -qE "^  $service:" <<<"$cluster" || fail "compose.cluster: no service $service"
 done
 grep -q 'CHESSENCE_REDIS: redis://redis:6379' <<<"$cluster" || fail "compose.cluster: nodes without Redis"
+grep -q "CHESSENCE_METRICS_TOKEN: $metrics_token" <<<"$cluster" || fail "compose.cluster: /metrics without a token"
 
 engine_answers() { timeout 20 docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 
@@ -375,6 +378,21 @@ for node in node1 node2 node3; do
     done
     joined "$node" || { cluster_compose logs --tail 30 "$node" >&2; fail "$node did not join the cluster"; }
 done
+# /metrics through HAProxy's public port: refused without the token, served with it (issue 42).
+metrics_status() {
+    python3 - "$cluster_port" "$1" <<'PY'
+import sys, urllib.error, urllib.request
+request = urllib.request.Request(f"http://127.0.0.1:{sys.argv[1]}/metrics")
+if sys.argv[2]:
+    request.add_header("Authorization", f"Bearer {sys.argv[2]}")
+try:
+    print(urllib.request.urlopen(request, timeout=5).status)
+except urllib.error.HTTPError as error:
+    print(error.code)
+PY
+}
+[[ $(metrics_status "") == 401 ]] || fail "the cluster's /metrics answered without the token"
+[[ $(metrics_status "$metrics_token") == 200 ]] || fail "the cluster's /metrics refused its token"
 log "cluster up in $(seconds_since "$start") s: two clients through HAProxy (no sticky sessions)"
 "${cluster_client[@]}" play --state "$work/cluster-game.json"
 "${cluster_client[@]}" verify --state "$work/cluster-game.json"

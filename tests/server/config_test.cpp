@@ -80,6 +80,14 @@ TEST_F(ConfigTest, ClusterSettings) {
     EXPECT_EQ(alone->server.node_id, "");
     EXPECT_EQ(alone->server.lease_ms, 5000);
     fake_env()["CHESSENCE_REDIS"] = "redis://redis:6379";
+    // Issue 42: cluster mode on a store of the node's own is refused, naming why.
+    for (const auto& own : {":memory:", "data/chessence.db"}) {
+        auto refused = server::parse_config({"--db", own}, lookup);
+        ASSERT_FALSE(refused.ok()) << own;
+        EXPECT_NE(refused.error().find("PostgreSQL"), std::string::npos) << refused.error();
+        EXPECT_NE(refused.error().find(own), std::string::npos) << refused.error();
+    }
+    fake_env()["CHESSENCE_DB"] = "postgresql://chessence@db/chessence";
     fake_env()["CHESSENCE_NODE_ID"] = "node-a";
     auto config = server::parse_config({"--lease-ms", "2000"}, lookup);
     ASSERT_TRUE(config.ok()) << config.error();

@@ -143,4 +143,68 @@ TEST(ServerDurability, ClocksSurviveSigkillAndTheDowntimeIsChargedToNobody) {
     }
 }
 
+// Issue 42, finding 11: after a crash the time the player to move used before it stays used, but
+// for at most one heartbeat (1 s) after its last one, which counts as the end of the run.
+TEST(ServerDurability, TimeUsedBeforeACrashIsChargedButForAtMostOneHeartbeat) {
+    storage_test::TempDir dir;
+    const auto db = dir.file("crash.db");
+    const auto web_root = dir.file("web");
+    std::filesystem::create_directories(web_root);
+    const auto log = dir.file("server.log");
+    Seat white;
+    Seat black;
+    std::string game_id;
+    json last;
+    std::chrono::steady_clock::time_point killed;
+    std::chrono::steady_clock::time_point last_move;
+    constexpr auto thinking = 3200ms;  // White's, between Black's move and the crash
+    {
+        ServerProcess server(db, web_root, log);
+        ASSERT_NE(server.port(), 0) << "see " << log;
+        white.client = std::make_unique<Client>(server.port());
+        black.client = std::make_unique<Client>(server.port());
+        hello(white, "Wanda");
+        hello(black, "Boris");
+        white.client->send({{"type", "seek_create"},
+                            {"variant", "chesica"},
+                            {"side", "white"},
+                            {"clock", {{"initial", 60}, {"increment", 0}}}});
+        const auto created = white.client->next_of("seek_created");
+        ASSERT_TRUE(created.has_value());
+        black.client->send(
+            {{"type", "seek_accept"}, {"seek_id", (*created)["seek"].value("seek_id", "")}});
+        const auto snapshot = black.client->next_of("snapshot");
+        ASSERT_TRUE(snapshot.has_value());
+        game_id = snapshot->value("game_id", "");
+        auto first = play(white, game_id, (*snapshot)["legal"], 1, 1);
+        auto second = play(black, game_id, first["legal"], 2, 2);
+        last_move = std::chrono::steady_clock::now();
+        last = second["clock"];
+        ASSERT_EQ(last["running"], "white");
+        std::this_thread::sleep_for(thinking);
+        killed = std::chrono::steady_clock::now();
+        server.kill_now();
+    }
+    ServerProcess server(db, web_root, log);
+    ASSERT_NE(server.port(), 0) << "see " << log;
+    white.client = std::make_unique<Client>(server.port());
+    hello(white, "Wanda");
+    white.client->send({{"type", "watch"}, {"game_id", game_id}});
+    const auto snapshot = white.client->next_of("snapshot");
+    ASSERT_TRUE(snapshot.has_value());
+    const auto since_kill = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::steady_clock::now() - killed)
+                                .count();
+    const auto used =
+        std::chrono::duration_cast<std::chrono::milliseconds>(killed - last_move).count();
+    const auto& now = (*snapshot)["clock"];
+    ASSERT_EQ(now["running"], "white");
+    const auto charged = last["white"].get<std::int64_t>() - now["white"].get<std::int64_t>();
+    // Charged: what White used up to its run's last heartbeat (at most 1 s before the crash; 300
+    // ms for the readings' rounding and the time a beat takes), and the time since the restart.
+    EXPECT_GE(charged, used - 1000 - 300)
+        << "White used " << used << " ms before the crash and got back more than a heartbeat";
+    EXPECT_LE(charged, used + since_kill) << "the downtime itself is charged to nobody";
+}
+
 }  // namespace
