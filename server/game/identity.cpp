@@ -22,14 +22,6 @@ IssuedIdentity Identities::new_guest(const std::optional<std::string>& name) {
     return issued;
 }
 
-core::Expected<IssuedIdentity> Identities::create_guest(const std::optional<std::string>& name) {
-    auto issued = new_guest(name);
-    if (auto saved = store_.insert_player(issued.record); !saved) {
-        return core::make_error("could not save the new player: " + saved.error());
-    }
-    return issued;
-}
-
 core::Expected<std::optional<PlayerRecord>> Identities::restore(std::string_view token) {
     return store_.player_by_token_hash(sha256_hex(token));
 }

@@ -22,8 +22,6 @@ public:
     // A new guest ("Guest 4821" unless a valid name is given) with its secret token. Not stored
     // yet: commit InsertPlayer{issued.record} before using it.
     static IssuedIdentity new_guest(const std::optional<std::string>& name);
-    // A new guest, stored before it is returned (waits for the store: not for I/O threads).
-    core::Expected<IssuedIdentity> create_guest(const std::optional<std::string>& name);
     // The identity whose token this is, or nothing (the token is unknown); an error when the store
     // could not be read (the token may well be good: never treat that as unknown).
     core::Expected<std::optional<PlayerRecord>> restore(std::string_view token);

@@ -240,31 +240,6 @@ core::Expected<std::vector<ChatLine>> MemoryStore::chat_lines(std::string_view g
     return it == games_.end() ? std::vector<ChatLine>{} : it->second.chat;
 }
 
-core::Expected<std::vector<GameRecord>> MemoryStore::finished_games_of(std::string_view player_id,
-                                                                       int offset, int limit) {
-    std::lock_guard lock(mutex_);
-    std::vector<const StoredGame*> mine;
-    for (const auto& [id, game] : games_) {
-        const auto& seats = game.record.seats;
-        if (game.record.status == "finished" &&
-            std::find(seats.begin(), seats.end(), player_id) != seats.end()) {
-            mine.push_back(&game);
-        }
-    }
-    std::sort(mine.begin(), mine.end(), [](const StoredGame* a, const StoredGame* b) {
-        if (a->record.finished_at != b->record.finished_at) {
-            return a->record.finished_at > b->record.finished_at;
-        }
-        return a->order > b->order;
-    });
-    std::vector<GameRecord> page;
-    for (int i = std::max(offset, 0); i < static_cast<int>(mine.size()) && limit > 0;
-         ++i, --limit) {
-        page.push_back(mine[static_cast<std::size_t>(i)]->record);
-    }
-    return page;
-}
-
 core::Expected<std::vector<SeekRecord>> MemoryStore::seeks() {
     std::lock_guard lock(mutex_);
     std::vector<SeekRecord> all;

@@ -26,8 +26,6 @@ public:
     core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
                                                     std::int64_t after_version) override;
     core::Expected<std::vector<ChatLine>> chat_lines(std::string_view game_id) override;
-    core::Expected<std::vector<GameRecord>> finished_games_of(std::string_view player_id,
-                                                              int offset, int limit) override;
     core::Expected<std::vector<SeekRecord>> seeks() override;
     core::Expected<std::vector<ServerRun>> server_runs() override;
     core::Expected<std::optional<AnalysisRecord>> analysis(std::string_view game_id) override;
@@ -78,7 +76,7 @@ private:
         GameRecord record;
         std::vector<StoredEvent> events;
         std::vector<ChatLine> chat;  // each channel's newest chat_lines_kept, oldest first
-        std::int64_t order = 0;      // creation order, to break ties in finished_games_of
+        std::int64_t order = 0;      // creation order, to break ties in find_games
     };
 
     std::mutex mutex_;

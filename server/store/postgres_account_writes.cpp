@@ -3,6 +3,9 @@
 #include <string>
 
 #include "server/store/postgres_writes.h"
+#include "server/store/sql_reads.h"
+#include "server/store/sql_rows.h"
+#include "server/store/sql_writes.h"
 #include "server/store/username_key.h"
 
 namespace server::pg_writes {
@@ -11,6 +14,7 @@ namespace {
 
 using pg::Connection;
 using pg::Params;
+namespace writes = sql::writes;
 
 // An UPDATE that must change exactly one row.
 core::Status update_one(Connection& db, const std::string& what, const std::string& sql,
@@ -29,33 +33,23 @@ core::Status update_one(Connection& db, const std::string& what, const std::stri
 core::Expected<std::optional<RatingRecord>> current_rating(Connection& db,
                                                            const std::string& player_id,
                                                            const std::string& variant) {
-    auto rows = db.query(
-        "SELECT rating, rd, volatility, games, last_played FROM ratings "
-        "WHERE player_id = $1 AND variant = $2",
-        Params(player_id, variant));
+    auto rows = db.query(sql::reads::rating_in(dialect), Params(player_id, variant));
     if (!rows) {
         return core::make_error(rows.error());
     }
     if (rows->rows() == 0) {
         return std::optional<RatingRecord>();
     }
-    return std::optional<RatingRecord>(
-        RatingRecord{player_id,
-                     variant,
-                     {rows->real(0, 0), rows->real(0, 1), rows->real(0, 2)},
-                     static_cast<int>(rows->integer(0, 3)),
-                     rows->integer(0, 4)});
+    return std::optional<RatingRecord>(sql::rating_from_row(player_id, pg::Row(*rows, 0)));
 }
 
 }  // namespace
 
 core::Status apply(Connection& db, const CreateAccount& w) {
     const auto& a = w.account;
-    auto inserted = db.query(
-        "INSERT INTO accounts (player_id, username, username_key, password_hash, admin, "
-        "created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-        Params(a.player_id, a.username, username_key(a.username), a.password_hash, a.admin,
-               a.created_at));
+    auto inserted = db.query(writes::create_account(dialect),
+                             Params(a.player_id, a.username, username_key(a.username),
+                                    a.password_hash, a.admin, a.created_at));
     if (inserted) {
         return core::ok_status();
     }
@@ -74,14 +68,13 @@ core::Status apply(Connection& db, const CreateAccount& w) {
 }
 
 core::Status apply(Connection& db, const SetPassword& w) {
-    return update_one(db, "set_password",
-                      "UPDATE accounts SET password_hash = $1 WHERE player_id = $2",
+    return update_one(db, "set_password", writes::set_password(dialect),
                       Params(w.password_hash, w.player_id), "no account " + w.player_id);
 }
 
 core::Status apply(Connection& db, const SetAdmin& w) {
-    return update_one(db, "set_admin", "UPDATE accounts SET admin = $1 WHERE player_id = $2",
-                      Params(w.admin, w.player_id), "no account " + w.player_id);
+    return update_one(db, "set_admin", writes::set_admin(dialect), Params(w.admin, w.player_id),
+                      "no account " + w.player_id);
 }
 
 core::Status apply(Connection& db, const SetModeration& w) {
@@ -97,16 +90,13 @@ core::Status apply(Connection& db, const SetModeration& w) {
         params.add_null();
     }
     params.add(w.player_id);
-    return update_one(db, "set_moderation",
-                      "UPDATE players SET muted = COALESCE($1::SMALLINT, muted), "
-                      "closed = COALESCE($2::SMALLINT, closed) WHERE id = $3",
-                      params, "no player " + w.player_id);
+    return update_one(db, "set_moderation", writes::set_moderation(dialect), params,
+                      "no player " + w.player_id);
 }
 
 core::Status apply(Connection& db, const AddSession& w) {
     auto inserted =
-        db.query("INSERT INTO sessions (token_hash, player_id, created_at) VALUES ($1, $2, $3)",
-                 Params(w.token_hash, w.player_id, w.created_at));
+        db.query(writes::add_session(dialect), Params(w.token_hash, w.player_id, w.created_at));
     if (!inserted) {
         return db.last_failure().sqlstate == pg::foreign_key_violation
                    ? core::make_error("add_session: no such player " + w.player_id)
@@ -116,13 +106,12 @@ core::Status apply(Connection& db, const AddSession& w) {
 }
 
 core::Status apply(Connection& db, const RevokeSession& w) {
-    return pg::run(db, "DELETE FROM sessions WHERE token_hash = $1", Params(w.token_hash),
-                   "revoke_session");
+    return pg::run(db, writes::revoke_session(dialect), Params(w.token_hash), "revoke_session");
 }
 
 core::Status apply(Connection& db, const RevokeSessions& w) {
-    return pg::run(db, "DELETE FROM sessions WHERE player_id = $1 AND token_hash <> $2",
-                   Params(w.player_id, w.keep_token_hash), "revoke_sessions");
+    return pg::run(db, writes::revoke_sessions(dialect), Params(w.player_id, w.keep_token_hash),
+                   "revoke_sessions");
 }
 
 core::Status apply(Connection& db, const RateGame& w) {
@@ -144,23 +133,16 @@ core::Status apply(Connection& db, const RateGame& w) {
         const auto& before = rated[seat].before;
         const auto& after = rated[seat].after;
         if (auto saved =
-                pg::run(db,
-                        "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games, "
-                        "last_played) VALUES ($1, $2, $3, $4, $5, 1, $6) "
-                        "ON CONFLICT (player_id, variant) DO UPDATE SET rating = excluded.rating, "
-                        "rd = excluded.rd, volatility = excluded.volatility, "
-                        "games = ratings.games + 1, last_played = excluded.last_played",
+                pg::run(db, writes::save_rating(dialect),
                         Params(player, w.variant, after.rating, after.rd, after.volatility, w.at),
                         "rate_game");
             !saved) {
             return saved;
         }
-        auto change = db.query(
-            "INSERT INTO game_ratings (game_id, seat, player_id, variant, rating_before, "
-            "rd_before, volatility_before, rating_after, rd_after, volatility_after, at) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-            Params(w.game_id, seat, player, w.variant, before.rating, before.rd, before.volatility,
-                   after.rating, after.rd, after.volatility, w.at));
+        auto change =
+            db.query(writes::add_game_rating(dialect),
+                     Params(w.game_id, seat, player, w.variant, before.rating, before.rd,
+                            before.volatility, after.rating, after.rd, after.volatility, w.at));
         if (!change) {
             return db.last_failure().sqlstate == pg::unique_violation
                        ? core::make_error("rate_game: game " + w.game_id + " is rated already")

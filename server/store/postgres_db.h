@@ -108,6 +108,19 @@ private:
     PGresult* result_;
 };
 
+// One row of a Result, read as a SQLite statement's current row is (sql_rows.h decodes both).
+class Row {
+public:
+    Row(const Result& result, int row) : result_(result), row_(row) {}
+    std::string text(int column) const { return result_.text(row_, column); }
+    std::int64_t integer(int column) const { return result_.integer(row_, column); }
+    double real(int column) const { return result_.real(row_, column); }
+
+private:
+    const Result& result_;
+    int row_;
+};
+
 // A failed statement: the server's (or libpq's) message and the SQLSTATE ("" when the failure
 // came from the connection, not the statement).
 struct Failure {

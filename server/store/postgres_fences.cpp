@@ -6,6 +6,7 @@
 #include <string>
 
 #include "server/store/postgres_writes.h"
+#include "server/store/sql_writes.h"
 
 namespace server::pg_writes {
 
@@ -30,8 +31,7 @@ core::Status pg_fence_allows(const std::optional<std::string>& stored, std::stri
 }  // namespace
 
 core::Status apply(Connection& db, const ClaimGame& w) {
-    auto claimed = db.query("UPDATE games SET fence = $2 WHERE id = $1 AND fence <= $2",
-                            Params(w.game_id, w.fence));
+    auto claimed = db.query(sql::writes::claim_game(dialect), Params(w.game_id, w.fence));
     if (!claimed) {
         return core::make_error("claim_game: " + claimed.error());
     }
@@ -39,7 +39,7 @@ core::Status apply(Connection& db, const ClaimGame& w) {
         return core::ok_status();
     }
     // Nothing changed: no such game, or a newer owner's fence.
-    auto stored = db.query_text("SELECT fence FROM games WHERE id = $1", Params(w.game_id));
+    auto stored = db.query_text(sql::writes::fence_of(dialect), Params(w.game_id));
     if (!stored) {
         return core::make_error("claim_game: " + stored.error());
     }
@@ -51,8 +51,7 @@ core::Status apply(Connection& db, const ClaimGame& w) {
 }
 
 core::Status apply(Connection& db, const CheckFence& w) {
-    auto stored =
-        db.query_text("SELECT fence FROM games WHERE id = $1 FOR SHARE", Params(w.game_id));
+    auto stored = db.query_text(sql::writes::checked_fence(dialect), Params(w.game_id));
     if (!stored) {
         return core::make_error("check_fence: " + stored.error());
     }

@@ -8,9 +8,13 @@
 
 #include "core/expected.h"
 #include "server/store/postgres_db.h"
+#include "server/store/sql_text.h"
 #include "server/store/store.h"
 
 namespace server::pg_reads {
+
+// The dialect of the shared SQL texts (sql_reads.h, sql_writes.h) these run.
+inline constexpr auto dialect = sql::Dialect::postgres;
 
 // postgres_reads.cpp: players, games, events, chat, seeks, runs, analyses.
 core::Expected<std::optional<PlayerRecord>> player(pg::Connection& db, std::string_view id);
@@ -23,9 +27,6 @@ core::Expected<std::vector<std::string>> unfinished_game_ids_of(pg::Connection& 
 core::Expected<std::vector<StoredEvent>> events(pg::Connection& db, std::string_view game_id,
                                                 std::int64_t after_version);
 core::Expected<std::vector<ChatLine>> chat_lines(pg::Connection& db, std::string_view game_id);
-core::Expected<std::vector<GameRecord>> finished_games_of(pg::Connection& db,
-                                                          std::string_view player_id, int offset,
-                                                          int limit);
 core::Expected<std::vector<SeekRecord>> seeks(pg::Connection& db);
 core::Expected<std::vector<ServerRun>> server_runs(pg::Connection& db);
 core::Expected<std::optional<AnalysisRecord>> analysis(pg::Connection& db,
@@ -51,7 +52,7 @@ core::Expected<std::vector<GameRecord>> find_games(pg::Connection& db, const Gam
 core::Expected<GameTally> tally(pg::Connection& db, std::string_view player_id,
                                 std::string_view viewer_id);
 
-// Runs `sql` with `params` and lets `row` read each row (the result and the row's index); an
+// Runs `sql` with `params` and lets `row` read each row (a pg::Row); an
 // error saying "reading <what>: <the server's message>" when the query failed.
 template <class Row>
 core::Status query(pg::Connection& db, std::string_view what, const std::string& sql,
@@ -61,7 +62,7 @@ core::Status query(pg::Connection& db, std::string_view what, const std::string&
         return core::make_error("reading " + std::string(what) + ": " + result.error());
     }
     for (int i = 0; i < result->rows(); ++i) {
-        row(static_cast<const pg::Result&>(*result), i);
+        row(pg::Row(*result, i));
     }
     return core::ok_status();
 }

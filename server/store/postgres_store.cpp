@@ -193,12 +193,6 @@ core::Expected<std::vector<ChatLine>> PostgresStore::chat_lines(std::string_view
     return read([&](Connection& db) { return pg_reads::chat_lines(db, game_id); });
 }
 
-core::Expected<std::vector<GameRecord>> PostgresStore::finished_games_of(std::string_view player_id,
-                                                                         int offset, int limit) {
-    return read(
-        [&](Connection& db) { return pg_reads::finished_games_of(db, player_id, offset, limit); });
-}
-
 core::Expected<std::vector<SeekRecord>> PostgresStore::seeks() {
     return read([&](Connection& db) { return pg_reads::seeks(db); });
 }

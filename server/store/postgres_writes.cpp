@@ -2,12 +2,15 @@
 
 #include <string>
 
+#include "server/store/sql_writes.h"
+
 namespace server::pg_writes {
 
 namespace {
 
 using pg::Connection;
 using pg::Params;
+namespace writes = sql::writes;
 
 bool failed_with(const Connection& db, std::string_view sqlstate) {
     return db.last_failure().sqlstate == sqlstate;
@@ -31,8 +34,7 @@ core::Status change_one(Connection& db, const std::string& what, const std::stri
 core::Status apply(Connection& db, const InsertPlayer& w) {
     const auto& p = w.player;
     auto inserted =
-        db.query("INSERT INTO players (id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
-                 Params(p.id, p.name, p.token_hash, p.created_at));
+        db.query(writes::insert_player(dialect), Params(p.id, p.name, p.token_hash, p.created_at));
     if (!inserted) {
         return failed_with(db, pg::unique_violation)
                    ? core::make_error("insert_player: player " + p.id + " exists already")
@@ -43,28 +45,24 @@ core::Status apply(Connection& db, const InsertPlayer& w) {
 }
 
 core::Status apply(Connection& db, const RenamePlayer& w) {
-    return change_one(db, "rename_player", "UPDATE players SET name = $1 WHERE id = $2",
-                      Params(w.name, w.id), "no such player " + w.id);
+    return change_one(db, "rename_player", writes::rename_player(dialect), Params(w.name, w.id),
+                      "no such player " + w.id);
 }
 
 core::Status apply(Connection& db, const CreateGame& w) {
     const auto& g = w.game;
-    auto inserted = db.query(
-        "INSERT INTO games (id, variant, rules, start_fen, seed, rounds, private, status, "
-        "result_json, created_at, finished_at, time_control, rated, access_key, fence) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-        Params(g.id, g.variant, g.rules, g.start_fen, static_cast<std::int64_t>(g.seed), g.rounds,
-               g.is_private, g.status, g.result_json, g.created_at, g.finished_at, g.time_control,
-               g.rated, g.access_key, g.fence));
+    auto inserted =
+        db.query(writes::create_game(dialect),
+                 Params(g.id, g.variant, g.rules, g.start_fen, static_cast<std::int64_t>(g.seed),
+                        g.rounds, g.is_private, g.status, g.result_json, g.created_at,
+                        g.finished_at, g.time_control, g.rated, g.access_key, g.fence));
     if (!inserted) {
         return failed_with(db, pg::unique_violation)
                    ? core::make_error("create_game: game " + g.id + " already exists")
                    : core::make_error("create_game: " + inserted.error());
     }
     for (std::size_t seat = 0; seat < g.seats.size(); ++seat) {
-        auto seated =
-            db.query("INSERT INTO game_seats (game_id, seat, player_id) VALUES ($1, $2, $3)",
-                     Params(g.id, seat, g.seats[seat]));
+        auto seated = db.query(writes::seat_player(dialect), Params(g.id, seat, g.seats[seat]));
         if (!seated) {
             return failed_with(db, pg::foreign_key_violation)
                        ? core::make_error("create_game: seat " + std::to_string(seat) +
@@ -80,14 +78,11 @@ core::Status apply(Connection& db, const AppendEvents& w) {
         return core::ok_status();
     }
     // Checked before writing: a failed statement would leave nothing to ask with.
-    auto last = db.query(
-        "SELECT EXISTS (SELECT 1 FROM games WHERE id = $1), "
-        "(SELECT COALESCE(MAX(version), 0) FROM events WHERE game_id = $1)",
-        Params(w.game_id));
+    auto last = db.query(writes::event_log_state(dialect), Params(w.game_id));
     if (!last) {
         return core::make_error("append_event: " + last.error());
     }
-    if (last->text(0, 0) != "t") {
+    if (last->integer(0, 0) != 1) {
         return core::make_error("append_event: no such game " + w.game_id);
     }
     const auto stored = last->integer(0, 1);
@@ -98,9 +93,8 @@ core::Status apply(Connection& db, const AppendEvents& w) {
     }
     for (std::size_t i = 0; i < w.events.size(); ++i) {
         const auto version = w.first_version + static_cast<std::int64_t>(i);
-        if (auto appended =
-                pg::run(db, "INSERT INTO events (game_id, version, json) VALUES ($1, $2, $3)",
-                        Params(w.game_id, version, w.events[i]), "append_event");
+        if (auto appended = pg::run(db, writes::append_event(dialect),
+                                    Params(w.game_id, version, w.events[i]), "append_event");
             !appended) {
             return appended;
         }
@@ -109,26 +103,21 @@ core::Status apply(Connection& db, const AppendEvents& w) {
 }
 
 core::Status apply(Connection& db, const FinishGame& w) {
-    return change_one(db, "finish_game",
-                      "UPDATE games SET status = 'finished', result_json = $1, finished_at = $2 "
-                      "WHERE id = $3",
+    return change_one(db, "finish_game", writes::finish_game(dialect),
                       Params(w.result_json, w.finished_at, w.game_id), "no such game " + w.game_id);
 }
 
 core::Status apply(Connection& db, const SaveSeek& w) {
-    return pg::run(db,
-                   "INSERT INTO seeks (id, json) VALUES ($1, $2) "
-                   "ON CONFLICT (id) DO UPDATE SET json = excluded.json",
-                   Params(w.seek.id, w.seek.json), "save_seek");
+    return pg::run(db, writes::save_seek(dialect), Params(w.seek.id, w.seek.json), "save_seek");
 }
 
 core::Status apply(Connection& db, const DeleteSeek& w) {
-    return pg::run(db, "DELETE FROM seeks WHERE id = $1", Params(w.id), "delete_seek");
+    return pg::run(db, writes::delete_seek(dialect), Params(w.id), "delete_seek");
 }
 
 core::Status apply(Connection& db, const AddChatLine& w) {
     const auto& l = w.line;
-    auto exists = db.query_text("SELECT 1 FROM games WHERE id = $1", Params(l.game_id));
+    auto exists = db.query_text(writes::game_exists(dialect), Params(l.game_id));
     if (!exists) {
         return core::make_error("add_chat_line: " + exists.error());
     }
@@ -136,38 +125,26 @@ core::Status apply(Connection& db, const AddChatLine& w) {
         return core::make_error("add_chat_line: no such game " + l.game_id);
     }
     if (auto added =
-            pg::run(db,
-                    "INSERT INTO chat_lines (game_id, n, channel, player_id, name, seat, text, at) "
-                    "SELECT $1, COALESCE(MAX(n), 0) + 1, $2, $3, $4, $5, $6, $7 FROM chat_lines "
-                    "WHERE game_id = $1",
+            pg::run(db, writes::add_chat_line(dialect),
                     Params(l.game_id, l.channel, l.player_id, l.from, l.seat, l.text, l.at),
                     "add_chat_line");
         !added) {
         return added;
     }
     // The channel keeps its newest lines only.
-    return pg::run(db,
-                   "DELETE FROM chat_lines WHERE game_id = $1 AND channel = $2 AND n <= "
-                   "(SELECT n FROM chat_lines WHERE game_id = $1 AND channel = $2 "
-                   "ORDER BY n DESC LIMIT 1 OFFSET $3)",
+    return pg::run(db, writes::trim_chat_lines(dialect),
                    Params(l.game_id, l.channel, chat_lines_kept), "add_chat_line");
 }
 
 core::Status apply(Connection& db, const RecordRun& w) {
-    return pg::run(db,
-                   "INSERT INTO server_runs (started_at, alive_at) VALUES ($1, $2) "
-                   "ON CONFLICT (started_at) DO UPDATE SET "
-                   "alive_at = GREATEST(server_runs.alive_at, excluded.alive_at)",
-                   Params(w.run.started_at, w.run.alive_at), "record_run");
+    return pg::run(db, writes::record_run(dialect), Params(w.run.started_at, w.run.alive_at),
+                   "record_run");
 }
 
 core::Status apply(Connection& db, const SaveAnalysis& w) {
     const auto& a = w.analysis;
-    auto saved = db.query(
-        "INSERT INTO analyses (game_id, status, json, updated_at) VALUES ($1, $2, $3, $4) "
-        "ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, json = excluded.json, "
-        "updated_at = excluded.updated_at",
-        Params(a.game_id, a.status, a.json, a.updated_at));
+    auto saved =
+        db.query(writes::save_analysis(dialect), Params(a.game_id, a.status, a.json, a.updated_at));
     if (!saved) {
         return failed_with(db, pg::foreign_key_violation)
                    ? core::make_error("save_analysis: no such game " + a.game_id)

@@ -5,9 +5,13 @@
 // 4 of game g_1 is not the last stored version (2) + 1"); the caller rolls the batch back.
 #include "core/expected.h"
 #include "server/store/postgres_db.h"
+#include "server/store/sql_text.h"
 #include "server/store/store.h"
 
 namespace server::pg_writes {
+
+// The dialect of the shared SQL texts (sql_reads.h, sql_writes.h) these run.
+inline constexpr auto dialect = sql::Dialect::postgres;
 
 // postgres_writes.cpp: players, games, events, seeks, chat, runs, analyses.
 core::Status apply(pg::Connection& db, const InsertPlayer& write);

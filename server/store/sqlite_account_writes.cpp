@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "server/store/sql_reads.h"
+#include "server/store/sql_rows.h"
+#include "server/store/sql_writes.h"
 #include "server/store/username_key.h"
 
 namespace server::sqlite_account_writes {
@@ -13,6 +16,9 @@ using sqlite::Statement;
 
 using sqlite::annotate;
 using sqlite::run;
+namespace writes = sql::writes;
+
+constexpr auto dialect = sql::Dialect::sqlite;
 
 // An UPDATE that must change exactly one row.
 template <class Bind>
@@ -27,9 +33,7 @@ core::Status update_one(Connection& db, const std::string& what, const std::stri
 
 std::optional<RatingRecord> current_rating(Connection& db, const std::string& player_id,
                                            const std::string& variant, core::Status& status) {
-    auto stmt = db.prepare(
-        "SELECT rating, rd, volatility, games, last_played FROM ratings "
-        "WHERE player_id = ? AND variant = ?");
+    auto stmt = db.prepare(sql::reads::rating_in(dialect));
     if (!stmt) {
         status = core::make_error(stmt.error());
         return std::nullopt;
@@ -39,27 +43,18 @@ std::optional<RatingRecord> current_rating(Connection& db, const std::string& pl
         status = (*stmt)->status();
         return std::nullopt;
     }
-    const Statement& s = **stmt;
-    return RatingRecord{player_id,
-                        variant,
-                        {s.real(0), s.real(1), s.real(2)},
-                        static_cast<int>(s.integer(3)),
-                        s.integer(4)};
+    return sql::rating_from_row(player_id, static_cast<const Statement&>(**stmt));
 }
 
 }  // namespace
 
 core::Status apply(Connection& db, const CreateAccount& w) {
     const auto& a = w.account;
-    auto inserted =
-        run(db,
-            "INSERT INTO accounts (player_id, username, username_key, password_hash, "
-            "admin, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [&](Statement& s) {
-                s.bind(1, a.player_id).bind(2, a.username).bind(3, username_key(a.username));
-                s.bind(4, a.password_hash).bind(5, std::int64_t{a.admin ? 1 : 0});
-                s.bind(6, a.created_at);
-            });
+    auto inserted = run(db, writes::create_account(dialect), [&](Statement& s) {
+        s.bind(1, a.player_id).bind(2, a.username).bind(3, username_key(a.username));
+        s.bind(4, a.password_hash).bind(5, std::int64_t{a.admin ? 1 : 0});
+        s.bind(6, a.created_at);
+    });
     if (inserted) {
         return inserted;
     }
@@ -77,42 +72,38 @@ core::Status apply(Connection& db, const CreateAccount& w) {
 }
 
 core::Status apply(Connection& db, const SetPassword& w) {
-    return update_one(db, "set_password",
-                      "UPDATE accounts SET password_hash = ? WHERE player_id = ?",
+    return update_one(db, "set_password", writes::set_password(dialect),
                       "no account " + w.player_id,
                       [&](Statement& s) { s.bind(1, w.password_hash).bind(2, w.player_id); });
 }
 
 core::Status apply(Connection& db, const SetAdmin& w) {
-    return update_one(db, "set_admin", "UPDATE accounts SET admin = ? WHERE player_id = ?",
-                      "no account " + w.player_id, [&](Statement& s) {
-                          s.bind(1, std::int64_t{w.admin ? 1 : 0}).bind(2, w.player_id);
-                      });
+    return update_one(
+        db, "set_admin", writes::set_admin(dialect), "no account " + w.player_id,
+        [&](Statement& s) { s.bind(1, std::int64_t{w.admin ? 1 : 0}).bind(2, w.player_id); });
 }
 
 core::Status apply(Connection& db, const SetModeration& w) {
-    return update_one(
-        db, "set_moderation",
-        "UPDATE players SET muted = COALESCE(?, muted), closed = COALESCE(?, closed) WHERE id = ?",
-        "no player " + w.player_id, [&](Statement& s) {
-            if (w.muted) {
-                s.bind(1, std::int64_t{*w.muted ? 1 : 0});
-            } else {
-                s.bind_null(1);
-            }
-            if (w.closed) {
-                s.bind(2, std::int64_t{*w.closed ? 1 : 0});
-            } else {
-                s.bind_null(2);
-            }
-            s.bind(3, w.player_id);
-        });
+    return update_one(db, "set_moderation", writes::set_moderation(dialect),
+                      "no player " + w.player_id, [&](Statement& s) {
+                          if (w.muted) {
+                              s.bind(1, std::int64_t{*w.muted ? 1 : 0});
+                          } else {
+                              s.bind_null(1);
+                          }
+                          if (w.closed) {
+                              s.bind(2, std::int64_t{*w.closed ? 1 : 0});
+                          } else {
+                              s.bind_null(2);
+                          }
+                          s.bind(3, w.player_id);
+                      });
 }
 
 core::Status apply(Connection& db, const AddSession& w) {
-    auto inserted = run(
-        db, "INSERT INTO sessions (token_hash, player_id, created_at) VALUES (?, ?, ?)",
-        [&](Statement& s) { s.bind(1, w.token_hash).bind(2, w.player_id).bind(3, w.created_at); });
+    auto inserted = run(db, writes::add_session(dialect), [&](Statement& s) {
+        s.bind(1, w.token_hash).bind(2, w.player_id).bind(3, w.created_at);
+    });
     if (!inserted && db.last_error_code() == SQLITE_CONSTRAINT_FOREIGNKEY) {
         return core::make_error("add_session: no such player " + w.player_id);
     }
@@ -120,13 +111,13 @@ core::Status apply(Connection& db, const AddSession& w) {
 }
 
 core::Status apply(Connection& db, const RevokeSession& w) {
-    return annotate(run(db, "DELETE FROM sessions WHERE token_hash = ?",
-                        [&](Statement& s) { s.bind(1, w.token_hash); }),
-                    "revoke_session");
+    return annotate(
+        run(db, writes::revoke_session(dialect), [&](Statement& s) { s.bind(1, w.token_hash); }),
+        "revoke_session");
 }
 
 core::Status apply(Connection& db, const RevokeSessions& w) {
-    return annotate(run(db, "DELETE FROM sessions WHERE player_id = ? AND token_hash <> ?",
+    return annotate(run(db, writes::revoke_sessions(dialect),
                         [&](Statement& s) { s.bind(1, w.player_id).bind(2, w.keep_token_hash); }),
                     "revoke_sessions");
 }
@@ -150,30 +141,19 @@ core::Status apply(Connection& db, const RateGame& w) {
         // Named, not a structured binding: the lambdas below capture them (clang 14 cannot).
         const auto& before = rated[seat].before;
         const auto& after = rated[seat].after;
-        auto saved = run(
-            db,
-            "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games, last_played) "
-            "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (player_id, variant) DO UPDATE SET "
-            "rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
-            "games = games + 1, last_played = excluded.last_played",
-            [&](Statement& s) {
-                s.bind(1, player).bind(2, w.variant).bind_real(3, after.rating);
-                s.bind_real(4, after.rd).bind_real(5, after.volatility).bind(6, w.at);
-            });
+        auto saved = run(db, writes::save_rating(dialect), [&](Statement& s) {
+            s.bind(1, player).bind(2, w.variant).bind_real(3, after.rating);
+            s.bind_real(4, after.rd).bind_real(5, after.volatility).bind(6, w.at);
+        });
         if (!saved) {
             return annotate(std::move(saved), "rate_game");
         }
-        auto change =
-            run(db,
-                "INSERT INTO game_ratings (game_id, seat, player_id, variant, rating_before, "
-                "rd_before, volatility_before, rating_after, rd_after, volatility_after, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [&](Statement& s) {
-                    s.bind(1, w.game_id).bind(2, static_cast<std::int64_t>(seat)).bind(3, player);
-                    s.bind(4, w.variant).bind_real(5, before.rating).bind_real(6, before.rd);
-                    s.bind_real(7, before.volatility).bind_real(8, after.rating);
-                    s.bind_real(9, after.rd).bind_real(10, after.volatility).bind(11, w.at);
-                });
+        auto change = run(db, writes::add_game_rating(dialect), [&](Statement& s) {
+            s.bind(1, w.game_id).bind(2, static_cast<std::int64_t>(seat)).bind(3, player);
+            s.bind(4, w.variant).bind_real(5, before.rating).bind_real(6, before.rd);
+            s.bind_real(7, before.volatility).bind_real(8, after.rating);
+            s.bind_real(9, after.rd).bind_real(10, after.volatility).bind(11, w.at);
+        });
         if (!change) {
             return db.last_error_code() == SQLITE_CONSTRAINT_UNIQUE
                        ? core::make_error("rate_game: game " + w.game_id + " is rated already")

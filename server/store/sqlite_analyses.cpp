@@ -2,6 +2,9 @@
 
 #include <string>
 
+#include "server/store/sql_reads.h"
+#include "server/store/sql_rows.h"
+#include "server/store/sql_writes.h"
 #include "server/store/sqlite_reads.h"
 
 namespace server::sqlite_analyses {
@@ -10,22 +13,15 @@ namespace {
 
 using sqlite::Statement;
 
-AnalysisRecord analysis_from_row(const Statement& s) {
-    return AnalysisRecord{s.text(0), s.text(1), s.text(2), s.integer(3)};
-}
+constexpr auto dialect = sql::Dialect::sqlite;
 
 }  // namespace
 
 core::Status save_analysis(sqlite::Connection& db, const AnalysisRecord& a) {
-    auto saved = sqlite::run(db,
-                             "INSERT INTO analyses (game_id, status, json, updated_at) "
-                             "VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-                             "status = excluded.status, json = excluded.json, "
-                             "updated_at = excluded.updated_at",
-                             [&](Statement& s) {
-                                 s.bind(1, a.game_id).bind(2, a.status).bind(3, a.json);
-                                 s.bind(4, a.updated_at);
-                             });
+    auto saved = sqlite::run(db, sql::writes::save_analysis(dialect), [&](Statement& s) {
+        s.bind(1, a.game_id).bind(2, a.status).bind(3, a.json);
+        s.bind(4, a.updated_at);
+    });
     if (!saved && db.last_error_code() == SQLITE_CONSTRAINT_FOREIGNKEY) {
         return core::make_error("save_analysis: no such game " + a.game_id);
     }
@@ -36,20 +32,17 @@ core::Expected<std::optional<AnalysisRecord>> analysis(sqlite::Connection& db,
                                                        std::string_view game_id) {
     std::optional<AnalysisRecord> found;
     auto status = sqlite_reads::query(
-        db, "the analysis of game " + std::string(game_id),
-        "SELECT game_id, status, json, updated_at FROM analyses WHERE game_id = ?",
+        db, "the analysis of game " + std::string(game_id), sql::reads::analysis(dialect),
         [&](Statement& s) { s.bind(1, game_id); },
-        [&](const Statement& s) { found = analysis_from_row(s); });
+        [&](const Statement& s) { found = sql::analysis_from_row(s); });
     return sqlite_reads::or_error(status, std::move(found));
 }
 
 core::Expected<std::vector<AnalysisRecord>> queued_analyses(sqlite::Connection& db) {
     std::vector<AnalysisRecord> found;
     auto status = sqlite_reads::query(
-        db, "the queued analyses",
-        "SELECT game_id, status, json, updated_at FROM analyses WHERE status = 'queued' "
-        "ORDER BY updated_at, rowid",
-        [](Statement&) {}, [&](const Statement& s) { found.push_back(analysis_from_row(s)); });
+        db, "the queued analyses", sql::reads::queued_analyses(dialect), [](Statement&) {},
+        [&](const Statement& s) { found.push_back(sql::analysis_from_row(s)); });
     return sqlite_reads::or_error(status, std::move(found));
 }
 

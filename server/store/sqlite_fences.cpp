@@ -3,6 +3,8 @@
 #include <optional>
 #include <string>
 
+#include "server/store/sql_writes.h"
+
 namespace server::sqlite_fences {
 
 namespace {
@@ -13,7 +15,7 @@ using sqlite::Statement;
 core::Expected<std::optional<std::int64_t>> sqlite_stored_fence(sqlite::Connection& db,
                                                                 std::string_view game_id,
                                                                 std::string_view what) {
-    auto stmt = db.prepare("SELECT fence FROM games WHERE id = ?");
+    auto stmt = db.prepare(sql::writes::fence_of(sql::Dialect::sqlite));
     if (!stmt) {
         return core::make_error(std::string(what) + ": " + stmt.error());
     }
@@ -53,8 +55,8 @@ core::Status claim_game(sqlite::Connection& db, const ClaimGame& claim) {
         return allowed;
     }
     return sqlite::annotate(
-        sqlite::run(db, "UPDATE games SET fence = ? WHERE id = ?",
-                    [&](Statement& s) { s.bind(1, claim.fence).bind(2, claim.game_id); }),
+        sqlite::run(db, sql::writes::claim_game(sql::Dialect::sqlite),
+                    [&](Statement& s) { s.bind(1, claim.game_id).bind(2, claim.fence); }),
         "claim_game");
 }
 

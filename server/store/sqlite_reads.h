@@ -23,9 +23,6 @@ core::Expected<std::vector<std::string>> unfinished_game_ids_of(sqlite::Connecti
 core::Expected<std::vector<StoredEvent>> events(sqlite::Connection& db, std::string_view game_id,
                                                 std::int64_t after_version);
 core::Expected<std::vector<ChatLine>> chat_lines(sqlite::Connection& db, std::string_view game_id);
-core::Expected<std::vector<GameRecord>> finished_games_of(sqlite::Connection& db,
-                                                          std::string_view player_id, int offset,
-                                                          int limit);
 core::Expected<std::vector<SeekRecord>> seeks(sqlite::Connection& db);
 
 // Runs `sql`, lets `bind` fill its parameters and `row` read each row; an error saying "reading

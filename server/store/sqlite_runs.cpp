@@ -1,11 +1,12 @@
 #include "server/store/sqlite_runs.h"
 
+#include "server/store/sql_reads.h"
+#include "server/store/sql_writes.h"
+
 namespace server::sqlite_runs {
 
 core::Status record_run(sqlite::Connection& db, const ServerRun& run) {
-    auto stmt = db.prepare(
-        "INSERT INTO server_runs (started_at, alive_at) VALUES (?, ?) "
-        "ON CONFLICT (started_at) DO UPDATE SET alive_at = MAX(alive_at, excluded.alive_at)");
+    auto stmt = db.prepare(sql::writes::record_run(sql::Dialect::sqlite));
     if (!stmt) {
         return core::make_error("record_run: " + stmt.error());
     }
@@ -17,7 +18,7 @@ core::Status record_run(sqlite::Connection& db, const ServerRun& run) {
 }
 
 core::Expected<std::vector<ServerRun>> server_runs(sqlite::Connection& db) {
-    auto stmt = db.prepare("SELECT started_at, alive_at FROM server_runs ORDER BY started_at");
+    auto stmt = db.prepare(sql::reads::server_runs(sql::Dialect::sqlite));
     if (!stmt) {
         return core::make_error("server_runs: " + stmt.error());
     }

@@ -86,13 +86,6 @@ core::Expected<std::vector<ChatLine>> SqliteStore::chat_lines(std::string_view g
     return read([&](Connection& db) { return sqlite_reads::chat_lines(db, game_id); });
 }
 
-core::Expected<std::vector<GameRecord>> SqliteStore::finished_games_of(std::string_view player_id,
-                                                                       int offset, int limit) {
-    return read([&](Connection& db) {
-        return sqlite_reads::finished_games_of(db, player_id, offset, limit);
-    });
-}
-
 core::Expected<std::vector<SeekRecord>> SqliteStore::seeks() {
     return read([&](Connection& db) { return sqlite_reads::seeks(db); });
 }

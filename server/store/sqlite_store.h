@@ -46,8 +46,6 @@ public:
     core::Expected<std::vector<StoredEvent>> events(std::string_view game_id,
                                                     std::int64_t after_version) override;
     core::Expected<std::vector<ChatLine>> chat_lines(std::string_view game_id) override;
-    core::Expected<std::vector<GameRecord>> finished_games_of(std::string_view player_id,
-                                                              int offset, int limit) override;
     core::Expected<std::vector<SeekRecord>> seeks() override;
     core::Expected<std::vector<ServerRun>> server_runs() override;
     core::Expected<std::optional<AnalysisRecord>> analysis(std::string_view game_id) override;

@@ -7,6 +7,7 @@
 
 #include "server/log.h"
 #include "server/metrics/metrics.h"
+#include "server/store/sql_writes.h"
 #include "server/store/sqlite_account_writes.h"
 #include "server/store/sqlite_analyses.h"
 #include "server/store/sqlite_fences.h"
@@ -22,6 +23,9 @@ using sqlite::Connection;
 using sqlite::run;
 using sqlite::Statement;
 using sqlite_account_writes::apply;
+namespace writes = sql::writes;
+
+constexpr auto sqlite_dialect = sql::Dialect::sqlite;
 
 // --- The SQL of each write a batch may hold (store.h), run inside the batch's savepoint. On
 // failure each says why in the words of store.h ("append_event: version 4 of game g_1 is not the
@@ -30,7 +34,7 @@ using sqlite_account_writes::apply;
 // sqlite_analyses.cpp, the fences' in sqlite_fences.cpp.
 
 bool game_exists(Connection& db, std::string_view game_id) {
-    auto stmt = db.prepare("SELECT 1 FROM games WHERE id = ?");
+    auto stmt = db.prepare(writes::game_exists(sqlite_dialect));
     if (!stmt) {
         return false;
     }
@@ -38,22 +42,28 @@ bool game_exists(Connection& db, std::string_view game_id) {
     return (*stmt)->step();
 }
 
-std::int64_t last_version(Connection& db, std::string_view game_id) {
-    auto stmt = db.prepare("SELECT COALESCE(MAX(version), 0) FROM events WHERE game_id = ?");
+// Why appending `version` to game `game_id`'s events broke a constraint: no such game, or not the
+// next version.
+core::Status append_refused(Connection& db, const std::string& game_id, std::int64_t version) {
+    auto stmt = db.prepare(writes::event_log_state(sqlite_dialect));
     if (!stmt) {
-        return -1;
+        return annotate(core::make_error(stmt.error()), "append_event");
     }
     (*stmt)->bind(1, game_id);
-    return (*stmt)->step() ? (*stmt)->integer(0) : -1;
+    const bool read = (*stmt)->step();
+    if (read && (*stmt)->integer(0) != 1) {
+        return core::make_error("append_event: no such game " + game_id);
+    }
+    return core::make_error("append_event: version " + std::to_string(version) + " of game " +
+                            game_id + " is not the last stored version (" +
+                            std::to_string(read ? (*stmt)->integer(1) : -1) + ") + 1");
 }
 
 core::Status apply(Connection& db, const InsertPlayer& w) {
     const auto& p = w.player;
-    auto inserted =
-        run(db, "INSERT INTO players (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)",
-            [&](Statement& s) {
-                s.bind(1, p.id).bind(2, p.name).bind(3, p.token_hash).bind(4, p.created_at);
-            });
+    auto inserted = run(db, writes::insert_player(sqlite_dialect), [&](Statement& s) {
+        s.bind(1, p.id).bind(2, p.name).bind(3, p.token_hash).bind(4, p.created_at);
+    });
     if (!inserted && (db.last_error_code() & 0xff) == SQLITE_CONSTRAINT) {
         return core::make_error("insert_player: player " + p.id + " exists already");
     }
@@ -65,7 +75,7 @@ core::Status apply(Connection& db, const InsertPlayer& w) {
 }
 
 core::Status apply(Connection& db, const RenamePlayer& w) {
-    auto updated = run(db, "UPDATE players SET name = ? WHERE id = ?",
+    auto updated = run(db, writes::rename_player(sqlite_dialect),
                        [&](Statement& s) { s.bind(1, w.name).bind(2, w.id); });
     if (updated && db.changes() == 0) {
         return core::make_error("rename_player: no such player " + w.id);
@@ -75,30 +85,24 @@ core::Status apply(Connection& db, const RenamePlayer& w) {
 
 core::Status apply(Connection& db, const CreateGame& w) {
     const auto& g = w.game;
-    auto inserted =
-        run(db,
-            "INSERT INTO games (id, variant, rules, start_fen, seed, rounds, private, status, "
-            "result_json, created_at, finished_at, time_control, rated, access_key, fence) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [&](Statement& s) {
-                s.bind(1, g.id).bind(2, g.variant).bind(3, g.rules).bind(4, g.start_fen);
-                s.bind(5, static_cast<std::int64_t>(g.seed)).bind(6, std::int64_t{g.rounds});
-                s.bind(7, std::int64_t{g.is_private ? 1 : 0}).bind(8, g.status);
-                s.bind(9, g.result_json).bind(10, g.created_at).bind(11, g.finished_at);
-                s.bind(12, g.time_control).bind(13, std::int64_t{g.rated ? 1 : 0});
-                s.bind(14, g.access_key).bind(15, g.fence);
-            });
+    auto inserted = run(db, writes::create_game(sqlite_dialect), [&](Statement& s) {
+        s.bind(1, g.id).bind(2, g.variant).bind(3, g.rules).bind(4, g.start_fen);
+        s.bind(5, static_cast<std::int64_t>(g.seed)).bind(6, std::int64_t{g.rounds});
+        s.bind(7, std::int64_t{g.is_private ? 1 : 0}).bind(8, g.status);
+        s.bind(9, g.result_json).bind(10, g.created_at).bind(11, g.finished_at);
+        s.bind(12, g.time_control).bind(13, std::int64_t{g.rated ? 1 : 0});
+        s.bind(14, g.access_key).bind(15, g.fence);
+    });
     if (!inserted) {
         return db.last_error_code() == SQLITE_CONSTRAINT_PRIMARYKEY
                    ? core::make_error("create_game: game " + g.id + " already exists")
                    : annotate(std::move(inserted), "create_game");
     }
     for (std::size_t seat = 0; seat < g.seats.size(); ++seat) {
-        auto seated = run(db, "INSERT INTO game_seats (game_id, seat, player_id) VALUES (?, ?, ?)",
-                          [&](Statement& s) {
-                              s.bind(1, g.id).bind(2, static_cast<std::int64_t>(seat));
-                              s.bind(3, g.seats[seat]);
-                          });
+        auto seated = run(db, writes::seat_player(sqlite_dialect), [&](Statement& s) {
+            s.bind(1, g.id).bind(2, static_cast<std::int64_t>(seat));
+            s.bind(3, g.seats[seat]);
+        });
         if (!seated) {
             return db.last_error_code() == SQLITE_CONSTRAINT_FOREIGNKEY
                        ? core::make_error("create_game: seat " + std::to_string(seat) +
@@ -112,29 +116,24 @@ core::Status apply(Connection& db, const CreateGame& w) {
 core::Status apply(Connection& db, const AppendEvents& w) {
     for (std::size_t i = 0; i < w.events.size(); ++i) {
         const auto version = w.first_version + static_cast<std::int64_t>(i);
-        auto appended =
-            run(db, "INSERT INTO events (game_id, version, json) VALUES (?, ?, ?)",
-                [&](Statement& s) { s.bind(1, w.game_id).bind(2, version).bind(3, w.events[i]); });
+        auto appended = run(db, writes::append_event(sqlite_dialect), [&](Statement& s) {
+            s.bind(1, w.game_id).bind(2, version).bind(3, w.events[i]);
+        });
         if (appended) {
             continue;
         }
         if ((db.last_error_code() & 0xff) != SQLITE_CONSTRAINT) {
             return annotate(std::move(appended), "append_event");
         }
-        if (!game_exists(db, w.game_id)) {
-            return core::make_error("append_event: no such game " + w.game_id);
-        }
-        return core::make_error("append_event: version " + std::to_string(version) + " of game " +
-                                w.game_id + " is not the last stored version (" +
-                                std::to_string(last_version(db, w.game_id)) + ") + 1");
+        return append_refused(db, w.game_id, version);
     }
     return core::ok_status();
 }
 
 core::Status apply(Connection& db, const FinishGame& w) {
-    auto updated = run(
-        db, "UPDATE games SET status = 'finished', result_json = ?, finished_at = ? WHERE id = ?",
-        [&](Statement& s) { s.bind(1, w.result_json).bind(2, w.finished_at).bind(3, w.game_id); });
+    auto updated = run(db, writes::finish_game(sqlite_dialect), [&](Statement& s) {
+        s.bind(1, w.result_json).bind(2, w.finished_at).bind(3, w.game_id);
+    });
     if (updated && db.changes() == 0) {
         return core::make_error("finish_game: no such game " + w.game_id);
     }
@@ -142,16 +141,14 @@ core::Status apply(Connection& db, const FinishGame& w) {
 }
 
 core::Status apply(Connection& db, const SaveSeek& w) {
-    return annotate(run(db,
-                        "INSERT INTO seeks (id, json) VALUES (?, ?) "
-                        "ON CONFLICT (id) DO UPDATE SET json = excluded.json",
+    return annotate(run(db, writes::save_seek(sqlite_dialect),
                         [&](Statement& s) { s.bind(1, w.seek.id).bind(2, w.seek.json); }),
                     "save_seek");
 }
 
 core::Status apply(Connection& db, const DeleteSeek& w) {
     return annotate(
-        run(db, "DELETE FROM seeks WHERE id = ?", [&](Statement& s) { s.bind(1, w.id); }),
+        run(db, writes::delete_seek(sqlite_dialect), [&](Statement& s) { s.bind(1, w.id); }),
         "delete_seek");
 }
 
@@ -160,23 +157,15 @@ core::Status apply(Connection& db, const AddChatLine& w) {
     if (!game_exists(db, l.game_id)) {
         return core::make_error("add_chat_line: no such game " + l.game_id);
     }
-    auto added =
-        run(db,
-            "INSERT INTO chat_lines (game_id, n, channel, player_id, name, seat, text, at) "
-            "SELECT ?1, COALESCE(MAX(n), 0) + 1, ?2, ?3, ?4, ?5, ?6, ?7 FROM chat_lines "
-            "WHERE game_id = ?1",
-            [&](Statement& s) {
-                s.bind(1, l.game_id).bind(2, l.channel).bind(3, l.player_id);
-                s.bind(4, l.from).bind(5, l.seat).bind(6, l.text).bind(7, l.at);
-            });
+    auto added = run(db, writes::add_chat_line(sqlite_dialect), [&](Statement& s) {
+        s.bind(1, l.game_id).bind(2, l.channel).bind(3, l.player_id);
+        s.bind(4, l.from).bind(5, l.seat).bind(6, l.text).bind(7, l.at);
+    });
     if (!added) {
         return annotate(std::move(added), "add_chat_line");
     }
     // The channel keeps its newest lines only.
-    return annotate(run(db,
-                        "DELETE FROM chat_lines WHERE game_id = ?1 AND channel = ?2 AND n <= "
-                        "(SELECT n FROM chat_lines WHERE game_id = ?1 AND channel = ?2 "
-                        "ORDER BY n DESC LIMIT 1 OFFSET ?3)",
+    return annotate(run(db, writes::trim_chat_lines(sqlite_dialect),
                         [&](Statement& s) {
                             s.bind(1, l.game_id).bind(2, l.channel);
                             s.bind(3, static_cast<std::int64_t>(chat_lines_kept));

@@ -228,9 +228,6 @@ public:
                                                             std::int64_t after_version = 0) = 0;
     // A game's kept chat lines, both channels, oldest first.
     virtual core::Expected<std::vector<ChatLine>> chat_lines(std::string_view game_id) = 0;
-    // A player's finished games, newest first.
-    virtual core::Expected<std::vector<GameRecord>> finished_games_of(std::string_view player_id,
-                                                                      int offset, int limit) = 0;
     virtual core::Expected<std::vector<SeekRecord>> seeks() = 0;
     // Every run of the server, oldest first (an error if they cannot be read).
     virtual core::Expected<std::vector<ServerRun>> server_runs() = 0;

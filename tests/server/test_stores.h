@@ -191,12 +191,6 @@ public:
     core::Expected<std::vector<server::ChatLine>> chat_lines(std::string_view game_id) override {
         return read("chat_lines", [&] { return inner_->chat_lines(game_id); });
     }
-    core::Expected<std::vector<server::GameRecord>> finished_games_of(std::string_view player_id,
-                                                                      int offset,
-                                                                      int limit) override {
-        return read("finished_games_of",
-                    [&] { return inner_->finished_games_of(player_id, offset, limit); });
-    }
     core::Expected<std::vector<server::SeekRecord>> seeks() override {
         return read("seeks", [&] { return inner_->seeks(); });
     }

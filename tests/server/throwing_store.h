@@ -46,12 +46,6 @@ public:
         check_read();
         return MemoryStore::events(game_id, after_version);
     }
-    core::Expected<std::vector<server::GameRecord>> finished_games_of(std::string_view player_id,
-                                                                      int offset,
-                                                                      int limit) override {
-        check_read();
-        return MemoryStore::finished_games_of(player_id, offset, limit);
-    }
     core::Expected<std::vector<server::SeekRecord>> seeks() override {
         check_read();
         return MemoryStore::seeks();

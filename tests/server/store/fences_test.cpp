@@ -85,10 +85,6 @@ TEST_P(StoreFences, AClaimSetsTheFenceAndEveryReadShowsIt) {
     ASSERT_EQ(unfinished->size(), 1u);
     EXPECT_EQ(unfinished->front().fence, 3);
     ASSERT_TRUE(store_->finish_game("g_1", R"({"winner":"white","reason":"resign"})", 5).ok());
-    const auto finished = store_->finished_games_of("p_a", 0, 10);
-    ASSERT_TRUE(finished.ok()) << finished.error();
-    ASSERT_EQ(finished->size(), 1u);
-    EXPECT_EQ(finished->front().fence, 3);
     server::GameQuery query;
     query.player_id = "p_a";
     query.limit = 10;

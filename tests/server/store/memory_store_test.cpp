@@ -50,29 +50,6 @@ TEST(MemoryStore, EventsAreGaplessAndFiltered) {
     EXPECT_EQ(store.events("g_1", 0).value().size(), 2u);
 }
 
-TEST(MemoryStore, FinishedGamesNewestFirstAndPaged) {
-    server::MemoryStore store;
-    add_players(store);
-    for (int i = 0; i < 5; ++i) {
-        const auto id = "g_" + std::to_string(i);
-        ASSERT_TRUE(store.create_game(stored_game(id, {"p_1", i % 2 ? "p_2" : "p_3"})).ok());
-        if (i != 4) {
-            ASSERT_TRUE(
-                store.finish_game(id, R"({"winner":null,"reason":"agreement"})", 100 + i).ok());
-        }
-    }
-    EXPECT_EQ(store.unfinished_games().value().size(), 1u);
-    const auto first = store.finished_games_of("p_1", 0, 2).value();
-    ASSERT_EQ(first.size(), 2u);
-    EXPECT_EQ(first[0].id, "g_3");
-    EXPECT_EQ(first[1].id, "g_2");
-    const auto rest = store.finished_games_of("p_1", 2, 10).value();
-    ASSERT_EQ(rest.size(), 2u);
-    EXPECT_EQ(rest[1].id, "g_0");
-    EXPECT_EQ(store.finished_games_of("p_2", 0, 10).value().size(), 2u);
-    EXPECT_EQ(store.game("g_3").value()->status, "finished");
-}
-
 TEST(MemoryStore, ABatchIsAllOrNothing) {
     server::MemoryStore store;
     add_players(store);

@@ -194,36 +194,6 @@ TEST_P(StoreContract, APlayersUnfinishedGamesAreListedOldestFirst) {
     EXPECT_TRUE(store->unfinished_game_ids_of("p_nobody").value().empty());
 }
 
-TEST_P(StoreContract, GamesFinishedGamesArePagedNewestFirst) {
-    auto store = store_with_players();
-    ASSERT_TRUE(store);
-    for (int i = 1; i <= 5; ++i) {
-        const auto id = "g_" + std::to_string(i);
-        ASSERT_TRUE(
-            store->create_game(make_game(id, {i % 2 ? "p_a" : "p_b", i % 2 ? "p_b" : "p_a"})).ok());
-        ASSERT_TRUE(store->finish_game(id, "{}", 1000 + i).ok());
-    }
-    ASSERT_TRUE(store->create_game(make_game("g_active", {"p_a", "p_b"})).ok());
-    ASSERT_TRUE(store->create_game(make_game("g_other", {"p_b", "p_c"})).ok());
-    ASSERT_TRUE(store->finish_game("g_other", "{}", 5000).ok());
-    ASSERT_TRUE(store->create_game(make_game("g_self", {"p_a", "p_a"})).ok());
-    ASSERT_TRUE(store->finish_game("g_self", "{}", 900).ok());
-
-    auto ids = [&](int offset, int limit) {
-        std::vector<std::string> out;
-        for (const auto& g : store->finished_games_of("p_a", offset, limit).value()) {
-            out.push_back(g.id);
-        }
-        return out;
-    };
-    EXPECT_EQ(ids(0, 2), (std::vector<std::string>{"g_5", "g_4"}));
-    EXPECT_EQ(ids(2, 2), (std::vector<std::string>{"g_3", "g_2"}));
-    EXPECT_EQ(ids(4, 2), (std::vector<std::string>{"g_1", "g_self"}));
-    EXPECT_TRUE(ids(6, 2).empty());
-    EXPECT_TRUE(ids(0, 0).empty());
-    EXPECT_EQ(store->finished_games_of("p_c", 0, 10).value().size(), 1u);
-}
-
 TEST_P(StoreContract, SeeksSavedUpdatedListedInCreationOrderAndDeleted) {
     auto store = open_store();
     ASSERT_TRUE(store);
