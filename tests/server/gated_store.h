@@ -1,18 +1,21 @@
 #pragma once
-// A memory store whose reads of one kind can be held at a gate (issue 42 slice 3): while the gate
-// is closed, every read of that kind ("player", "events", "game_ratings": the Store method's name)
-// waits until the test opens it, as a read of a store that hangs does. Tests use it to show that
-// no strand waits for such a read: the lobby and the other rooms go on answering meanwhile. A
-// gate left closed opens by itself after `gate_limit`, so that code which does wait for it (the
-// code before the fix) makes a test fail instead of hanging it. It can also report the next
-// batches that append events failed though they were stored (a COMMIT whose answer was lost), and
-// throw on the next commits. And the reads of one game's record (close_on) can wait at a gate of
-// their own, for the room directory's tests.
+// A memory store whose reads can be held at a gate (issue 42 slice 3), as the reads of a store
+// that hangs are: tests use it to show that no I/O thread, session, lobby or room strand waits for
+// such a read.
+// - close(kind): every read of that kind (the Store method's name: "player", "game", "events",
+//   "account", …, each overridden below) waits until open();
+// - close_on(game_id): only the reads of that game's record wait; arrived() counts them (after
+//   open() too).
+// A gate left closed opens by itself after `gate_limit`, so that code which does wait for it (the
+// code before the fix) makes a test fail instead of hanging it; the destructor opens every gate.
+// It can also report the next batches that append events failed though they were stored (a COMMIT
+// whose answer was lost), and throw on the next commits.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -26,20 +29,29 @@ class GatedStore final : public server::MemoryStore {
 public:
     static constexpr std::chrono::seconds gate_limit{8};
 
-    // From now on the reads named `what` wait (until open()).
-    void close_gate(std::string what) {
+    ~GatedStore() override { open(); }
+
+    // From now on the reads named `kind` wait (until open()).
+    void close(std::string kind) {
         std::lock_guard lock(mutex_);
-        gated_ = std::move(what);
+        closed_.insert(std::move(kind));
+    }
+    // From now on the reads of `game_id`'s record wait (until open()).
+    void close_on(std::string game_id) {
+        std::lock_guard lock(mutex_);
+        gated_game_ = std::move(game_id);
+        game_open_ = false;
     }
     // Lets every held read go on, and the later ones through.
-    void open_gate() {
+    void open() {
         {
             std::lock_guard lock(mutex_);
-            gated_.clear();
+            closed_.clear();
+            game_open_ = true;  // its reads are still counted
         }
         changed_.notify_all();
     }
-    // Waits until `count` reads wait at the gate; false after `timeout`.
+    // Waits until `count` reads wait at a gate; false after `timeout`.
     bool wait_held(int count, std::chrono::milliseconds timeout = std::chrono::milliseconds(5000)) {
         std::unique_lock lock(mutex_);
         return changed_.wait_for(lock, timeout, [&] { return held_ >= count; });
@@ -48,34 +60,10 @@ public:
         std::lock_guard lock(mutex_);
         return held_;
     }
-
-    // Reads of `game_id`'s record wait from now on, until open().
-    void close_on(std::string game_id) {
-        std::lock_guard lock(mutex_);
-        gated_game_ = std::move(game_id);
-        game_open_ = false;
-    }
-    void open() {
-        {
-            std::lock_guard lock(mutex_);
-            game_open_ = true;
-        }
-        changed_.notify_all();
-    }
-    // How many reads of that game's record were made so far (while its gate was closed or not).
+    // How many reads of the close_on game's record were made (while its gate was closed or not).
     int arrived() {
         std::lock_guard lock(mutex_);
         return arrived_;
-    }
-    core::Expected<std::optional<server::GameRecord>> game(std::string_view id) override {
-        {
-            std::unique_lock lock(mutex_);
-            if (!gated_game_.empty() && id == gated_game_) {
-                ++arrived_;
-                changed_.wait(lock, [&] { return game_open_; });
-            }
-        }
-        return MemoryStore::game(id);
     }
 
     // The next `land_then_fail` batches that append events are stored, then reported failed.
@@ -104,6 +92,20 @@ public:
         pass("player");
         return MemoryStore::player(id);
     }
+    core::Expected<std::optional<server::PlayerRecord>> player_by_token_hash(
+        std::string_view hash) override {
+        pass("player_by_token_hash");
+        return MemoryStore::player_by_token_hash(hash);
+    }
+    core::Expected<std::optional<server::GameRecord>> game(std::string_view id) override {
+        pass("game", id);
+        return MemoryStore::game(id);
+    }
+    core::Expected<std::vector<server::GameRecord>> find_games(
+        const server::GameQuery& query) override {
+        pass("find_games");
+        return MemoryStore::find_games(query);
+    }
     core::Expected<std::vector<server::StoredEvent>> events(std::string_view game_id,
                                                             std::int64_t after_version) override {
         pass("events");
@@ -113,6 +115,20 @@ public:
         std::string_view game_id) override {
         pass("game_ratings");
         return MemoryStore::game_ratings(game_id);
+    }
+    core::Expected<std::optional<server::AccountRecord>> account(
+        std::string_view player_id) override {
+        pass("account");
+        return MemoryStore::account(player_id);
+    }
+    core::Expected<std::optional<server::AccountRecord>> account_by_username(
+        std::string_view username) override {
+        pass("account_by_username");
+        return MemoryStore::account_by_username(username);
+    }
+    core::Expected<server::Moderation> moderation(std::string_view player_id) override {
+        pass("moderation");
+        return MemoryStore::moderation(player_id);
     }
 
 private:
@@ -125,24 +141,29 @@ private:
         }
         return false;
     }
-    // Waits while the gate for `what` is closed (at most gate_limit).
-    void pass(std::string_view what) {
+    // Waits (at most gate_limit) while the reads of `kind`, or of game `game_id`, are closed.
+    void pass(std::string_view kind, std::string_view game_id = {}) {
         std::unique_lock lock(mutex_);
-        if (gated_ != what) {
+        const bool of_gated_game = !game_id.empty() && game_id == gated_game_;
+        arrived_ += of_gated_game ? 1 : 0;
+        const auto is_closed = [&] {
+            return closed_.count(std::string(kind)) > 0 || (of_gated_game && !game_open_);
+        };
+        if (!is_closed()) {
             return;
         }
         ++held_;
         changed_.notify_all();
-        changed_.wait_for(lock, gate_limit, [&] { return gated_ != what; });
+        changed_.wait_for(lock, gate_limit, [&] { return !is_closed(); });
         --held_;
     }
 
     std::mutex mutex_;
     std::condition_variable changed_;
-    std::string gated_;
-    int held_ = 0;
+    std::set<std::string> closed_;
     std::string gated_game_;
     bool game_open_ = true;
+    int held_ = 0;
     int arrived_ = 0;
 };
 

@@ -1,11 +1,11 @@
 #pragma once
-// A server in this process run by ONE I/O thread, on a ReadGatedStore (read_gated_store.h): while a
+// A server in this process run by ONE I/O thread, on a GatedStore (gated_store.h): while a
 // read waits at the gate, whatever that thread still answers did not wait for it.
 #include <memory>
 
 #include <gtest/gtest.h>
 
-#include "server/read_gated_store.h"
+#include "server/gated_store.h"
 #include "server/server.h"
 #include "server/storage_test_util.h"
 
@@ -39,11 +39,11 @@ public:
     OneIoThreadServer& operator=(const OneIoThreadServer&) = delete;
 
     std::uint16_t port() const { return server_ ? server_->port() : 0; }
-    ReadGatedStore& store() { return store_; }
+    GatedStore& store() { return store_; }
 
 private:
     storage_test::TempDir web_root_;
-    ReadGatedStore store_;
+    GatedStore store_;
     std::unique_ptr<server::Server> server_;
 };
 

@@ -33,7 +33,7 @@ protected:
         store_ = store.get();
         server_ = std::make_unique<test::TestServer>(test::fast_limits(), std::move(store));
     }
-    ~LobbyCreation() override { store_->open_gate(); }
+    ~LobbyCreation() override { store_->open(); }
 
     // `client`'s seek (a chesica one), once created.
     static std::string make_seek(WsClient& client, const std::string& id) {
@@ -58,7 +58,7 @@ TEST_F(LobbyCreation, ThePairingsGameIsCreatedOffTheLobbyStrand) {
     const auto seek_id = make_seek(ann, "s");
     ASSERT_FALSE(seek_id.empty());
 
-    store_->close_gate("player");  // the players' names: the first read of a game's creation
+    store_->close("player");  // the players' names: the first read of a game's creation
     bob.send({{"type", "seek_accept"}, {"seek_id", seek_id}, {"id", "accept"}});
     ASSERT_TRUE(store_->wait_held(1)) << "the creation reads the players";
 
@@ -76,7 +76,7 @@ TEST_F(LobbyCreation, ThePairingsGameIsCreatedOffTheLobbyStrand) {
     EXPECT_EQ(ann.wait_error("cancel")["code"], "no_such_seek");
     EXPECT_EQ(store_->held(), 1) << "the creation still waits";
 
-    store_->open_gate();
+    store_->open();
     const auto started = bob.wait_for([](const json& m) {
         return m.value("type", "") == "game_started" && m.value("id", json()) == "accept";
     });
@@ -100,7 +100,7 @@ TEST_F(LobbyCreation, AGameAgainstTheComputerIsCreatedOffTheLobbyStrand) {
     WsClient carol(server_->port());
     ann.hello();
     carol.hello();
-    store_->close_gate("player");
+    store_->close("player");
     ann.send({{"type", "seek_create"},
               {"variant", "chesica"},
               {"opponent", "computer"},
@@ -112,7 +112,7 @@ TEST_F(LobbyCreation, AGameAgainstTheComputerIsCreatedOffTheLobbyStrand) {
         carol.wait_for([](const json& m) { return m.value("id", json()) == "c"; }, 3000ms);
     EXPECT_EQ(created.value("type", ""), "seek_created") << created.dump();
 
-    store_->open_gate();
+    store_->open();
     const auto started = ann.wait_for([](const json& m) {
         return m.value("type", "") == "game_started" && m.value("id", json()) == "bot";
     });

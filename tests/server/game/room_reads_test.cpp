@@ -25,7 +25,7 @@ protected:
         store_ = store.get();
         server_ = std::make_unique<test::TestServer>(test::fast_limits(), std::move(store));
     }
-    ~RoomReads() override { store_->open_gate(); }
+    ~RoomReads() override { store_->open(); }
 
     // While the held rooms wait for the store, a move in `free` is stored and told at once.
     static void expect_answered_meanwhile(Table& free) {
@@ -69,7 +69,7 @@ TEST_F(RoomReads, AReadBackHoldsItsRoomOnlyAndItsRequestsFollowInOrder) {
     // Both moves are stored but reported failed: each room reads back what it wrote, and the
     // store holds both reads (as many as the server has I/O threads).
     store_->land_then_fail = 2;
-    store_->close_gate("events");
+    store_->close("events");
     first.ann->send(
         {{"type", "move"}, {"game_id", first.game_id}, {"move", one["legal"][0]}, {"id", "m1"}});
     second.ann->send(
@@ -83,7 +83,7 @@ TEST_F(RoomReads, AReadBackHoldsItsRoomOnlyAndItsRequestsFollowInOrder) {
     EXPECT_TRUE(unanswered(*first.bob, "d1")) << "and the room's later requests with it";
     EXPECT_EQ(store_->held(), 2);
 
-    store_->open_gate();
+    store_->open();
     // The move landed: it is acknowledged and told, then the requests that waited, in order.
     const auto moved =
         first.ann->wait_for([](const json& m) { return m.value("id", json()) == "m1"; });
@@ -113,7 +113,7 @@ TEST_F(RoomReads, ARebuildHoldsItsRoomOnlyAndItsRequestsFollowInOrder) {
     const auto one = first.snapshot(*first.sam);
 
     // Each chat's commit throws: the room rebuilds itself from its events, read off its strand.
-    store_->close_gate("events");
+    store_->close("events");
     store_->throw_commits = 1;
     first.ann->send({{"type", "chat"}, {"game_id", first.game_id}, {"text", "a"}, {"id", "c1"}});
     ASSERT_TRUE(store_->wait_held(1));
@@ -129,7 +129,7 @@ TEST_F(RoomReads, ARebuildHoldsItsRoomOnlyAndItsRequestsFollowInOrder) {
     EXPECT_TRUE(unanswered(*first.ann, "m1")) << "the rebuild still waits";
     EXPECT_EQ(store_->held(), 2);
 
-    store_->open_gate();
+    store_->open();
     const auto moved =
         first.ann->wait_for([](const json& m) { return m.value("id", json()) == "m1"; });
     EXPECT_EQ(moved.value("type", ""), "ack") << moved.dump();
@@ -155,7 +155,7 @@ TEST_F(RoomReads, ARematchIsCreatedOffTheStrandAndStartsOneGame) {
     }
 
     // Each acceptance creates the new game: its players' names wait for the store.
-    store_->close_gate("player");
+    store_->close("player");
     first.ann->send({{"type", "rematch_accept"}, {"game_id", first.game_id}, {"id", "r1"}});
     second.ann->send({{"type", "rematch_accept"}, {"game_id", second.game_id}, {"id", "r2"}});
     ASSERT_TRUE(store_->wait_held(2));
@@ -167,7 +167,7 @@ TEST_F(RoomReads, ARematchIsCreatedOffTheStrandAndStartsOneGame) {
     EXPECT_TRUE(unanswered(*first.ann, "r1"));
     EXPECT_TRUE(unanswered(*first.ann, "again"));
 
-    store_->open_gate();
+    store_->open();
     const auto started = first.event(++first.version);
     EXPECT_EQ(started["kind"], "rematch_started");
     EXPECT_EQ(first.ann->wait_error("again")["code"], "wrong_phase") << "started already";

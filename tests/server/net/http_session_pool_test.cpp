@@ -23,13 +23,13 @@ TEST(HttpOnPool, AGameReadThatHangsDoesNotHoldHealthzOrOtherRequests) {
     test::OneIoThreadServer server(test::fast_limits());
     server.store().close("game");
     auto game = get_later(server.port(), "/api/games/g-waiting");
-    ASSERT_TRUE(server.store().wait_for_held(1));
+    ASSERT_TRUE(server.store().wait_held(1));
     auto health = get_later(server.port(), "/healthz");
     auto legal = get_later(server.port(), "/api/legal?variant=chessence");
     auto pgn = get_later(server.port(), "/api/games/g-waiting.pgn");
     const bool health_answered = health.wait_for(3s) == std::future_status::ready;
     const bool legal_answered = legal.wait_for(3s) == std::future_status::ready;
-    const bool pgn_read = server.store().wait_for_held(2, 1s);  // a second read waits beside
+    const bool pgn_read = server.store().wait_held(2, 1s);  // a second read waits beside
     const bool game_answered = game.wait_for(0s) == std::future_status::ready;
     server.store().open();
     EXPECT_TRUE(health_answered) << "/healthz waited for another connection's store read";

@@ -50,7 +50,7 @@ void expect_other_served_then_in_order(test::OneIoThreadServer& server, WsClient
                                        const std::string& answer) {
     waiting.send(request);
     waiting.send({{"type", "ping"}, {"id", "after"}});
-    ASSERT_TRUE(server.store().wait_for_held(1)) << "the request never reached the store";
+    ASSERT_TRUE(server.store().wait_held(1)) << "the request never reached the store";
     other.send({{"type", "ping"}, {"id", "other"}});
     const auto pong =
         other.wait_for([](const json& m) { return is_reply(m, "pong", "other"); }, 3s);
