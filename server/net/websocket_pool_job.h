@@ -14,6 +14,8 @@ template <class Work, class Then>
 bool WebSocketSession::pool_job(bool WebSocketSession::*pending, const nlohmann::json& id,
                                 Work work, Then then) {
     auto self = shared_from_this();
+    // Set before the hand-over: the answer may be posted back before run_then returns.
+    this->*pending = true;
     const bool queued = state_.blocking().run_then(
         ws_.get_executor(), std::move(work),
         [self, pending, then = std::move(then)](auto result) mutable {
@@ -26,10 +28,10 @@ bool WebSocketSession::pool_job(bool WebSocketSession::*pending, const nlohmann:
                 });
         });
     if (!queued) {
+        this->*pending = false;
         enqueue(error_frame(protocol::ErrorCode::rate_limited, pool_busy_text, id));
         return false;
     }
-    this->*pending = true;
     return true;
 }
 
