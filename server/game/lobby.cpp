@@ -23,8 +23,12 @@ using protocol::RequestType;
 
 // Says so when `actor` already sits in as many unfinished games as one player may (a new seek, an
 // acceptance or a game against the computer is then refused with rate_limited).
-std::optional<std::string> Lobby::too_many_games(const Actor& actor) const {
-    auto games = state_.unfinished_games_of(actor.player_id).size();
+std::optional<std::string> Lobby::too_many_games(const Actor& actor,
+                                                 const AskerFacts& facts) const {
+    // Cluster mode: the player's games on every node, read before the request came (the store);
+    // else this node's rooms (memory).
+    auto games = facts.unfinished_games ? *facts.unfinished_games
+                                        : state_.unfinished_games_here(actor.player_id).size();
     if (auto it = creating_.find(actor.player_id); it != creating_.end()) {
         games += static_cast<std::size_t>(it->second);
     }
@@ -50,18 +54,42 @@ Lobby::Lobby(ServerState& state, boost::asio::io_context& io)
 
 // Each handler on the lobby strand runs guarded: an exception is logged with who asked and the
 // lobby goes on serving; the asker gets internal_error.
-void Lobby::post_request(Actor actor, protocol::Request request) {
+void Lobby::post_request(Actor actor, protocol::Request request, AskerFacts facts) {
     boost::asio::post(strand_, [self = shared_from_this(), actor = std::move(actor),
-                                request = std::move(request)] {
+                                request = std::move(request), facts = std::move(facts)] {
         const auto context = [&] {
             return "client " + std::to_string(actor.client_id) + " player " + actor.player_id +
                    ": " + std::string(protocol::request_type_name(request.type));
         };
-        if (!guarded("lobby", context, [&] { self->handle(actor, request); })) {
+        if (!guarded("lobby", context, [&] { self->handle(actor, request, facts); })) {
             actor.send(error_frame(ErrorCode::internal_error,
                                    "the lobby could not do that; try again", request.id));
         }
     });
+}
+
+void Lobby::post_request_reading(Actor actor, protocol::Request request) {
+    if (!needs_asker_facts(state_, actor, request)) {
+        post_request(std::move(actor), std::move(request));
+        return;
+    }
+    const auto id = request.id;
+    const bool handed = state_.blocking().run_then(
+        strand_, [&state = state_, actor] { return read_asker_facts(state, actor); },
+        [self = shared_from_this(), actor, request](core::Expected<AskerFacts> facts) {
+            if (!facts) {
+                component_logger("lobby")->error("client {} player {}: {}", actor.client_id,
+                                                 actor.player_id, facts.error());
+                actor.send(error_frame(ErrorCode::internal_error,
+                                       "the server could not read your ratings; try again",
+                                       request.id));
+                return;
+            }
+            self->post_request(actor, request, std::move(*facts));
+        });
+    if (!handed) {
+        actor.send(error_frame(ErrorCode::rate_limited, std::string(pool_busy_text), id));
+    }
 }
 
 void Lobby::post_game_summary(std::string game_id, json summary) {
@@ -138,7 +166,7 @@ void Lobby::flush_changes() {
     }
 }
 
-void Lobby::handle(const Actor& actor, const protocol::Request& request) {
+void Lobby::handle(const Actor& actor, const protocol::Request& request, const AskerFacts& facts) {
     switch (request.type) {
         case RequestType::lobby_subscribe:
             subscribers_[actor.client_id] = actor.client;
@@ -155,16 +183,16 @@ void Lobby::handle(const Actor& actor, const protocol::Request& request) {
                 request.id)));
             break;
         case RequestType::seek_create:
-            create_seek(actor, request);
+            create_seek(actor, request, facts);
             break;
         case RequestType::seek_cancel:
             cancel_seek(actor, request);
             break;
         case RequestType::seek_accept:
-            accept_seek(actor, request.seek_id, request.id);
+            accept_seek(actor, request.seek_id, request.id, facts);
             break;
         case RequestType::quick_pair:
-            quick_pair(actor, request);
+            quick_pair(actor, request, facts);
             break;
         default:
             actor.send(error_frame(ErrorCode::internal_error, "not a lobby request", request.id));
@@ -172,9 +200,10 @@ void Lobby::handle(const Actor& actor, const protocol::Request& request) {
     }
 }
 
-void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
+void Lobby::create_seek(const Actor& actor, const protocol::Request& request,
+                        const AskerFacts& facts) {
     if (request.computer) {
-        play_computer(actor, request);
+        play_computer(actor, request, facts);
         return;
     }
     const auto mine = std::count_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
@@ -199,7 +228,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
                                     request.id)));
         return;
     }
-    if (auto busy = too_many_games(actor)) {
+    if (auto busy = too_many_games(actor, facts)) {
         actor.send(error_frame(ErrorCode::rate_limited, *busy, request.id));
         return;
     }
@@ -230,10 +259,7 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request) {
     if (sniderman) {
         seek.json["rounds"] = seek.rounds;
     }
-    if (auto rated = rate_seek(seek, actor, request); !rated) {
-        read_failed(actor, rated.error(), request.id);
-        return;
-    }
+    rate_seek(seek, actor, request, facts);
     if (seek.is_private) {
         const auto ttl = state_.limits().invite_ttl;
         seek.expires = std::chrono::steady_clock::now() + ttl;
@@ -285,17 +311,17 @@ void Lobby::cancel_seek(const Actor& actor, const protocol::Request& request) {
 }
 
 void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const json& id,
-                        bool waited) {
+                        const AskerFacts& facts, bool waited) {
     auto it =
         std::find_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) { return s.id == seek_id; });
     if (it == seeks_.end() && state_.relay() && !waited) {
         auto timer = std::make_shared<boost::asio::steady_timer>(strand_, unknown_seek_wait);
-        timer->async_wait([self = shared_from_this(), timer, actor, seek_id,
-                           id](const boost::system::error_code& ec) {
+        timer->async_wait([self = shared_from_this(), timer, actor, seek_id, id,
+                           facts](const boost::system::error_code& ec) {
             if (!ec) {
                 guarded(
                     "lobby", [&] { return "seek " + seek_id + " accepted again"; },
-                    [&] { self->accept_seek(actor, seek_id, id, true); });
+                    [&] { self->accept_seek(actor, seek_id, id, facts, true); });
             }
         });
         return;
@@ -315,11 +341,11 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
         relay_to_holder(actor, *it, RequestType::seek_accept, id);
         return;
     }
-    if (auto busy = too_many_games(actor)) {
+    if (auto busy = too_many_games(actor, facts)) {
         actor.send(error_frame(ErrorCode::rate_limited, *busy, id));
         return;
     }
-    if (auto refused = accept_refusal(actor, *it)) {
+    if (auto refused = accept_refusal(actor, *it, facts)) {
         actor.send(error_frame(*refused, id));
         return;
     }
@@ -444,18 +470,14 @@ void Lobby::store_new_game(WriteBatch writes, std::shared_ptr<Room> room,
         });
 }
 
-void Lobby::quick_pair(const Actor& actor, const protocol::Request& request) {
+void Lobby::quick_pair(const Actor& actor, const protocol::Request& request,
+                       const AskerFacts& facts) {
     if (auto refused = seek_refusal(actor, request)) {
         actor.send(error_frame(*refused, request.id));
         return;
     }
-    const auto mine = shown_rating_of(actor.player_id, request.variant);
-    if (!mine) {
-        read_failed(actor, mine.error(), request.id);
-        return;
-    }
-    if (const auto* seek = best_match(actor, request, *mine)) {
-        accept_seek(actor, seek->id, request.id);
+    if (const auto* seek = best_match(actor, request, facts)) {
+        accept_seek(actor, seek->id, request.id, facts);
         return;
     }
     protocol::Request create = request;
@@ -464,7 +486,7 @@ void Lobby::quick_pair(const Actor& actor, const protocol::Request& request) {
     create.is_private = false;
     create.rating_min.reset();
     create.rating_max.reset();
-    create_seek(actor, create);
+    create_seek(actor, create, facts);
 }
 
 void Lobby::remove_seek(const std::string& seek_id) {

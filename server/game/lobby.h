@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -32,13 +33,33 @@ class Room;
 class ServerState;
 struct PreparedGame;
 
+// What the lobby needs to know from the store about the player who asks to create, accept or
+// quick-pair a seek (issue 42, finding 6: the lobby's strand reads nothing): their ratings (an
+// account's) and, in cluster mode, how many unfinished games they sit in on every node. Read on
+// the blocking pool before the request reaches the lobby (read_asker_facts).
+struct AskerFacts {
+    std::vector<RatingRecord> ratings;            // as stored; an account's only
+    std::optional<std::size_t> unfinished_games;  // cluster mode; else the lobby counts its rooms
+};
+
+// Whether `request` of `actor` needs AskerFacts read first: a seek_create (the computer too),
+// seek_accept or quick_pair by an account, or by anyone in cluster mode.
+bool needs_asker_facts(ServerState& state, const Actor& actor, const protocol::Request& request);
+// Reads them (blocks: the blocking pool only); an error when the store cannot be read.
+core::Expected<AskerFacts> read_asker_facts(ServerState& state, const Actor& actor);
+
 class Lobby : public std::enable_shared_from_this<Lobby> {
 public:
     Lobby(ServerState& state, boost::asio::io_context& io);
 
     // Runs a lobby request (lobby_subscribe/unsubscribe, lobby_games, seek_*, quick_pair) on the
-    // lobby strand.
-    void post_request(Actor actor, protocol::Request request);
+    // lobby strand, with `facts` read for it when needs_asker_facts says so (the caller read them
+    // on the pool, keeping its requests in order).
+    void post_request(Actor actor, protocol::Request request, AskerFacts facts = {});
+    // The same for a caller that did not read the facts (a request relayed from another node):
+    // read on the pool first when needed; `actor` gets internal_error if they cannot be read, or
+    // rate_limited when the pool is busy.
+    void post_request_reading(Actor actor, protocol::Request request);
     // A session said hello as `actor`: the player's open seeks now follow this connection, which
     // gets a `seek_created` for each of them. In cluster mode the nodes holding the player's other
     // seeks are told (Relay::present), and each counts the connection as the player's for them:
@@ -83,7 +104,7 @@ private:
         std::optional<std::chrono::steady_clock::time_point> expires;
     };
 
-    void handle(const Actor& actor, const protocol::Request& request);
+    void handle(const Actor& actor, const protocol::Request& request, const AskerFacts& facts);
     // lobby_presence.cpp: who is connected, seeks following their player, expiry
     void player_connected(const Actor& actor, bool relayed);
     void client_gone(std::uint64_t client_id);
@@ -96,12 +117,12 @@ private:
 
     void game_summary(const std::string& game_id, nlohmann::json summary,
                       const std::string& node = {});
-    void create_seek(const Actor& actor, const protocol::Request& request);
+    void create_seek(const Actor& actor, const protocol::Request& request, const AskerFacts& facts);
     void cancel_seek(const Actor& actor, const protocol::Request& request);
     // In cluster mode a seek not known here yet (made on another node a moment ago, its news on
     // the way) is looked for again once, unknown_seek_wait later, before no_such_seek (`waited`).
     void accept_seek(const Actor& actor, const std::string& seek_id, const nlohmann::json& id,
-                     bool waited = false);
+                     const AskerFacts& facts, bool waited = false);
     // The game of an accepted seek, prepared off the strand (ServerState::prepare_game on the
     // blocking pool), is back: stored with the seek's deletion, or the seek goes back on the book
     // and `actor` gets internal_error. `players` by seat.
@@ -121,29 +142,27 @@ private:
                         std::function<void(bool stored)> after);
     // The limit of unfinished games per player: the refusal's text when `actor` has reached it
     // (the games being created for the player count).
-    std::optional<std::string> too_many_games(const Actor& actor) const;
-    void quick_pair(const Actor& actor, const protocol::Request& request);
+    std::optional<std::string> too_many_games(const Actor& actor, const AskerFacts& facts) const;
+    void quick_pair(const Actor& actor, const protocol::Request& request, const AskerFacts& facts);
     // lobby_computer.cpp (issue 25): seek_create with "opponent": "computer" starts the game at
     // once against the computer at the asked level; no seek is listed.
-    void play_computer(const Actor& actor, const protocol::Request& request);
+    void play_computer(const Actor& actor, const protocol::Request& request,
+                       const AskerFacts& facts);
     // lobby_ratings.cpp (issue 16): rated seeks, rating ranges, closest-rating pairing.
     // The error that keeps `actor` from creating (or quick-pairing) this seek, if any.
     std::optional<protocol::ProtocolError> seek_refusal(const Actor& actor,
                                                         const protocol::Request& request) const;
-    // Adds the rating fields to a new seek (its json too); an error if the rating cannot be read.
-    core::Status rate_seek(Seek& seek, const Actor& actor, const protocol::Request& request);
-    // The error that keeps `actor` from accepting `seek`, if any (internal_error, logged, when
-    // the actor's rating cannot be read).
-    std::optional<protocol::ProtocolError> accept_refusal(const Actor& actor,
-                                                          const Seek& seek) const;
-    // The open seek quick pairing gives `actor`, whose shown rating is `mine`: the compatible one
-    // whose creator's rating is closest, the oldest among equals; null if none.
-    const Seek* best_match(const Actor& actor, const protocol::Request& request, int mine) const;
-    // The player's shown rating in `variant`; an error if the ratings cannot be read.
-    core::Expected<int> shown_rating_of(const std::string& player_id,
-                                        core::VariantId variant) const;
-    // Logs a failed store read and answers `id` with internal_error.
-    void read_failed(const Actor& actor, const std::string& error, const nlohmann::json& id) const;
+    // Adds the rating fields to a new seek (its json too).
+    static void rate_seek(Seek& seek, const Actor& actor, const protocol::Request& request,
+                          const AskerFacts& facts);
+    // The error that keeps `actor` from accepting `seek`, if any.
+    static std::optional<protocol::ProtocolError> accept_refusal(const Actor& actor,
+                                                                 const Seek& seek,
+                                                                 const AskerFacts& facts);
+    // The open seek quick pairing gives `actor`: the compatible one whose creator's rating is
+    // closest to the actor's, the oldest among equals; null if none.
+    const Seek* best_match(const Actor& actor, const protocol::Request& request,
+                           const AskerFacts& facts) const;
     void store_async(WriteOp write);
     // Withdraws a seek (and tells the subscribers when it was listed).
     void remove_seek(const std::string& seek_id);

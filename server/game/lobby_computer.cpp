@@ -20,8 +20,9 @@ namespace server {
 using nlohmann::json;
 using protocol::ErrorCode;
 
-void Lobby::play_computer(const Actor& actor, const protocol::Request& request) {
-    if (auto busy = too_many_games(actor)) {
+void Lobby::play_computer(const Actor& actor, const protocol::Request& request,
+                          const AskerFacts& facts) {
+    if (auto busy = too_many_games(actor, facts)) {
         actor.send(error_frame(ErrorCode::rate_limited, *busy, request.id));
         return;
     }

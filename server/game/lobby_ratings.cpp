@@ -15,20 +15,31 @@ using nlohmann::json;
 using protocol::ErrorCode;
 using protocol::ProtocolError;
 
-core::Expected<int> Lobby::shown_rating_of(const std::string& player_id,
-                                           core::VariantId variant) const {
-    const auto rating = rating_in(state_.store(), player_id, core::variant_name(variant));
-    if (!rating) {
-        return core::make_error(rating.error());
-    }
-    return shown_rating(*rating);
+bool needs_asker_facts(ServerState& state, const Actor& actor, const protocol::Request& request) {
+    const bool pairing = request.type == protocol::RequestType::seek_create ||
+                         request.type == protocol::RequestType::seek_accept ||
+                         request.type == protocol::RequestType::quick_pair;
+    return pairing && (actor.account || state.leases() != nullptr);
 }
 
-void Lobby::read_failed(const Actor& actor, const std::string& error, const json& id) const {
-    component_logger("lobby")->error("client {} player {}: {}", actor.client_id, actor.player_id,
-                                     error);
-    actor.send(error_frame(ErrorCode::internal_error,
-                           "the server could not read the ratings; try again", id));
+core::Expected<AskerFacts> read_asker_facts(ServerState& state, const Actor& actor) {
+    AskerFacts facts;
+    if (actor.account) {
+        auto ratings = state.store().ratings_of(actor.player_id);
+        if (!ratings) {
+            return core::make_error("the ratings of " + actor.player_id + ": " + ratings.error());
+        }
+        facts.ratings = std::move(*ratings);
+    }
+    if (state.leases()) {
+        auto games = state.store().unfinished_game_ids_of(actor.player_id);
+        if (!games) {
+            return core::make_error("the unfinished games of " + actor.player_id + ": " +
+                                    games.error());
+        }
+        facts.unfinished_games = games->size();
+    }
+    return facts;
 }
 
 std::optional<ProtocolError> Lobby::seek_refusal(const Actor& actor,
@@ -40,7 +51,8 @@ std::optional<ProtocolError> Lobby::seek_refusal(const Actor& actor,
     return std::nullopt;
 }
 
-core::Status Lobby::rate_seek(Seek& seek, const Actor& actor, const protocol::Request& request) {
+void Lobby::rate_seek(Seek& seek, const Actor& actor, const protocol::Request& request,
+                      const AskerFacts& facts) {
     seek.rated = request.rated;
     seek.rating_min = request.rating_min;
     seek.rating_max = request.rating_max;
@@ -52,54 +64,45 @@ core::Status Lobby::rate_seek(Seek& seek, const Actor& actor, const protocol::Re
         seek.json["rating_max"] = *seek.rating_max;
     }
     if (actor.account) {
-        const auto rating =
-            rating_in(state_.store(), actor.player_id, core::variant_name(seek.variant));
-        if (!rating) {
-            return core::make_error(rating.error());
-        }
-        seek.creator_rating = shown_rating(*rating);
+        const auto rating = rating_in(facts.ratings, core::variant_name(seek.variant));
+        seek.creator_rating = shown_rating(rating);
         seek.json["rating"] = seek.creator_rating;
-        seek.json["provisional"] = glicko2::provisional(*rating);
+        seek.json["provisional"] = glicko2::provisional(rating);
     } else {
         seek.creator_rating = shown_rating(glicko2::Rating{});
     }
-    return core::ok_status();
 }
 
-std::optional<ProtocolError> Lobby::accept_refusal(const Actor& actor, const Seek& seek) const {
+std::optional<ProtocolError> Lobby::accept_refusal(const Actor& actor, const Seek& seek,
+                                                   const AskerFacts& facts) {
     if (seek.rated && !actor.account) {
         return ProtocolError{ErrorCode::account_required,
                              "rated games are for registered players; log in or register"};
     }
     if (seek.rating_min || seek.rating_max) {
-        const auto mine = shown_rating_of(actor.player_id, seek.variant);
-        if (!mine) {
-            component_logger("lobby")->error("client {} player {}: {}", actor.client_id,
-                                             actor.player_id, mine.error());
-            return ProtocolError{ErrorCode::internal_error,
-                                 "the server could not read your rating; try again"};
-        }
-        if ((seek.rating_min && *mine < *seek.rating_min) ||
-            (seek.rating_max && *mine > *seek.rating_max)) {
+        const int mine = shown_rating(rating_in(facts.ratings, core::variant_name(seek.variant)));
+        if ((seek.rating_min && mine < *seek.rating_min) ||
+            (seek.rating_max && mine > *seek.rating_max)) {
             return ProtocolError{
                 ErrorCode::outside_rating_range,
-                "your rating " + std::to_string(*mine) + " is outside this seek's rating range"};
+                "your rating " + std::to_string(mine) + " is outside this seek's rating range"};
         }
     }
     return std::nullopt;
 }
 
 const Lobby::Seek* Lobby::best_match(const Actor& actor, const protocol::Request& request,
-                                     int mine) const {
+                                     const AskerFacts& facts) const {
+    const int mine = shown_rating(rating_in(facts.ratings, core::variant_name(request.variant)));
     const Seek* best = nullptr;
     int best_distance = std::numeric_limits<int>::max();
     for (const auto& seek : seeks_) {
         const bool rounds_match =
             seek.variant != core::VariantId::sniderman || seek.rounds == request.rounds;
-        const bool fits = !seek.is_private && seek.variant == request.variant &&
-                          seek.rules == request.rules && rounds_match &&
-                          seek.clock == request.clock && seek.rated == request.rated &&
-                          seek.creator.player_id != actor.player_id && !accept_refusal(actor, seek);
+        const bool fits =
+            !seek.is_private && seek.variant == request.variant && seek.rules == request.rules &&
+            rounds_match && seek.clock == request.clock && seek.rated == request.rated &&
+            seek.creator.player_id != actor.player_id && !accept_refusal(actor, seek, facts);
         if (!fits) {
             continue;
         }

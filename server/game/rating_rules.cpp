@@ -61,18 +61,22 @@ RateGame rate_game_write(const GameRecord& game, double first_score, std::int64_
     return write;
 }
 
+glicko2::Rating rating_in(const std::vector<RatingRecord>& rows, std::string_view variant) {
+    for (const auto& row : rows) {
+        if (row.variant == variant) {
+            return from_value(row.value);
+        }
+    }
+    return glicko2::Rating{};
+}
+
 core::Expected<glicko2::Rating> rating_in(Store& store, std::string_view player_id,
                                           std::string_view variant) {
     const auto rows = store.ratings_of(player_id);
     if (!rows) {
         return core::make_error(rows.error());
     }
-    for (const auto& row : *rows) {
-        if (row.variant == variant) {
-            return from_value(row.value);
-        }
-    }
-    return glicko2::Rating{};
+    return rating_in(*rows, variant);
 }
 
 int shown_rating(const glicko2::Rating& rating) {

@@ -28,6 +28,8 @@ RateGame rate_game_write(const GameRecord& game, double first_score, std::int64_
 std::vector<RatedSeat> rate_seats(const std::vector<std::optional<RatingRecord>>& current,
                                   std::int64_t at, double first_score);
 
+// The rating in `variant` among a player's stored `rows` (the default when there is none).
+glicko2::Rating rating_in(const std::vector<RatingRecord>& rows, std::string_view variant);
 // A player's rating in `variant` as stored (the default when the player has none); an error when
 // the ratings cannot be read.
 core::Expected<glicko2::Rating> rating_in(Store& store, std::string_view player_id,

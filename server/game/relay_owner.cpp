@@ -256,8 +256,9 @@ bool Relay::serve_request(const std::shared_ptr<RemoteClient>& client, const Rel
     }
     auto actor = actor_of(client, record);
     if (protocol::is_lobby_request(request.type)) {
-        // A seek of this node's accepted (or cancelled) from another node: only this node pairs it.
-        state_.lobby().post_request(std::move(actor), std::move(request));
+        // A seek of this node's accepted (or cancelled) from another node: only this node pairs it
+        // (the accepter's ratings and games read on the pool first).
+        state_.lobby().post_request_reading(std::move(actor), std::move(request));
         return true;
     }
     // In memory (or known to be no game): routed at once. Else the store is read on the blocking

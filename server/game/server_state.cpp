@@ -351,7 +351,6 @@ void ServerState::release_room(std::string_view game_id) {
 }
 
 std::vector<std::string> ServerState::unfinished_games_of(std::string_view player_id) {
-    std::vector<std::string> games;
     if (leases_) {
         // Cluster mode: the player's games on every node are in the store.
         if (auto stored = store_.unfinished_game_ids_of(player_id)) {
@@ -362,6 +361,11 @@ std::vector<std::string> ServerState::unfinished_games_of(std::string_view playe
                 player_id, stored.error());
         }
     }
+    return unfinished_games_here(player_id);
+}
+
+std::vector<std::string> ServerState::unfinished_games_here(std::string_view player_id) {
+    std::vector<std::string> games;
     for (const auto& room : rooms_->held()) {
         if (room->finished()) {
             continue;

@@ -160,8 +160,11 @@ public:
     void release_room(std::string_view game_id);
     void forget_room(std::string_view game_id, const Room* room);
     // Unfinished games in which the player holds a seat: this node's rooms; in cluster mode every
-    // node's, from the store (this node's alone if the store cannot be read).
+    // node's, from the store (this node's alone if the store cannot be read) — then it blocks, so
+    // only on the blocking pool when leases() is set.
     std::vector<std::string> unfinished_games_of(std::string_view player_id);
+    // This node's rooms only (memory: callable on any thread).
+    std::vector<std::string> unfinished_games_here(std::string_view player_id);
     std::size_t room_count();
     // Every room looks at its clocks again (after the time source jumped).
     void check_clocks();

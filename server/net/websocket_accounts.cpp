@@ -191,10 +191,13 @@ void WebSocketSession::finish_register(const std::string& username,
                                                 player_id, username);
                    take_identity({player_id, username}, protocol::AccountInfo{username, false},
                                  token_hash);
-                   reply(protocol::signed_in_message(*player_, token, *account_,
-                                                     state_.unfinished_games_of(player_id), id));
                    // The guest's other connections held a token that is gone now.
                    state_.sign_out(player_id, id_, "registered");
+                   with_unfinished_games(&WebSocketSession::account_pending_, player_id,
+                                         [this, token, id](const std::vector<std::string>& games) {
+                                             reply(protocol::signed_in_message(
+                                                 *player_, token, *account_, games, id));
+                                         });
                });
 }
 

@@ -120,9 +120,14 @@ void WebSocketSession::welcome(const core::Status& stored, const protocol::Playe
     player_ = player;
     component_logger("ws")->info("client {}: player {} \"{}\"{}", id_, player_->id, player_->name,
                                  account_ ? " (account)" : "");
-    reply(protocol::welcome_message(*player_, token, state_.unfinished_games_of(player_->id), id,
-                                    account_ ? protocol::account_json(*account_) : nullptr));
-    state_.lobby().post_player_connected(actor());
+    // (hello_pending_ holds later frames until the welcome is sent.)
+    with_unfinished_games(&WebSocketSession::hello_pending_, player_->id,
+                          [this, token, id](const std::vector<std::string>& games) {
+                              reply(protocol::welcome_message(
+                                  *player_, token, games, id,
+                                  account_ ? protocol::account_json(*account_) : nullptr));
+                              state_.lobby().post_player_connected(actor());
+                          });
 }
 
 void WebSocketSession::set_name(const protocol::Request& request) {

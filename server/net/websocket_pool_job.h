@@ -35,4 +35,33 @@ bool WebSocketSession::pool_job(bool WebSocketSession::*pending, const nlohmann:
     return true;
 }
 
+template <class Then>
+void WebSocketSession::with_unfinished_games(bool WebSocketSession::*pending,
+                                             const std::string& player_id, Then then) {
+    if (!state_.leases()) {
+        then(state_.unfinished_games_here(player_id));
+        return;
+    }
+    auto self = shared_from_this();
+    this->*pending = true;
+    const bool queued = state_.blocking().run_then(
+        ws_.get_executor(),
+        [&state = state_, player_id]() -> core::Expected<std::vector<std::string>> {
+            return state.unfinished_games_of(player_id);
+        },
+        [self, pending, then, player_id](core::Expected<std::vector<std::string>> games) mutable {
+            guarded(
+                "ws", [&] { return "client " + std::to_string(self->id_); },
+                [&] {
+                    (*self).*pending = false;
+                    then(games ? std::move(*games) : self->state_.unfinished_games_here(player_id));
+                    self->release_held();
+                });
+        });
+    if (!queued) {
+        this->*pending = false;
+        then(state_.unfinished_games_here(player_id));
+    }
+}
+
 }  // namespace server

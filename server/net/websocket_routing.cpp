@@ -13,6 +13,7 @@
 #include "server/game/server_state.h"
 #include "server/guard.h"
 #include "server/log.h"
+#include "server/net/websocket_pool_job.h"
 #include "server/net/websocket_session.h"
 
 namespace server {
@@ -110,10 +111,31 @@ void WebSocketSession::on_request(protocol::Request request, const std::string& 
     } else if (request.type == RequestType::set_name) {
         set_name(request);
     } else if (protocol::is_lobby_request(request.type)) {
-        state_.lobby().post_request(actor(), std::move(request));
+        lobby_request(std::move(request));
     } else {
         room_request(std::move(request), text);
     }
+}
+
+void WebSocketSession::lobby_request(protocol::Request request) {
+    if (!needs_asker_facts(state_, actor(), request)) {
+        state_.lobby().post_request(actor(), std::move(request));
+        return;
+    }
+    // The asker's ratings (and, in cluster mode, games) are read on the pool; later frames wait,
+    // so the lobby gets this connection's requests in the order they came.
+    const auto id = request.id;
+    pool_job(
+        &WebSocketSession::lookup_pending_, id,
+        [&state = state_, asker = actor()] { return read_asker_facts(state, asker); },
+        [this, request = std::move(request)](core::Expected<AskerFacts> facts) mutable {
+            if (!facts) {
+                read_failed("lobby: " + facts.error(),
+                            "the server could not read your ratings; try again", request.id);
+                return;
+            }
+            state_.lobby().post_request(actor(), std::move(request), std::move(*facts));
+        });
 }
 
 void WebSocketSession::room_request(protocol::Request request, const std::string& text) {

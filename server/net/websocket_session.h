@@ -103,6 +103,12 @@ private:
     // queue is full. Defined in websocket_pool_job.h.
     template <class Work, class Then>
     bool pool_job(bool WebSocketSession::*pending, const nlohmann::json& id, Work work, Then then);
+    // Runs `then(games)` with the unfinished games of `player_id`: this node's rooms at once; in
+    // cluster mode every node's, read on the pool while `*pending` holds later frames (this node's
+    // alone when the pool is busy). Defined in websocket_pool_job.h.
+    template <class Then>
+    void with_unfinished_games(bool WebSocketSession::*pending, const std::string& player_id,
+                               Then then);
     // The connection stops speaking for its player: its seeks, lobby subscription and watches end.
     void drop_identity();
     // Starts speaking for `player` (after a login): what the previous identity had ends.
@@ -114,6 +120,9 @@ private:
     // nothing had been found).
     void read_failed(const std::string& error, const std::string& message, const nlohmann::json& id,
                      std::string_view game_id = {});
+    // Hands a lobby request to the lobby, with what it needs of the store read first on the pool
+    // (needs_asker_facts).
+    void lobby_request(protocol::Request request);
     // Hands a game request to its room (loaded from the store if needed): no_such_game only when
     // the game does not exist, internal_error when it could not be loaded.
     void room_request(protocol::Request request, const std::string& text);

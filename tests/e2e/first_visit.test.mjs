@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { newPage, screenshot } from './lib/browser.mjs';
 import { suite } from './lib/suite.mjs';
-import { chooser, createSeek, gameIdOf, playMove, waitOnline } from './lib/play.mjs';
+import { chooser, clickIfShown, createSeek, gameIdOf, playMove, waitOnline } from './lib/play.mjs';
 
 const env = suite();
 const test = env.test;
@@ -220,14 +220,8 @@ test('sniderman: a round\'s end stays visible — the final position, the decisi
             if ((await p.getAttribute('#board', 'data-round')) !== '1' || await p.locator('.round-end:not([hidden])').isVisible()) {
                 continue; // round 1 is over for this page: nothing more to do
             }
-            const object = p.locator('.match button.object-choice').first();
-            if (await object.isVisible().catch(() => false)) {
-                await object.click();
-            }
-            const odd = p.locator('.match button[data-side="odd"]');
-            if (await odd.isVisible().catch(() => false)) {
-                await odd.click();
-            }
+            await clickIfShown(p.locator('.match button.object-choice').first());
+            await clickIfShown(p.locator('.match button[data-side="odd"]'));
             if ((await p.getAttribute('#board', 'data-my-turn')) === 'true') {
                 last = await playMove(p, chooser(7));
                 await p.waitForFunction((n) => document.querySelector('#board').dataset.myTurn !== 'true'

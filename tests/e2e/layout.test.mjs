@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPage, screenshot } from './lib/browser.mjs';
 import { suite } from './lib/suite.mjs';
-import { createSeek, gameIdOf, playMove, chooser, setName, waitOnline } from './lib/play.mjs';
+import { clickIfShown, createSeek, gameIdOf, playMove, chooser, setName, waitOnline } from './lib/play.mjs';
 import { cutOff, lowContrast, smallControls } from './lib/checks.mjs';
 import { socketGame } from './lib/socket_game.mjs';
 
@@ -247,14 +247,9 @@ test('sniderman: each player keeps their side of the board for the whole match',
     while (!(await a.locator('.banner:not([hidden])').isVisible())) {
         assert.ok(Date.now() < deadline);
         for (const p of [a, b]) {
-            const object = p.locator('.match button.object-choice').first();
-            if (await object.isVisible().catch(() => false)) {
-                await object.click();
-            }
-            const even = p.locator('.match button[data-side="even"]');
-            if (await even.isVisible().catch(() => false)) {
-                await even.click(); // the player who sat at the bottom becomes EVEN: no turn of the board
-            }
+            await clickIfShown(p.locator('.match button.object-choice').first());
+            // The player who sat at the bottom becomes EVEN: no turn of the board.
+            await clickIfShown(p.locator('.match button[data-side="even"]'));
             if ((await p.getAttribute('#board', 'data-my-turn')) === 'true') {
                 await playMove(p, chooser(rounds.size + 1));
             }

@@ -9,7 +9,7 @@ import { newPage, screenshot } from './lib/browser.mjs';
 import { suite } from './lib/suite.mjs';
 import { cutOff, smallControls } from './lib/checks.mjs';
 import { mockSocket } from './lib/mock_server.mjs';
-import { chooser, gameIdOf, isOver, playMove, waitOnline } from './lib/play.mjs';
+import { chooser, clickIfShown, gameIdOf, isOver, playMove, waitOnline } from './lib/play.mjs';
 
 const env = suite();
 const WIDE = { viewport: { width: 1366, height: 768 } };
@@ -46,14 +46,8 @@ async function playToResult(page, choose, maxActions = 200) {
                 || !document.querySelector('.banner').hidden || document.querySelector('#board').dataset.myTurn !== 'true', ply);
             continue;
         }
-        const object = page.locator('.match button.object-choice').first();
-        if (await object.isVisible().catch(() => false)) {
-            await object.click();
-            continue;
-        }
-        const odd = page.locator('.match button[data-side="odd"]');
-        if (await odd.isVisible().catch(() => false)) {
-            await odd.click();
+        if (await clickIfShown(page.locator('.match button.object-choice').first())
+            || await clickIfShown(page.locator('.match button[data-side="odd"]'))) {
             continue;
         }
         await page.waitForTimeout(100);

@@ -126,6 +126,11 @@ public:
         pass("account_by_username");
         return MemoryStore::account_by_username(username);
     }
+    core::Expected<std::vector<server::RatingRecord>> ratings_of(
+        std::string_view player_id) override {
+        pass("ratings_of");
+        return MemoryStore::ratings_of(player_id);
+    }
     core::Expected<server::Moderation> moderation(std::string_view player_id) override {
         pass("moderation");
         return MemoryStore::moderation(player_id);

@@ -70,6 +70,22 @@ export async function gameIdOf(page) {
 export const plyOf = async (page) => Number(await page.getAttribute('#board', 'data-ply'));
 export const isOver = async (page) => page.locator('.banner:not([hidden])').isVisible();
 
+// Clicks `locator` if it shows now and returns whether the click landed. A Sniderman choice seen
+// may go before the click lands (the server's answer to an earlier click, or the other side acting
+// first): the click then gives up after a moment instead of waiting out the test's timeout, and the
+// caller's loop looks again.
+export async function clickIfShown(locator, timeout = 2000) {
+    if (!(await locator.isVisible().catch(() => false))) {
+        return false;
+    }
+    try {
+        await locator.click({ timeout });
+        return true;
+    } catch {
+        return false;
+    }
+}
+
 // Plays one legal move on `page` (whose turn it is) by clicking; `choose(legal)` picks it.
 export async function playMove(page, choose) {
     const legal = (await page.getAttribute('#board', 'data-legal')).split(' ').filter(Boolean);

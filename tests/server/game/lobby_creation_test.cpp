@@ -48,6 +48,43 @@ protected:
     std::unique_ptr<test::TestServer> server_;
 };
 
+// An account's seek shows its rating: read on the blocking pool before the request reaches the
+// lobby, so a ratings read that hangs holds that one connection, never the lobby; the
+// connection's later requests wait for it and are carried out in order.
+TEST_F(LobbyCreation, AnAccountsRatingIsReadBeforeTheLobbyNotOnItsStrand) {
+    WsClient ann(server_->port());
+    WsClient carol(server_->port());
+    ann.hello();
+    carol.hello();
+    ann.send({{"type", "register"}, {"username", "annie"}, {"password", "long enough"}});
+    ann.wait_type("signed_in");
+
+    store_->close("ratings_of");
+    ann.send({{"type", "seek_create"}, {"variant", "chessence"}, {"id", "rated"}});
+    ASSERT_TRUE(store_->wait_held(1)) << "the seek reads its creator's ratings";
+    ann.send({{"type", "lobby_subscribe"}, {"id", "after"}});
+
+    const auto start = std::chrono::steady_clock::now();
+    carol.send({{"type", "seek_create"}, {"variant", "chesica"}, {"id", "c"}});
+    const auto created =
+        carol.wait_for([](const json& m) { return m.value("id", json()) == "c"; }, 3000ms);
+    EXPECT_EQ(created.value("type", ""), "seek_created") << created.dump();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 3s) << "not after the read";
+
+    store_->open();
+    const auto seek = ann.wait_for([](const json& m) { return m.value("id", json()) == "rated"; });
+    EXPECT_EQ(seek.value("type", ""), "seek_created") << seek.dump();
+    EXPECT_EQ(seek["seek"].value("rating", 0), 1500);
+    // The subscription sent after the seek was carried out after it: its lobby lists the seek.
+    const auto lobby = ann.wait_for([](const json& m) { return m.value("id", json()) == "after"; });
+    ASSERT_EQ(lobby.value("type", ""), "lobby") << lobby.dump();
+    bool listed = false;
+    for (const auto& s : lobby["seeks"]) {
+        listed = listed || s.value("seek_id", "") == seek["seek"].value("seek_id", "?");
+    }
+    EXPECT_TRUE(listed) << lobby.dump();
+}
+
 TEST_F(LobbyCreation, ThePairingsGameIsCreatedOffTheLobbyStrand) {
     WsClient ann(server_->port());
     WsClient bob(server_->port());

@@ -114,6 +114,14 @@ TEST_F(WsReads, AGameThatCannotBeLoadedIsAnInternalErrorUntilReadsRecover) {
 TEST_F(WsReads, AccountsAndTheLobbyAnswerInternalErrorWhenReadsFail) {
     WsClient ann(server_->port());
     ann.hello(std::nullopt, std::string("Ann"));
+    // An account's pairing needs its ratings (a guest's reads nothing from the store).
+    WsClient cara(server_->port());
+    cara.hello(std::nullopt, std::string("Cara"));
+    cara.send({{"type", "register"},
+               {"username", "cara_k"},
+               {"password", "correct horse"},
+               {"id", "cara"}});
+    cara.wait_type("signed_in");
 
     store_->fail_reads = true;
     ann.send({{"type", "register"},
@@ -124,14 +132,14 @@ TEST_F(WsReads, AccountsAndTheLobbyAnswerInternalErrorWhenReadsFail) {
     ann.send(
         {{"type", "login"}, {"username", "ann_k"}, {"password", "correct horse"}, {"id", "in"}});
     EXPECT_EQ(ann.wait_error("in")["code"], "internal_error");
-    ann.send({{"type", "quick_pair"}, {"variant", "chesica"}, {"id", "q"}});
-    EXPECT_EQ(ann.wait_error("q")["code"], "internal_error");
+    cara.send({{"type", "quick_pair"}, {"variant", "chesica"}, {"id", "q"}});
+    EXPECT_EQ(cara.wait_error("q")["code"], "internal_error");
     EXPECT_FALSE(got_error(ann, "name_taken"));
     EXPECT_FALSE(got_error(ann, "bad_credentials"));
 
     store_->fail_reads = false;
-    ann.send({{"type", "quick_pair"}, {"variant", "chesica"}, {"id", "q2"}});
-    EXPECT_EQ(ann.wait_type("seek_created")["id"], "q2");
+    cara.send({{"type", "quick_pair"}, {"variant", "chesica"}, {"id", "q2"}});
+    EXPECT_EQ(cara.wait_type("seek_created")["id"], "q2");
 }
 
 }  // namespace
