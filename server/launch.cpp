@@ -21,7 +21,8 @@ const char* launch_env(const char* name) {
     return std::getenv(name);
 }
 
-int launch(int argc, char** argv, const server::StoreWrapper& wrap) {
+int launch(int argc, char** argv, const server::StoreWrapper& wrap,
+           std::chrono::milliseconds clock_skew) {
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (server::is_admin_command(args)) {
         const char* db = launch_env("CHESSENCE_DB");
@@ -61,6 +62,11 @@ int launch(int argc, char** argv, const server::StoreWrapper& wrap) {
     if (wrap) {
         used = wrap(std::move(used));
     }
+    config->server.clock_skew = clock_skew;
+    if (clock_skew.count() != 0) {
+        log->warn("this node's clock is set off by {} ms (a fault test's skew)",
+                  clock_skew.count());
+    }
     auto running = server::Server::start(config->server, *used);
     if (!running) {
         std::cerr << "chessence-server: " << running.error() << "\n";
@@ -80,10 +86,11 @@ int launch(int argc, char** argv, const server::StoreWrapper& wrap) {
 
 namespace server {
 
-int run_server_program(int argc, char** argv, const StoreWrapper& wrap) {
+int run_server_program(int argc, char** argv, const StoreWrapper& wrap,
+                       std::chrono::milliseconds clock_skew) {
     // Handlers contain their own exceptions; this catches what start-up or shutdown may throw.
     try {
-        return launch(argc, argv, wrap);
+        return launch(argc, argv, wrap, clock_skew);
     } catch (...) {
         std::cerr << "chessence-server: " << describe_exception(std::current_exception()) << "\n";
         return 1;

@@ -15,6 +15,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "server/cluster/cluster_clock.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
 #include "server/guard.h"
@@ -32,9 +33,9 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 
 struct Server::Impl {
-    Impl(Store& store, const ServerOptions& options)
+    Impl(Store& store, const ServerOptions& options, std::shared_ptr<TimeSource> time)
         : io(options.threads),
-          state(io, store, options.limits, options.web_root, options.time),
+          state(io, store, options.limits, options.web_root, std::move(time)),
           control(io.get_executor()),
           acceptor(control),
           signals(control),
@@ -187,6 +188,26 @@ std::shared_ptr<const PuzzleCollection> load_puzzles(const std::string& path) {
     return puzzles;
 }
 
+// The game clocks' time: the one the options give, else this node's clock or, in cluster mode,
+// the cluster's (Redis's: the readings of every node agree, issue 42; it waits for its first
+// sample of Redis's clock, or says why it cannot).
+core::Expected<std::shared_ptr<TimeSource>> server_game_time(const ServerOptions& options) {
+    if (options.time) {
+        return options.time;
+    }
+    if (options.redis.empty()) {
+        return std::make_shared<ServerClock>(options.clock_skew);
+    }
+    cluster::ClusterClock::Options clock;
+    clock.url = options.redis;
+    clock.local_skew = options.clock_skew;
+    auto opened = cluster::ClusterClock::open(std::move(clock));
+    if (!opened) {
+        return core::make_error(opened.error());
+    }
+    return std::shared_ptr<TimeSource>(std::move(*opened));
+}
+
 }  // namespace
 
 void run_io_thread(asio::io_context& io) {
@@ -220,7 +241,11 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     if (auto origins = parse_origin_list(options.limits.allowed_origins); !origins) {
         return core::make_error("bad allowed origin: " + origins.error());
     }
-    auto impl = std::make_unique<Impl>(store, options);
+    auto time = server_game_time(options);
+    if (!time) {
+        return core::make_error("cannot join the cluster: " + time.error());
+    }
+    auto impl = std::make_unique<Impl>(store, options, std::move(*time));
     impl->state.set_trusted_proxies(std::move(*proxies));
     impl->state.set_puzzles(load_puzzles(options.puzzles));
     boost::system::error_code ec;

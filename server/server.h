@@ -6,6 +6,7 @@
 // events and acks queued (at most drain_grace), closes the listener and every client with 1012
 // (service restart) after its queued frames, and lets the threads finish; the store then writes
 // whatever is still queued as it closes.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,7 +31,12 @@ struct ServerOptions {
     std::string puzzles = "puzzles/bank.json";  // the puzzle bank (issue 25; missing: no puzzles)
     Limits limits;
     int threads = 2;
-    std::shared_ptr<TimeSource> time;  // the game clocks' time; null: the steady clock
+    // The game clocks' time; null: this node's clock (ServerClock) or, in cluster mode, the
+    // cluster's (cluster/cluster_clock.h: Redis's, the same on every node).
+    std::shared_ptr<TimeSource> time;
+    // This node's own clock set off by this much: the fault suite's skew between nodes
+    // (tests/faults/fault_server.cpp); zero otherwise. Unused when `time` is given.
+    std::chrono::milliseconds clock_skew{0};
     // Cluster mode (issue 27): redis://… turns it on ("" runs alone); this node's id ("" picks
     // hostname-random); how long a room's lease lives unless renewed.
     std::string redis;

@@ -66,14 +66,20 @@ private:
 // (NTP, a change by hand) neither charges nor refunds anybody's time.
 class ServerClock final : public TimeSource {
 public:
+    // `skew` sets the clock off by that much: the fault suite's skew between nodes
+    // (tests/faults/fault_server.cpp); zero otherwise.
+    explicit ServerClock(std::chrono::milliseconds skew = {})
+        : start_wall_(std::chrono::time_point_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now()) +
+                      skew) {}
+
     TimePoint now() const override {
         return start_wall_ + std::chrono::duration_cast<std::chrono::milliseconds>(
                                  std::chrono::steady_clock::now() - start_steady_);
     }
 
 private:
-    TimePoint start_wall_ =
-        std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+    TimePoint start_wall_;
     std::chrono::steady_clock::time_point start_steady_ = std::chrono::steady_clock::now();
 };
 

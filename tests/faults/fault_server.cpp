@@ -7,9 +7,16 @@
 //   SIGUSR2  toggles a writer that hangs: from the first signal every batch is held back before
 //            the real store (as by a disk or a database connection that does not answer), and at
 //            the second they are handed over in order; "fault: …" on stderr says which.
+// CHESSENCE_FAULT_CLOCK_SKEW_MS=N (an integer, may be negative) sets the node's own clock N ms off
+// (ServerOptions::clock_skew): the skew between nodes that cluster mode's clock corrects
+// (server/cluster/cluster_clock.h), real to the node as a wrong system clock would be.
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <thread>
 
@@ -59,17 +66,39 @@ void start_releaser() {
     }).detach();
 }
 
+// CHESSENCE_FAULT_CLOCK_SKEW_MS, or zero when unset; an unreadable value stops the program.
+std::chrono::milliseconds clock_skew() {
+    const char* text = std::getenv("CHESSENCE_FAULT_CLOCK_SKEW_MS");
+    if (text == nullptr || *text == '\0') {
+        return {};
+    }
+    long long skew = 0;
+    const char* end = text + std::strlen(text);
+    const auto parsed = std::from_chars(*text == '+' ? text + 1 : text, end, skew);
+    if (parsed.ec != std::errc() || parsed.ptr != end) {
+        std::fprintf(stderr,
+                     "chessence-fault-server: CHESSENCE_FAULT_CLOCK_SKEW_MS=%s is not a "
+                     "number of milliseconds\n",
+                     text);
+        std::exit(2);
+    }
+    return std::chrono::milliseconds(skew);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     static_assert(std::atomic<int>::is_always_lock_free, "a signal handler counts with it");
     static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler sets it");
-    return server::run_server_program(argc, argv, [](std::unique_ptr<server::Store> real) {
-        auto wrapped = std::make_unique<test::ReadFailingStore>(std::move(real));
-        faulty_store = wrapped.get();
-        std::signal(SIGUSR1, arm_landed_commit);
-        std::signal(SIGUSR2, toggle_hung_writer);
-        start_releaser();
-        return std::unique_ptr<server::Store>(std::move(wrapped));
-    });
+    return server::run_server_program(
+        argc, argv,
+        [](std::unique_ptr<server::Store> real) {
+            auto wrapped = std::make_unique<test::ReadFailingStore>(std::move(real));
+            faulty_store = wrapped.get();
+            std::signal(SIGUSR1, arm_landed_commit);
+            std::signal(SIGUSR2, toggle_hung_writer);
+            start_releaser();
+            return std::unique_ptr<server::Store>(std::move(wrapped));
+        },
+        clock_skew());
 }

@@ -112,16 +112,23 @@ class Node(Process):
     unless `db` says otherwise."""
 
     def __init__(self, suite, name, args=(), db=None, preexec_fn=None, program="chessence-server",
-                 port=None):
+                 port=None, clock_skew_ms=0):
         """`program` "chessence-fault-server" is the server with fault points (fault_server.cpp);
-        `port` reuses a port (a node started again after it was killed)."""
+        `port` reuses a port (a node started again after it was killed); `clock_skew_ms` sets the
+        node's own clock that many ms off (CHESSENCE_FAULT_CLOCK_SKEW_MS: the fault server
+        only)."""
+        check(not clock_skew_ms or program == "chessence-fault-server",
+              f"{name}: a clock skew needs chessence-fault-server")
+        self.clock_skew_ms = clock_skew_ms
+        env = {**os.environ, "CHESSENCE_FAULT_CLOCK_SKEW_MS": str(clock_skew_ms)} \
+            if clock_skew_ms else None
         self.port = port or free_port()
         self.db = db or os.path.join(suite.work, f"{name}.db")
         argv = [os.path.join(suite.bin_dir, program), "--bind", HOST, "--port",
                 str(self.port), "--db", self.db, "--web-root",
                 os.path.join(SOURCE_DIR, "web-client"), *args]
         self.args, self.program = args, program
-        super().__init__(suite, name, argv, preexec_fn=preexec_fn)
+        super().__init__(suite, name, argv, preexec_fn=preexec_fn, env=env)
         wait_until(lambda: not self.alive() or f"listening on {HOST}:{self.port}" in
                    self.log_text(), 30, f"{name} listening")
         check(self.alive(), f"{name} exited at start: {self.log_text()[-2000:]}")
@@ -275,7 +282,9 @@ class Suite:
         return Node(self, name, args, **kwargs)
 
     def restart(self, node, **kwargs):
-        """A new process of `node` (killed or stopped) on its port and database."""
+        """A new process of `node` (killed or stopped) on its port and database (and with its
+        clock skew unless `clock_skew_ms` says otherwise)."""
+        kwargs.setdefault("clock_skew_ms", node.clock_skew_ms)
         return Node(self, node.name + "-again", node.args, db=node.db, port=node.port,
                     program=node.program, **kwargs)
 
@@ -421,12 +430,15 @@ class Game:
     `acked` holds every move the server acknowledged, in order. Each step reads the game anew (a
     watch), so it follows whatever the server says the position is after a fault."""
 
-    def __init__(self, port, label="game"):
+    def __init__(self, port, label="game", clock=None):
+        """`clock`, when set, is the seek's time control ({"initial": s, "increment": s})."""
         self.port, self.label = port, label
         self.white, self.white_welcome = connect(port, f"{label} white", name="White")
         self.black, self.black_welcome = connect(port, f"{label} black", name="Black")
-        self.white.send({"type": "seek_create", "id": "seek", "variant": "chessence",
-                         "side": "white"})
+        seek = {"type": "seek_create", "id": "seek", "variant": "chessence", "side": "white"}
+        if clock:
+            seek["clock"] = clock
+        self.white.send(seek)
         seek = self.white.wait_for(of_type("seek_created"), "seek")["seek"]
         self.black.send({"type": "seek_accept", "id": "accept", "seek_id": seek["seek_id"]})
         self.game_id = self.black.wait_for(of_type("game_started"), "accept")["game_id"]
