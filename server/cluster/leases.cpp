@@ -311,6 +311,35 @@ bool Leases::holds(const std::string& game_id, std::int64_t fence) const {
            Clock::now() < found->second.deadline;
 }
 
+core::Expected<std::vector<std::string>> Leases::unleased(
+    const std::vector<std::string>& game_ids) {
+    std::vector<std::string> free;
+    if (game_ids.empty()) {
+        return free;
+    }
+    std::vector<std::string> command{"MGET"};
+    command.reserve(game_ids.size() + 1);
+    for (const auto& id : game_ids) {
+        command.push_back(lease_key(id));
+    }
+    auto reply = [&] {
+        std::lock_guard lock(commands_mutex_);
+        return commands_->command(command);
+    }();
+    if (!reply) {
+        return core::make_error("the games' leases: " + reply.error());
+    }
+    if (reply->kind != RedisReply::Kind::array || reply->elements.size() != game_ids.size()) {
+        return core::make_error("the games' leases: Redis answered MGET with something else");
+    }
+    for (std::size_t i = 0; i < game_ids.size(); ++i) {
+        if (reply->elements[i].kind == RedisReply::Kind::nil) {
+            free.push_back(game_ids[i]);
+        }
+    }
+    return free;
+}
+
 std::size_t Leases::held_count() const {
     std::lock_guard lock(state_mutex_);
     return held_.size();

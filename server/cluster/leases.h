@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/expected.h"
 #include "server/cluster/redis_client.h"
@@ -67,6 +68,9 @@ public:
     // Whether this node holds the game's lease with this fence and, by its own clock, it has not
     // expired.
     bool holds(const std::string& game_id, std::int64_t fence) const;
+    // Those of `game_ids` whose lease is gone (no node holds one, this node included), in one
+    // round trip to Redis (an MGET of their lease keys); an error when Redis cannot be asked.
+    core::Expected<std::vector<std::string>> unleased(const std::vector<std::string>& game_ids);
     std::size_t held_count() const;
     const std::string& node_id() const;
 

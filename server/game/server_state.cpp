@@ -14,6 +14,7 @@
 #include "server/game/lobby.h"
 #include "server/game/relay.h"
 #include "server/game/room.h"
+#include "server/game/room_adoption.h"
 #include "server/game/room_directory.h"
 #include "server/game/secrets.h"
 #include "server/log.h"
@@ -124,6 +125,9 @@ bool ServerState::account_news(const nlohmann::json& record) {
 }
 
 ServerState::~ServerState() {
+    if (adoption_) {
+        adoption_->stop();  // its sweeps run on the pool and use the leases and the rooms
+    }
     blocking_.stop();   // its jobs use everything below
     readiness_.stop();  // its writes and reads end before the heartbeat and the store do
     relay_.reset();     // its threads stop before anything they use goes
@@ -156,18 +160,7 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
     // A node whose writer hangs or fails stops renewing within a quarter of a lease (a hung
     // writer) or as soon as GET /readyz knows it cannot write, so its games' leases run out while
     // another node can still save the clocks' time.
-    options.healthy =
-        [this, stall = std::max(lease_ttl / 4, std::chrono::milliseconds(1))]() -> core::Status {
-        if (const auto stalled = store_.stalled_for(); stalled >= stall) {
-            return core::make_error("its store's writer has finished no commit for " +
-                                    std::to_string(stalled.count()) + " ms");
-        }
-        if (const auto ready = readiness_.state();
-            ready.status == Readiness::Status::store_unwritable) {
-            return core::make_error(ready.error);
-        }
-        return core::ok_status();
-    };
+    options.healthy = [this, lease_ttl] { return fit_to_own_games(lease_ttl); };
     auto leases = cluster::Leases::open(std::move(options),
                                         [this](const std::string& game_id, std::int64_t fence) {
                                             std::lock_guard lock(lost_mutex_);
@@ -200,8 +193,25 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
         return core::make_error(ping.error());
     }
     readiness_.watch_redis(std::move(*ping));
+    RoomAdoption::Options adoption;
+    adoption.period = lease_ttl;
+    adoption.healthy = [this, lease_ttl] { return fit_to_own_games(lease_ttl); };
+    adoption_ = RoomAdoption::make(*this, std::move(adoption));
     component_logger("server")->info("cluster mode: node {}, leases of {} ms", leases_->node_id(),
                                      lease_ttl.count());
+    return core::ok_status();
+}
+
+core::Status ServerState::fit_to_own_games(std::chrono::milliseconds lease_ttl) {
+    const auto stall = std::max(lease_ttl / 4, std::chrono::milliseconds(1));
+    if (const auto stalled = store_.stalled_for(); stalled >= stall) {
+        return core::make_error("its store's writer has finished no commit for " +
+                                std::to_string(stalled.count()) + " ms");
+    }
+    if (const auto ready = readiness_.state();
+        ready.status == Readiness::Status::store_unwritable) {
+        return core::make_error(ready.error);
+    }
     return core::ok_status();
 }
 
@@ -282,6 +292,9 @@ core::Status ServerState::restore_games() {
         ++restored;
     }
     log->info("restored {} unfinished game(s)", restored);
+    if (adoption_) {
+        adoption_->start();  // from now on the games whose owner dies are taken here too
+    }
     // Issue 25: the analyses asked for before the restart and not done yet.
     return analyses_.restore();
 }

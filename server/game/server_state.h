@@ -44,6 +44,7 @@ namespace server {
 class Lobby;
 class Relay;
 class Room;
+class RoomAdoption;
 class RoomDirectory;
 namespace cluster {
 class Leases;
@@ -136,6 +137,11 @@ public:
                               std::chrono::milliseconds lease_ttl);
     // The leases in cluster mode, else null.
     cluster::Leases* leases() { return leases_.get(); }
+    // Whether this node may hold games (cluster mode): not while its store's writer has finished
+    // no commit for a quarter of `lease_ttl` (a hung writer), nor while GET /readyz knows it
+    // cannot write. Its leases are renewed, and orphaned games adopted (room_adoption.h), only
+    // while this says ok.
+    core::Status fit_to_own_games(std::chrono::milliseconds lease_ttl);
     // The relay to the owners of other nodes' games in cluster mode (relay.h), else null.
     Relay* relay() { return relay_.get(); }
 
@@ -229,6 +235,9 @@ private:
     std::mutex lost_mutex_;
     bool lost_open_ = true;
     std::unique_ptr<RoomDirectory> rooms_;
+    // Cluster mode: the sweep for orphaned games, started once the games are restored and stopped
+    // first thing in ~ServerState (before the pool and the leases go).
+    std::shared_ptr<RoomAdoption> adoption_;
     // After rooms_ (it goes first): its remote clients leave the rooms, and its receiving thread
     // looks rooms up until it stops.
     std::unique_ptr<Relay> relay_;
