@@ -287,6 +287,7 @@ core::Expected<Leases::Claim> Leases::acquire(const std::string& game_id, std::i
         const auto deadline = started + options_.ttl;
         held.deadline = held.fence == claim.fence ? std::max(held.deadline, deadline) : deadline;
         held.fence = claim.fence;
+        held_now_.store(held_.size(), std::memory_order_relaxed);
     }
     return claim;
 }
@@ -349,6 +350,14 @@ const std::string& Leases::node_id() const {
     return options_.node_id;
 }
 
+Leases::Stats Leases::stats() const {
+    Stats stats;
+    stats.held = held_now_.load(std::memory_order_relaxed);
+    stats.renewal_failures = renewal_failures_.load(std::memory_order_relaxed);
+    stats.lost = lost_.load(std::memory_order_relaxed);
+    return stats;
+}
+
 bool Leases::forget(const std::string& game_id, std::int64_t fence) {
     std::lock_guard lock(state_mutex_);
     const auto found = held_.find(game_id);
@@ -356,6 +365,7 @@ bool Leases::forget(const std::string& game_id, std::int64_t fence) {
         return false;
     }
     held_.erase(found);
+    held_now_.store(held_.size(), std::memory_order_relaxed);
     return true;
 }
 
@@ -370,6 +380,9 @@ void Leases::renew_loop() {
     while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {
         lock.unlock();
         const auto renewed = renew_all();
+        if (!renewed) {
+            renewal_failures_.fetch_add(1, std::memory_order_relaxed);
+        }
         if (!renewed && !failing) {
             cluster_log()->warn("lease renewal failed, retrying every {} ms: {}", period.count(),
                                 renewed.error());
@@ -397,6 +410,7 @@ core::Expected<std::size_t> Leases::renew_all() {
                 ++it;
             }
         }
+        held_now_.store(held_.size(), std::memory_order_relaxed);
     }
     core::Expected<std::size_t> reached = std::size_t{0};
     core::Status healthy = core::ok_status();
@@ -459,6 +473,7 @@ core::Expected<std::size_t> Leases::renew_all() {
             }
         }
     }
+    lost_.fetch_add(lost.size(), std::memory_order_relaxed);
     for (const auto& [game_id, fence] : lost) {
         cluster_log()->warn("lease of game {} (fence {}) lost", game_id, fence);
         if (!on_lost_) {

@@ -4,6 +4,7 @@
 // carries a fencing number greater than every earlier one, so a store can refuse the writes of a
 // node that lost its lease without knowing it yet. docs/architecture.md, "Cluster mode: room
 // ownership leases".
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -74,6 +75,15 @@ public:
     std::size_t held_count() const;
     const std::string& node_id() const;
 
+    // What this node's leases did, for GET /metrics: read from atomics, so asking waits for
+    // neither Redis nor the renewal thread.
+    struct Stats {
+        std::size_t held = 0;                // leases held now
+        std::uint64_t renewal_failures = 0;  // renewal rounds that failed (Redis, or unhealthy)
+        std::uint64_t lost = 0;              // leases lost: expired unrenewed, or taken
+    };
+    Stats stats() const;
+
 private:
     using Clock = std::chrono::steady_clock;
     // A lease this node holds: its fence, and when it expires by this node's clock (ttl after the
@@ -121,6 +131,10 @@ private:
     mutable std::mutex state_mutex_;  // guards held_ and stopping_
     std::map<std::string, Held, std::less<>> held_;
     bool stopping_ = false;
+    // stats(): held_.size() as of its last change, and the counters the renewal thread keeps.
+    std::atomic<std::size_t> held_now_{0};
+    std::atomic<std::uint64_t> renewal_failures_{0};
+    std::atomic<std::uint64_t> lost_{0};
     std::condition_variable wake_;
     std::thread renewer_;
 };

@@ -368,6 +368,7 @@ bool PubSub::reconnect() {
         }
         pubsub_log()->debug("pub/sub: {}", context.error());
     }
+    reconnects_.fetch_add(1, std::memory_order_relaxed);
     pubsub_log()->info("Redis {}: the subscriber is back, {} channels subscribed again",
                        redacted(url_), channels.size());
     report_connection(true);

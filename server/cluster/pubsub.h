@@ -3,6 +3,7 @@
 // requests and events to the node that owns a game and for the shared lobby. At most once: a
 // message published while a subscriber's connection is down is lost for it. docs/architecture.md,
 // "Pub/sub (pubsub.h)".
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -61,6 +62,9 @@ public:
     core::Status unsubscribe(const std::string& channel);
     // The channels Redis confirmed as subscribed (restored after a reconnect).
     std::size_t subscription_count() const;
+    // How many times the subscriber connection was lost and then restored (GET /metrics): an
+    // atomic the receiving thread counts, so asking waits for nothing.
+    std::uint64_t reconnect_count() const { return reconnects_.load(std::memory_order_relaxed); }
 
 private:
     struct ContextFree {
@@ -109,6 +113,7 @@ private:
     Context subscriber_;
     std::deque<std::uint64_t> in_flight_;
     const int wake_fd_;  // an eventfd the receiving thread polls with the connection
+    std::atomic<std::uint64_t> reconnects_{0};
 
     mutable std::mutex state_mutex_;            // guards what follows
     std::set<std::string> channels_;            // as Redis confirmed them

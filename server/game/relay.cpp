@@ -86,6 +86,7 @@ Relay::~Relay() {
     {
         std::lock_guard lock(mutex_);
         remotes.swap(remotes_);
+        update_gauges();
     }
     remotes.clear();
 }
@@ -112,7 +113,9 @@ void Relay::send(Outgoing outgoing) {
             outbox_.swap(others);
             outbox_counts_.erase(outgoing.node);
             unheard.push_back(std::move(outgoing));
+            dropped_outbox_full_.fetch_add(unheard.size(), std::memory_order_relaxed);
         }
+        update_gauges();
     }
     if (!unheard.empty()) {
         not_heard(std::move(unheard));
@@ -159,6 +162,7 @@ RelayRecord Relay::speaking_for(RelayKind kind, const std::string& owner,
         auto& local = locals_[actor.client_id];
         local.client = client;
         local.owners.insert(owner);
+        update_gauges();
     }
     RelayRecord record;
     record.kind = kind;
@@ -220,6 +224,7 @@ void Relay::client_gone(std::uint64_t client_id) {
         for (auto& [owner, watches] : watched_elsewhere_) {
             std::erase_if(watches, [&](const auto& w) { return w.first == client_id; });
         }
+        update_gauges();
     }
     for (const auto& owner : owners) {
         RelayRecord record;
@@ -247,6 +252,24 @@ std::size_t Relay::remote_client_count() {
     return remotes_.size();
 }
 
+void Relay::update_gauges() {
+    queued_now_.store(outbox_.size() + sending_, std::memory_order_relaxed);
+    remotes_now_.store(remotes_.size(), std::memory_order_relaxed);
+    locals_now_.store(locals_.size(), std::memory_order_relaxed);
+}
+
+Relay::Stats Relay::stats() const {
+    Stats stats;
+    stats.queued = queued_now_.load(std::memory_order_relaxed);
+    stats.remote_clients = remotes_now_.load(std::memory_order_relaxed);
+    stats.relayed_clients = locals_now_.load(std::memory_order_relaxed);
+    stats.dropped_outbox_full = dropped_outbox_full_.load(std::memory_order_relaxed);
+    stats.dropped_publish_failed = dropped_publish_failed_.load(std::memory_order_relaxed);
+    stats.dropped_nobody_listening = dropped_nobody_listening_.load(std::memory_order_relaxed);
+    stats.pubsub_reconnects = pubsub_ ? pubsub_->reconnect_count() : 0;
+    return stats;
+}
+
 void Relay::send_loop() {
     auto next_sweep = std::chrono::steady_clock::now() + sweep_interval;
     for (;;) {
@@ -259,9 +282,14 @@ void Relay::send_loop() {
             }
             batch.swap(outbox_);
             outbox_counts_.clear();
+            sending_ = batch.size();
+            update_gauges();
         }
         if (!batch.empty()) {
             flush(std::move(batch));
+            std::lock_guard lock(mutex_);
+            sending_ = 0;
+            update_gauges();
         }
         if (std::chrono::steady_clock::now() >= next_sweep) {
             sweep();
@@ -292,6 +320,7 @@ void Relay::flush(std::deque<Outgoing> batch) {
             }
             message += "]";
             if (auto sent = pubsub_->publish(lobby_channel_, message); !sent) {
+                dropped_publish_failed_.fetch_add(items.size(), std::memory_order_relaxed);
                 component_logger("relay")->warn("cannot publish to the lobby: {}", sent.error());
             }
             continue;
@@ -307,6 +336,8 @@ void Relay::flush(std::deque<Outgoing> batch) {
             component_logger("relay")->warn("cannot relay to node {}: {}", node, heard.error());
         }
         if (!heard || *heard == 0) {
+            (heard ? dropped_nobody_listening_ : dropped_publish_failed_)
+                .fetch_add(items.size(), std::memory_order_relaxed);
             for (const auto* item : items) {
                 if (item->unheard) {
                     item->unheard();

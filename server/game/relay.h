@@ -6,6 +6,7 @@
 // sends, in the order things were handed to it; one thread (PubSub's) receives, in Redis's order;
 // so the room's order and the request ids reach the client unchanged. docs/architecture.md, "The
 // relay".
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -78,6 +79,21 @@ public:
     // tests' logs).
     std::size_t remote_client_count();
 
+    // What the relay holds and lost, for GET /metrics: read from atomics, so asking waits for
+    // neither Redis nor the relay's threads.
+    struct Stats {
+        std::size_t queued = 0;           // records waiting to be published (or being published)
+        std::size_t remote_clients = 0;   // other nodes' clients in this node's rooms (owner)
+        std::size_t relayed_clients = 0;  // this node's clients relaying to an owner (origin)
+        // Records never published: the node's outbox was full (relay_outbox_per_node), Redis
+        // refused the PUBLISH, or nobody listened on the node's channel.
+        std::uint64_t dropped_outbox_full = 0;
+        std::uint64_t dropped_publish_failed = 0;
+        std::uint64_t dropped_nobody_listening = 0;
+        std::uint64_t pubsub_reconnects = 0;  // the subscriber connection lost and restored
+    };
+    Stats stats() const;
+
 private:
     class RemoteClient;
     friend class RemoteClient;
@@ -109,6 +125,8 @@ private:
     // relay_outbox_per_node records waiting already is treated as one that did not hear them:
     // not_heard(those records and this one).
     void send(Outgoing outgoing);
+    // Under mutex_: the gauges stats() reads, from the tables' sizes now.
+    void update_gauges();
     // Records for one node dropped unpublished, as flush() does with a message nobody heard: each
     // request among them is answered server_restarting (its `unheard`), this node's watchers of
     // that node's games are told to reconnect (owner_lost), and that node's clients whose frames
@@ -180,6 +198,15 @@ private:
     // Lobby: the other nodes whose seeks and games this node's lobby shows, with the sweeps that
     // found nobody on their channel in a row.
     std::map<std::string, int> lobby_nodes_;
+
+    // stats(): the gauges as of their tables' last change, and the counters.
+    std::size_t sending_ = 0;                 // records in the batch the sending thread publishes
+    std::atomic<std::size_t> queued_now_{0};  // outbox_ and sending_
+    std::atomic<std::size_t> remotes_now_{0};
+    std::atomic<std::size_t> locals_now_{0};
+    std::atomic<std::uint64_t> dropped_outbox_full_{0};
+    std::atomic<std::uint64_t> dropped_publish_failed_{0};
+    std::atomic<std::uint64_t> dropped_nobody_listening_{0};
 
     std::thread sender_;
 };

@@ -150,6 +150,7 @@ std::shared_ptr<Relay::RemoteClient> Relay::remote(const std::string& origin, st
     }
     auto made = std::make_shared<RemoteClient>(*this, origin, client, state_.next_client_id());
     remotes_.emplace(std::move(key), made);
+    update_gauges();
     return made;
 }
 
@@ -161,6 +162,7 @@ void Relay::drop_remote(const std::string& origin, std::uint64_t client) {
             dropped = std::move(it->second);
             remotes_.erase(it);
         }
+        update_gauges();
     }
     if (dropped) {
         dropped->leave();
@@ -177,6 +179,7 @@ void Relay::drop_origin(const std::string& origin) {
             dropped.push_back(std::move(it->second));
             it = remotes_.erase(it);
         }
+        update_gauges();
     }
     for (const auto& remote_client : dropped) {
         remote_client->leave();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string_view>
+#include <utility>
 
 #include "protocol/version.h"
 
@@ -59,6 +60,41 @@ public:
 private:
     std::string out_;
 };
+
+// Cluster mode's families (docs/operations.md, "Cluster mode").
+void cluster_families(Writer& out, const ClusterFigures& cluster) {
+    out.single("chessence_leases_held", "gauge", "Game leases this node holds (cluster mode).",
+               static_cast<double>(cluster.leases_held));
+    out.single("chessence_lease_renewal_failures_total", "counter",
+               "Lease renewal rounds that failed: Redis did not answer, or this node could not "
+               "commit and renewed no lease.",
+               static_cast<double>(cluster.lease_renewal_failures));
+    out.single("chessence_leases_lost_total", "counter",
+               "Leases this node lost: expired unrenewed, or taken by another node.",
+               static_cast<double>(cluster.leases_lost));
+    out.single("chessence_relay_records_queued", "gauge",
+               "Relay records (requests, frames, notes, lobby records) waiting to be published to "
+               "other nodes.",
+               static_cast<double>(cluster.relay_queued));
+    out.family("chessence_relay_records_dropped_total", "counter",
+               "Relay records never published, by reason.");
+    for (const auto& [reason, value] :
+         {std::pair{"outbox_full", cluster.relay_dropped_outbox_full},
+          std::pair{"publish_failed", cluster.relay_dropped_publish_failed},
+          std::pair{"nobody_listening", cluster.relay_dropped_nobody_listening}}) {
+        out.sample("chessence_relay_records_dropped_total", static_cast<double>(value),
+                   "reason=\"" + std::string(reason) + "\"");
+    }
+    out.single("chessence_pubsub_reconnects_total", "counter",
+               "Times the pub/sub subscriber connection to Redis was lost and restored.",
+               static_cast<double>(cluster.pubsub_reconnects));
+    out.single("chessence_relay_remote_clients", "gauge",
+               "Clients of other nodes in this node's rooms (games this node owns).",
+               static_cast<double>(cluster.remote_clients));
+    out.single("chessence_relay_relayed_clients", "gauge",
+               "Clients of this node whose requests are relayed to games other nodes own.",
+               static_cast<double>(cluster.relayed_clients));
+}
 
 }  // namespace
 
@@ -126,6 +162,9 @@ std::string prometheus_text(const Metrics& registry, const LiveFigures& live,
                "1 while GET /readyz answers 200: not draining, the store can be written and read, "
                "and in cluster mode Redis answers.",
                live.ready ? 1 : 0);
+    if (live.cluster) {
+        cluster_families(out, *live.cluster);
+    }
     const auto optional = [&](const char* name, const char* type, const char* help,
                               const std::optional<double>& value) {
         if (value) {

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "server/cluster/leases.h"
+#include "server/game/relay.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
 #include "server/metrics/exposition.h"
@@ -9,6 +11,34 @@
 namespace server {
 
 namespace {
+
+// In cluster mode, from the atomics the lease, relay and pub/sub threads keep (no Redis call on
+// this, an I/O thread); else none.
+std::optional<ClusterFigures> cluster_figures(ServerState& state) {
+    auto* leases = state.leases();
+    auto* relay = state.relay();
+    if (!leases && !relay) {
+        return std::nullopt;
+    }
+    ClusterFigures cluster;
+    if (leases) {
+        const auto stats = leases->stats();
+        cluster.leases_held = stats.held;
+        cluster.lease_renewal_failures = stats.renewal_failures;
+        cluster.leases_lost = stats.lost;
+    }
+    if (relay) {
+        const auto stats = relay->stats();
+        cluster.relay_queued = stats.queued;
+        cluster.relay_dropped_outbox_full = stats.dropped_outbox_full;
+        cluster.relay_dropped_publish_failed = stats.dropped_publish_failed;
+        cluster.relay_dropped_nobody_listening = stats.dropped_nobody_listening;
+        cluster.pubsub_reconnects = stats.pubsub_reconnects;
+        cluster.remote_clients = stats.remote_clients;
+        cluster.relayed_clients = stats.relayed_clients;
+    }
+    return cluster;
+}
 
 HttpReply metrics_reply(ServerState& state, std::string_view authorization) {
     const auto& token = state.limits().metrics_token;
@@ -25,6 +55,7 @@ HttpReply metrics_reply(ServerState& state, std::string_view authorization) {
     live.draining = state.stopping();
     live.ready = !live.draining && state.readiness().state().ready();
     live.bot_jobs_queued = state.bots().queued();
+    live.cluster = cluster_figures(state);
     return HttpReply{200, prometheus_content_type,
                      prometheus_text(metrics(), live, read_process_stats())};
 }

@@ -247,6 +247,37 @@ TEST_F(LeasesTest, ANodeThatCannotCommitRenewsNothingAndItsGamesGoToAnother) {
     EXPECT_GT(taken->unowned.count(), 0);
 }
 
+// Issue 42: GET /metrics's figures of a node's leases: held now, renewal rounds that failed (here
+// because the node cannot commit), and leases lost.
+TEST_F(LeasesTest, StatsCountLeasesHeldRenewalRoundsFailedAndLeasesLost) {
+    LostLog lost;
+    std::atomic<bool> can_commit{true};
+    Leases::Options options{url_, "node-a", 300ms, prefix_, {}};
+    options.healthy = [&]() -> core::Status {
+        return can_commit.load() ? core::ok_status() : core::make_error("the writer hangs");
+    };
+    auto opened = Leases::open(std::move(options), lost.handler());
+    ASSERT_TRUE(opened) << opened.error();
+    const auto& a = *opened;
+    EXPECT_EQ(a->stats().held, 0u);
+    const auto first = a->acquire("g1", 0);
+    const auto second = a->acquire("g2", 0);
+    ASSERT_TRUE(first && second);
+    EXPECT_EQ(a->stats().held, 2u);
+    a->release("g2", second->fence);
+    EXPECT_EQ(a->stats().held, 1u);
+    std::this_thread::sleep_for(350ms);  // rounds that renewed
+    EXPECT_EQ(a->stats().renewal_failures, 0u);
+    EXPECT_EQ(a->stats().lost, 0u);
+
+    can_commit = false;
+    ASSERT_TRUE(lost.wait_for(1, 2000ms));
+    const auto stats = a->stats();
+    EXPECT_EQ(stats.held, 0u);
+    EXPECT_EQ(stats.lost, 1u) << "a lease given back is not lost";
+    EXPECT_GE(stats.renewal_failures, 2u) << "every round in a ttl failed";
+}
+
 TEST_F(LeasesTest, LeaseDeletedBehindTheNodesBackIsReportedLostOnce) {
     LostLog lost;
     const auto a = node("node-a", 300ms, lost.handler());
@@ -303,6 +334,9 @@ TEST(LeasesWithoutRedis, UnrenewedLeaseExpiresLocally) {
     EXPECT_FALSE(a->acquire("g2", 0));
     std::this_thread::sleep_for(300ms);
     EXPECT_EQ(lost.reports().size(), 1u);
+    EXPECT_GE(a->stats().renewal_failures, 1u) << "rounds without Redis are counted as failed";
+    EXPECT_EQ(a->stats().lost, 1u);
+    EXPECT_EQ(a->stats().held, 0u);
 }
 
 TEST_F(LeasesTest, DestructorIsPrompt) {

@@ -260,9 +260,12 @@ TEST(PubSubReconnect, SubscriptionsComeBackWithTheServer) {
     ASSERT_TRUE(a->subscribe("restored:1"));
     ASSERT_TRUE(a->subscribe("restored:2"));
 
+    EXPECT_EQ(a->reconnect_count(), 0u);
+
     ASSERT_TRUE(server.stop());
     ASSERT_TRUE(inbox.wait_for_reports(1, 3000ms));
     EXPECT_EQ(inbox.reports(), std::vector<bool>{false});
+    EXPECT_EQ(a->reconnect_count(), 0u) << "lost, not yet restored";
     EXPECT_FALSE(a->publish("restored:1", "while down"));
     // A request Redis cannot confirm in time fails, and is not sent later.
     const auto late = a->subscribe("late");
@@ -274,6 +277,7 @@ TEST(PubSubReconnect, SubscriptionsComeBackWithTheServer) {
     ASSERT_TRUE(inbox.wait_for_reports(2, 5000ms));
     EXPECT_EQ(inbox.reports(), (std::vector<bool>{false, true}));
     EXPECT_EQ(a->subscription_count(), 2u);
+    EXPECT_EQ(a->reconnect_count(), 1u) << "GET /metrics's chessence_pubsub_reconnects_total";
     // The publish that failed dropped the publisher's connection: this one connects again.
     const auto receivers = a->publish("restored:2", "back");
     ASSERT_TRUE(receivers) << receivers.error();

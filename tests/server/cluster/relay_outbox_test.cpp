@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -92,7 +93,27 @@ TEST(RelayOutbox, RequestsBeyondTheBoundAreAnsweredWhileRedisStalls) {
         EXPECT_FALSE(seen[id]) << "each request is answered once: " << id;
         seen[id] = true;
     }
+    // GET /metrics's figures while Redis stalls: each request waits in the outbox (or in the
+    // batch being published) or was dropped for the full outbox, and was then answered.
+    const auto stalled = (*relay)->stats();
+    EXPECT_EQ(stalled.dropped_outbox_full, answered.size());
+    EXPECT_EQ(stalled.queued + stalled.dropped_outbox_full, count);
+    EXPECT_EQ(stalled.relayed_clients, 1u);
+    EXPECT_EQ(stalled.remote_clients, 0u);
     (*control)->command({"CLIENT", "UNPAUSE"});
+
+    // Nobody listens on the far node's channel: what waited is dropped too, and answered.
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (client->frames().size() < count && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(10ms);
+    }
+    EXPECT_EQ(client->frames().size(), count);
+    const auto after = (*relay)->stats();
+    EXPECT_EQ(after.queued, 0u);
+    EXPECT_EQ(
+        after.dropped_outbox_full + after.dropped_nobody_listening + after.dropped_publish_failed,
+        count);
+    EXPECT_GT(after.dropped_nobody_listening + after.dropped_publish_failed, 0u);
 }
 
 }  // namespace

@@ -53,6 +53,8 @@ TEST(MetricsText, EveryFamilyHasHelpAndTypeAndEverySampleIsWellFormed) {
     live.connections = 7;
     live.games_active = 2;
     live.rooms_in_memory = 5;
+    live.cluster = server::ClusterFigures{};
+    live.cluster->relay_dropped_outbox_full = 4;
     server::ProcessStats process;
     process.resident_bytes = 1048576;
     const auto text = server::prometheus_text(registry, live, process);
@@ -70,6 +72,9 @@ TEST(MetricsText, EveryFamilyHasHelpAndTypeAndEverySampleIsWellFormed) {
     EXPECT_EQ(test::metric_value(text, "chessence_move_seconds_bucket{le=\"+Inf\"}"), 1);
     EXPECT_EQ(test::metric_value(text, "chessence_move_seconds_count"), 1);
     EXPECT_EQ(test::metric_value(text, "process_resident_memory_bytes"), 1048576);
+    EXPECT_EQ(
+        test::metric_value(text, "chessence_relay_records_dropped_total{reason=\"outbox_full\"}"),
+        4);
     EXPECT_EQ(text.find("process_cpu_seconds_total"), std::string::npos)
         << "a figure that could not be read is left out, not shown as 0";
 
@@ -102,6 +107,54 @@ TEST(MetricsText, EveryFamilyHasHelpAndTypeAndEverySampleIsWellFormed) {
         }
     }
     EXPECT_GT(samples, protocol::error_code_count);
+}
+
+// Issue 42: what a node of a cluster holds and lost, from the figures the scrape read; a single
+// node shows none of these families (there is no cluster to describe).
+TEST(MetricsText, ClusterFamiliesAppearOnlyInClusterMode) {
+    server::Metrics registry;
+    server::LiveFigures live;
+    const server::ProcessStats process;
+    const auto single = server::prometheus_text(registry, live, process);
+    for (const char* family :
+         {"chessence_leases_held", "chessence_lease_renewal_failures_total",
+          "chessence_leases_lost_total", "chessence_relay_records_queued",
+          "chessence_relay_records_dropped_total", "chessence_pubsub_reconnects_total",
+          "chessence_relay_remote_clients", "chessence_relay_relayed_clients"}) {
+        EXPECT_EQ(single.find(family), std::string::npos) << family << " on a single node";
+    }
+
+    server::ClusterFigures cluster;
+    cluster.leases_held = 3;
+    cluster.lease_renewal_failures = 2;
+    cluster.leases_lost = 1;
+    cluster.relay_queued = 17;
+    cluster.relay_dropped_outbox_full = 4;
+    cluster.relay_dropped_publish_failed = 5;
+    cluster.relay_dropped_nobody_listening = 6;
+    cluster.pubsub_reconnects = 7;
+    cluster.remote_clients = 8;
+    cluster.relayed_clients = 9;
+    live.cluster = cluster;
+    const auto text = server::prometheus_text(registry, live, process);
+    EXPECT_EQ(test::metric_value(text, "chessence_leases_held"), 3);
+    EXPECT_EQ(test::metric_value(text, "chessence_lease_renewal_failures_total"), 2);
+    EXPECT_EQ(test::metric_value(text, "chessence_leases_lost_total"), 1);
+    EXPECT_EQ(test::metric_value(text, "chessence_relay_records_queued"), 17);
+    EXPECT_EQ(
+        test::metric_value(text, "chessence_relay_records_dropped_total{reason=\"outbox_full\"}"),
+        4);
+    EXPECT_EQ(test::metric_value(
+                  text, "chessence_relay_records_dropped_total{reason=\"publish_failed\"}"),
+              5);
+    EXPECT_EQ(test::metric_value(
+                  text, "chessence_relay_records_dropped_total{reason=\"nobody_listening\"}"),
+              6);
+    EXPECT_EQ(test::metric_value(text, "chessence_pubsub_reconnects_total"), 7);
+    EXPECT_EQ(test::metric_value(text, "chessence_relay_remote_clients"), 8);
+    EXPECT_EQ(test::metric_value(text, "chessence_relay_relayed_clients"), 9);
+    EXPECT_NE(text.find("# TYPE chessence_leases_held gauge\n"), std::string::npos);
+    EXPECT_NE(text.find("# TYPE chessence_pubsub_reconnects_total counter\n"), std::string::npos);
 }
 
 TEST(ProcessStats, ReadsThisProcess) {
