@@ -421,12 +421,15 @@ class Game:
     `acked` holds every move the server acknowledged, in order. Each step reads the game anew (a
     watch), so it follows whatever the server says the position is after a fault."""
 
-    def __init__(self, port, label="game"):
+    def __init__(self, port, label="game", clock=None):
+        """`clock`: the seek's time control ({"initial": s, "increment": s}; None: unlimited)."""
         self.port, self.label = port, label
         self.white, self.white_welcome = connect(port, f"{label} white", name="White")
         self.black, self.black_welcome = connect(port, f"{label} black", name="Black")
-        self.white.send({"type": "seek_create", "id": "seek", "variant": "chessence",
-                         "side": "white"})
+        seek = {"type": "seek_create", "id": "seek", "variant": "chessence", "side": "white"}
+        if clock:
+            seek["clock"] = clock
+        self.white.send(seek)
         seek = self.white.wait_for(of_type("seek_created"), "seek")["seek"]
         self.black.send({"type": "seek_accept", "id": "accept", "seek_id": seek["seek_id"]})
         self.game_id = self.black.wait_for(of_type("game_started"), "accept")["game_id"]
