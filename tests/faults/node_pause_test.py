@@ -66,7 +66,6 @@ def run(suite):
     for cycle in range(1, cycles + 1):
         refunds.append(one_pause(game, node, pause_s, cycle))
         game.play(1)  # the opponent answers at once
-    check("did not run for" in node.log_text(), "the node did not log the pause")
     game.play(2)
     game.check_snapshot()
     game.check_record(node)
