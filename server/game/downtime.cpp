@@ -42,6 +42,26 @@ Downtime Downtime::with_gap(ServerTime down, ServerTime up) const {
     return merged;
 }
 
+Downtime Downtime::with(const Downtime& other) const {
+    auto merged = *this;
+    for (const auto& [down, up] : other.gaps_) {
+        merged = merged.with_gap(down, up);
+    }
+    return merged;
+}
+
+Downtime Downtime::within(ServerTime from, ServerTime to) const {
+    Downtime part;
+    for (const auto& [down, up] : gaps_) {
+        const auto start = std::max(from, down);
+        const auto end = std::min(to, up);
+        if (end > start) {
+            part.gaps_.emplace_back(start, end);
+        }
+    }
+    return part;
+}
+
 std::chrono::milliseconds Downtime::between(ServerTime from, ServerTime to) const {
     std::chrono::milliseconds total{0};
     for (const auto& [down, up] : gaps_) {

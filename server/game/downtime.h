@@ -21,6 +21,11 @@ public:
     // This downtime and [down, up) together (a span counted once even where they overlap): a
     // game taken over from a node that died is not charged for the time it had no owner.
     Downtime with_gap(ServerTime down, ServerTime up) const;
+    // This downtime and `other` together (each span counted once).
+    Downtime with(const Downtime& other) const;
+    // The part of this downtime inside [from, to).
+    Downtime within(ServerTime from, ServerTime to) const;
+    bool empty() const { return gaps_.empty(); }
 
     // How much of [from, to) the server was down.
     std::chrono::milliseconds between(ServerTime from, ServerTime to) const;

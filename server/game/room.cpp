@@ -72,6 +72,8 @@ Room::Room(ServerState& state, GameRecord record, std::vector<std::string> seat_
             bot_seat_ = static_cast<int>(seat);
         }
     }
+    refunded_until_ = now();
+    pauses_seen_ = state_.outages().pause_count();
 }
 
 ServerTime Room::now() const {
@@ -109,6 +111,12 @@ core::Expected<WriteBatch> Room::start_fresh() {
 
 core::Status Room::restore(const std::vector<StoredEvent>& stored,
                            std::chrono::milliseconds unowned) {
+    // A room here stopped acting for the game (its lease lost) and nobody played it since: the
+    // time until now is refunded, whatever the claim knows of a former owner.
+    const std::int64_t version = stored.empty() ? 0 : stored.back().version;
+    if (const auto since = state_.outages().take_stopped(id(), version, record_.fence)) {
+        refunds_ = refunds_.with_gap(*since, now());
+    }
     if (auto status = replay_stored(stored, unowned); !status) {
         return status;
     }
@@ -133,7 +141,20 @@ core::Status Room::replay_stored(const std::vector<StoredEvent>& stored,
     }
     fens_by_version_ = std::move(fens);
     game_ = std::move(*replayed);
-    resume(game_, t, state_.downtime().with_gap(t - unowned, t));
+    // The refunds so far, the takeover's, the store's outage this replay ends and the pauses not
+    // refunded yet: those before the last clock reading count for nothing (it holds them).
+    const auto pauses_seen = state_.outages().pause_count();
+    auto refunds = refunds_.with_gap(t - unowned, t)
+                       .with(state_.outages().pauses().within(refunded_until_, t));
+    if (outage_since_) {
+        const auto span = outage_span(t);
+        refunds = refunds.with_gap(span.from, span.until);
+    }
+    resume(game_, t, state_.downtime().with(refunds));
+    refunds_ = std::move(refunds);
+    refunded_until_ = t;
+    pauses_seen_ = pauses_seen;
+    outage_since_.reset();
     log_.clear();
     log_.reserve(stored.size());
     for (const auto& event : stored) {
@@ -259,6 +280,7 @@ void Room::handle(const Actor& actor, const protocol::Request& request) {
         rebuild(Waiting{actor, request});  // the request runs once the room is rebuilt
         return;
     }
+    refund_outages();
     bool deferred = false;
     const bool ok = guarded(
         "room", [&] { return "room " + id() + " client " + std::to_string(actor.client_id); },
@@ -522,6 +544,7 @@ void Room::store(WriteBatch writes, InFlight batch) {
         }
         writes.insert(writes.begin(), CheckFence{id(), fence_});
     }
+    batch.sent_at = now();
     state_.store().commit(std::move(writes), [self = shared_from_this(), batch = std::move(batch)](
                                                  core::Status status) mutable {
         boost::asio::post(self->strand_,
@@ -600,6 +623,7 @@ void Room::finish_commit(core::Status status, InFlight batch,
                 status = core::ok_status();
             }
             if (!status) {
+                store_failed(batch.sent_at);
                 log->error("game {}: cannot store {}: {}", id(),
                            batch.chat ? std::string("a chat line")
                                       : std::to_string(batch.stored.size()) + " event(s)",
@@ -613,6 +637,7 @@ void Room::finish_commit(core::Status status, InFlight batch,
                 }
                 return;
             }
+            outage_since_.reset();  // the store works: the game plays again
             if (batch.chat) {
                 chat_committed(std::move(*batch.chat));
                 if (!batch.request_id.is_null()) {
@@ -756,6 +781,7 @@ void Room::rebuilt(RebuildRead read, std::optional<Waiting> first) {
     if (!read.events) {
         component_logger("room")->error("game {}: cannot read its events to rebuild: {}", id(),
                                         read.events.error());
+        store_failed(now());
     } else if (auto status = replay_stored(*read.events); !status) {
         component_logger("room")->critical("game {}: cannot rebuild from its events: {}", id(),
                                            status.error());
@@ -784,6 +810,48 @@ void Room::rebuilt(RebuildRead read, std::optional<Waiting> first) {
         }
     }
     take_waiting();
+}
+
+void Room::refund_outages() {
+    auto& outages = state_.outages();
+    const auto t = now();
+    outages.look(std::chrono::steady_clock::now(), t);
+    const auto pauses = outages.pause_count();
+    if (!outage_since_ && pauses == pauses_seen_) {
+        return;
+    }
+    Downtime fresh;
+    if (pauses != pauses_seen_) {
+        fresh = outages.pauses().within(refunded_until_, t);
+        pauses_seen_ = pauses;
+    }
+    if (outage_since_) {
+        const auto span = outage_span(t);
+        fresh = fresh.with_gap(std::max(span.from, refunded_until_), span.until);
+        if (span.over) {
+            outage_since_.reset();
+        }
+    }
+    // Each span once: the gaps refunded before end where these begin (refunded_until_).
+    resume(game_, t, fresh);
+    refunds_ = refunds_.with(fresh);
+    refunded_until_ = t;
+}
+
+void Room::store_failed(ServerTime since) {
+    if (!outage_since_ || since < *outage_since_) {
+        outage_since_ = std::max(since, refunded_until_);
+    }
+    outage_seen_ = now();
+}
+
+Room::OutageSpan Room::outage_span(ServerTime t) const {
+    const auto worked = state_.outages().store_worked_after(outage_seen_);
+    OutageSpan span;
+    span.from = outage_since_.value_or(t);
+    span.until = worked ? std::min(t, *worked) : t;
+    span.over = worked.has_value();
+    return span;
 }
 
 void Room::fail(const Actor& actor, const protocol::Request& request, ErrorCode code,
@@ -851,6 +919,7 @@ void Room::check_clock() {
     if (busy_ || lost()) {
         return;
     }
+    refund_outages();
     const auto t = now();
     auto ending = decide_time(game_, t);
     if (ending.empty()) {

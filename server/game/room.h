@@ -128,6 +128,7 @@ private:
         std::function<void()> after;
         Actor requester;
         Json request_id;
+        ServerTime sent_at{};  // when it went to the store
     };
 
     // room.cpp
@@ -195,6 +196,26 @@ private:
     };
     // The second half of rebuild, on the strand: replays what was read.
     void rebuilt(RebuildRead read, std::optional<Waiting> first);
+    // Outages (issue 42, finding 17): the time the game could not move though this node ran is
+    // refunded to its clocks and its first-move window like downtime (resume), before the room
+    // decides anything: while its store failed (from the first batch that failed, or rebuild
+    // that could not read, until a batch lands, a rebuild succeeds or a heartbeat's write lands)
+    // and while the process did not run (NodeOutages' pauses). The spans refunded are kept
+    // (refunds_) and refunded again by every replay (a rebuild), which counts only those after
+    // the last stored clock reading: a refund is the same whether the room was rebuilt since or
+    // not, and it is stored for good in the next reading.
+    void refund_outages();
+    // The store failed (a batch decided at `since` did not land, or a rebuild could not read).
+    void store_failed(ServerTime since);
+    // The span of the store's outage to refund at `t`: from its start until `t`, or until a
+    // heartbeat landed after the last failure (NodeOutages::store_worked_after), and whether the
+    // outage is over by then.
+    struct OutageSpan {
+        ServerTime from;
+        ServerTime until;
+        bool over = false;
+    };
+    OutageSpan outage_span(ServerTime t) const;
     // restore without the rating change (which restore reads from the store).
     core::Status replay_stored(const std::vector<StoredEvent>& events,
                                std::chrono::milliseconds unowned = {});
@@ -326,6 +347,15 @@ private:
     std::int64_t bot_answered_offer_ = -1;  // the version whose offer the bot answered
     boost::asio::steady_timer bot_timer_;   // asks the pool again when it was full
     bool bot_retry_armed_ = false;
+
+    // Outages (refund_outages): since when the store has failed (nothing landed since) and when
+    // it last failed; the spans refunded so far (and the takeover's unowned span), up to when,
+    // and how many of the node's pauses the room has seen.
+    std::optional<ServerTime> outage_since_;
+    ServerTime outage_seen_{};
+    Downtime refunds_;
+    ServerTime refunded_until_{};
+    std::uint64_t pauses_seen_ = 0;
 
     std::int64_t fence_ = 0;  // the lease's fence in cluster mode; 0 alone
     std::atomic<bool> lost_flag_{false};

@@ -48,6 +48,10 @@ void Room::lose(const std::string& why) {
         return;
     }
     component_logger("room")->warn("game {}: this node stops acting for it: {}", id(), why);
+    // Should the game come back to this node with nobody having played it meanwhile, the time
+    // until then is refunded (restore): the game could not move from now (or since its store
+    // failed).
+    state_.outages().stopped(id(), outage_since_.value_or(now()), game_.version, fence_);
     clock_timer_.cancel();
     bot_timer_.cancel();
     const auto frame =

@@ -127,6 +127,8 @@ public:
     const TimeSource& time() const { return *time_; }
     // When the server was down before this run (set by restore_games; none before).
     const Downtime& downtime() const { return downtime_; }
+    // The time this node's games could not move though it ran (heartbeat.h): pauses, lost games.
+    NodeOutages& outages() { return heartbeat_.outages(); }
 
     // Cluster mode (issue 27): before restore_games, connects to Redis for the rooms' leases.
     // From then on a room is loaded (and a game created) only with its lease, whose fence the

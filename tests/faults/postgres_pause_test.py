@@ -8,7 +8,9 @@ deadlines (--store-timeout-ms, 2 s here) can end a call. The move sent then is a
 error within two deadlines and a margin (its commit, then the room's reading back whether the
 failed batch landed), never hangs; /healthz still answers; /readyz says 503. After SIGCONT /readyz
 says 200 again within a few seconds, the game moves again, and the stored record holds every
-acknowledged move exactly once, in order.
+acknowledged move exactly once, in order. The game is timed, and the mover is not charged for the
+time its moves were refused (issue 42, finding 17): from the refused move until the store worked
+again is refunded like downtime, within 1 s of the pause.
 
     python3 postgres_pause_test.py --bin BUILD/bin [--long]   (--long: five pauses)
 """
@@ -23,6 +25,8 @@ from faults import check
 DEADLINE_S = 2.0  # --store-timeout-ms
 PAUSE_S = 8.0
 MARGIN_S = 1.5
+CLOCK = {"initial": 300, "increment": 0}
+REFUND_TOLERANCE_S = 1.0
 UNREADY = ("store_unreachable", "store_unwritable")
 
 
@@ -50,10 +54,14 @@ class ReadinessWatch:
 
 
 def one_pause(game, node, postgres, cycle):
-    """One pause; (seconds to the move's error, seconds from SIGCONT to /readyz 200)."""
+    """One pause; (seconds to the move's error, seconds from SIGCONT to /readyz 200, seconds
+    refunded to the mover)."""
     # The move is chosen before the pause: the watch that finds it is not what is under test.
+    asked = time.monotonic()
     snap = game.snapshot()
     side, move = snap["to_move"], snap["legal"][0]
+    check(snap["clock"]["running"] == side, f"pause {cycle}: {side}'s clock does not run: {snap}")
+    left_before = snap["clock"][side]
     client, rid = game.players()[side], game._id("move")
 
     stopped = postgres.pause()
@@ -89,13 +97,24 @@ def one_pause(game, node, postgres, cycle):
     unready = watcher.first_unready if watcher.first_unready is not None else seen_unready
     to_ready = faults.await_readiness(node, "ready", 5)
     game.play(1)  # the refused move again
-    to_move = time.monotonic() - resumed_at
+    moved = time.monotonic()
+    to_move = moved - resumed_at
+    # From the reading before the pause to the move: what passed, less what the mover was
+    # charged, was refunded; the game could not move from the refused move to SIGCONT.
+    charged = (left_before - game.snapshot()["clock"][side]) / 1000
+    refunded = (moved - asked) - charged
+    could_not_move = resumed_at - paused_at
+    print(f"pause {cycle}: {side} charged {charged:.2f} s of the {moved - asked:.2f} s until its "
+          f"move: {refunded:.2f} s refunded, the game could not move for {could_not_move:.2f} s")
+    check(abs(refunded - could_not_move) <= REFUND_TOLERANCE_S,
+          f"pause {cycle}: {refunded:.2f} s refunded to {side}, the store could not be used for "
+          f"{could_not_move:.2f} s (not within {REFUND_TOLERANCE_S} s)")
     game.play(1)
     print(f"pause {cycle}: {stopped} PostgreSQL processes stopped for {PAUSE_S:.0f} s; the move "
           f"answered internal_error after {to_error:.2f} s; /healthz answered in {health:.2f} s; "
           f"/readyz 503 {status} after {unready:.2f} s ({body.get('error')}); after SIGCONT "
           f"/readyz 200 in {to_ready:.2f} s, the move acknowledged in {to_move:.2f} s")
-    return to_error, to_ready
+    return to_error, to_ready, refunded
 
 
 def run(suite):
@@ -104,13 +123,14 @@ def run(suite):
     node = suite.node("node", db=postgres.uri,
                       args=["--store-timeout-ms", str(int(DEADLINE_S * 1000))])
     check(faults.await_readiness(node, "ready", 5) < 5, "/readyz before any fault")
-    game = faults.Game(node.port)
-    game.play(4)
-    errors, readies = [], []
+    game = faults.Game(node.port, clock=CLOCK)
+    game.play(4)  # both have moved: White's clock runs
+    errors, readies, refunds = [], [], []
     for cycle in range(1, (5 if suite.long else 1) + 1):
-        to_error, to_ready = one_pause(game, node, postgres, cycle)
+        to_error, to_ready, refunded = one_pause(game, node, postgres, cycle)
         errors.append(to_error)
         readies.append(to_ready)
+        refunds.append(refunded)
     game.check_snapshot()
     game.check_record(node)
     game.close()
@@ -118,7 +138,9 @@ def run(suite):
     if len(errors) > 1:
         print(f"time to the error: median {statistics.median(errors):.2f} s, max "
               f"{max(errors):.2f} s; time to ready after SIGCONT: median "
-              f"{statistics.median(readies):.2f} s, max {max(readies):.2f} s")
+              f"{statistics.median(readies):.2f} s, max {max(readies):.2f} s; refunded of "
+              f"{PAUSE_S:.0f} s: median {statistics.median(refunds):.2f} s, min "
+              f"{min(refunds):.2f} s")
     print(f"{len(game.acked)} acknowledged moves, all stored once and in order; "
           f"{time.monotonic() - started:.1f} s")
 

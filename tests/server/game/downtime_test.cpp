@@ -43,6 +43,23 @@ TEST(Downtime, AGapAddedCountsOnceWhereItOverlapsAnother) {
         << "an empty gap adds nothing";
 }
 
+// Issue 42, finding 17: a room keeps the outages it refunded and adds them to the node's downtime
+// when it replays its game; the node's pauses are taken only from where the room left off.
+TEST(Downtime, TwoDowntimesTogetherCountEachSpanOnceAndAPartIsCutToItsSpan) {
+    const auto restart = Downtime::from_runs({{1000, 2000}, {5000, 6000}}, from_unix_ms(9000));
+    const auto outages = Downtime{}
+                             .with_gap(from_unix_ms(9500), from_unix_ms(9800))
+                             .with_gap(from_unix_ms(8000), from_unix_ms(9200));
+    const auto both = restart.with(outages);
+    EXPECT_EQ(both.between(from_unix_ms(0), from_unix_ms(10000)), 6000ms + 200ms + 300ms)
+        << "8000-9000 was down already";
+    EXPECT_EQ(restart.with(Downtime{}).between(from_unix_ms(0), from_unix_ms(10000)), 6000ms);
+    const auto part = both.within(from_unix_ms(1500), from_unix_ms(9600));
+    EXPECT_EQ(part.between(from_unix_ms(0), from_unix_ms(10000)), 3000ms + 3200ms + 100ms);
+    EXPECT_TRUE(both.within(from_unix_ms(1000), from_unix_ms(2000)).empty()) << "while up";
+    EXPECT_FALSE(part.empty());
+}
+
 TEST(Downtime, NoRunsMeansNoDowntime) {
     EXPECT_EQ(
         Downtime::from_runs({}, from_unix_ms(9000)).between(from_unix_ms(0), from_unix_ms(9000)),
