@@ -7,8 +7,11 @@
 
 namespace server {
 
-AnalysisRun::AnalysisRun(AnalysisInput input, std::uint64_t nodes, Done done)
-    : input_(std::move(input)), nodes_(nodes), done_(std::move(done)) {
+AnalysisRun::AnalysisRun(AnalysisInput input, std::uint64_t nodes, Done done, Progress progress)
+    : input_(std::move(input)),
+      nodes_(nodes),
+      done_(std::move(done)),
+      progress_(std::move(progress)) {
     results_.resize(input_.lines.size());
     for (std::size_t line = 0; line < input_.lines.size(); ++line) {
         const auto count = input_.lines[line].positions.size();
@@ -66,6 +69,9 @@ void AnalysisRun::run_step(std::size_t index, const std::atomic<bool>& stop) {
         }
         results_[slot.line][slot.ply] = std::move(*analysed);
         if (++analysed_ < slots_.size()) {
+            if (progress_) {
+                progress_(analysed_, slots_.size());
+            }
             return;
         }
     }

@@ -24,9 +24,13 @@ class AnalysisRun final : public BackgroundWork, public std::enable_shared_from_
 public:
     // Called once, on a bot thread: the answer's JSON text, or why there is none.
     using Done = std::function<void(core::Expected<std::string>)>;
+    // Called on a bot thread after each position but the last (positions analysed, in all), with
+    // the run's lock held, so never after the run failed or finished: keep it short (queue a
+    // write, no wait).
+    using Progress = std::function<void(std::size_t, std::size_t)>;
 
     // `nodes` for each position (Chessence and Chesica).
-    AnalysisRun(AnalysisInput input, std::uint64_t nodes, Done done);
+    AnalysisRun(AnalysisInput input, std::uint64_t nodes, Done done, Progress progress = {});
 
     Step next_step() override;
 
@@ -49,6 +53,7 @@ private:
     AnalysisInput input_;
     std::uint64_t nodes_;
     Done done_;
+    Progress progress_;
     std::vector<Slot> slots_;
     mutable std::mutex mutex_;  // guards what follows
     std::size_t handed_out_ = 0;

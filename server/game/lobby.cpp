@@ -267,8 +267,9 @@ void Lobby::create_seek(const Actor& actor, const protocol::Request& request,
     }
     // The creator hears of the seek once it is stored, so an invitation link works the moment it is
     // shown (GET /api/seeks/<id> reads the store); a seek that cannot be stored is withdrawn.
+    const auto holder = state_.holder();  // whose it is, so that a dead node's seeks go
     state_.store().commit(
-        {SaveSeek{{seek.id, protocol::to_text(seek.json)}}},
+        {SaveSeek{{seek.id, protocol::to_text(seek.json), holder.node, holder.run}}},
         [self = shared_from_this(), actor,
          created = make_frame(protocol::seek_created_message(seek.json, request.id)),
          seek_id = seek.id, id = request.id](const core::Status& stored) {

@@ -79,7 +79,7 @@ public:
     // relayed there), so one seek is never paired twice.
     // Records of other nodes' lobbies (a JSON array, from the relay's receiving thread).
     void post_remote(nlohmann::json records);
-    // `node` is gone: its seeks and games leave this lobby.
+    // `node` is gone: its seeks and games leave this lobby, and its seeks the store.
     void post_node_gone(std::string node);
 
 private:

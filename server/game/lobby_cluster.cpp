@@ -78,6 +78,12 @@ void Lobby::remote(const json& record) {
 }
 
 void Lobby::node_gone(const std::string& node) {
+    // Its seeks leave the store too (issue 42), so that an invitation's page says it is gone;
+    // every node that sees it go deletes them, which is harmless. The write is queued: nothing
+    // waits for it here.
+    if (!node.empty()) {
+        store_async(DeleteSeek{"", node});
+    }
     for (auto it = seeks_.begin(); it != seeks_.end();) {
         if (it->node != node) {
             ++it;

@@ -52,9 +52,13 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       readiness_(store, [this] { return heartbeat_.beat_now(); }),
       lobby_(std::make_shared<Lobby>(*this, io)),
       bots_(limits.bot_threads, static_cast<std::size_t>(std::max(1, limits.bot_queue))),
-      analyses_(store, bots_, limits),
+      analyses_(store, bots_, limits, [this] { return holder(); }),
       rooms_(std::make_unique<RoomDirectory>(*this)) {
     time_listener_ = time_->on_jump([this] { check_clocks(); });
+}
+
+AnalysisClaimant ServerState::holder() const {
+    return {leases_ ? leases_->node_id() : std::string(), heartbeat_.run_started_at()};
 }
 
 bool ServerState::muted(std::string_view player_id) {
@@ -249,10 +253,23 @@ core::Status ServerState::restore_games() {
     if (!seeks) {
         return core::make_error("cannot read the seeks: " + seeks.error());
     }
+    // Seeks belong to a live connection; none survives a restart. In cluster mode the other live
+    // nodes' seeks stay, and those of nodes no longer alive go (issue 42): their run unheard of
+    // for run_dead_after.
+    std::map<std::int64_t, std::int64_t> alive_at;
+    if (leases_ && !seeks->empty()) {
+        auto runs = store_.server_runs();
+        if (!runs) {
+            return core::make_error("cannot read the server's runs: " + runs.error());
+        }
+        for (const auto& run : *runs) {
+            alive_at[run.started_at] = run.alive_at;
+        }
+    }
     for (const auto& seek : *seeks) {
-        // Seeks belong to a live connection; none survives a restart. (In cluster mode the other
-        // nodes' seeks are live: they stay.)
-        if (!leases_) {
+        const auto run = alive_at.find(seek.run);
+        if (!leases_ || seek.node == leases_->node_id() || run == alive_at.end() ||
+            !run_alive(run->second, time_->now())) {
             store_.delete_seek(seek.id);
         }
     }

@@ -99,6 +99,10 @@ public:
     BotPool& bots() { return bots_; }
     // The game analyses queued and running on them (issue 25).
     Analyses& analyses() { return analyses_; }
+    // Who this node is in the store: its name in cluster mode ("" otherwise) and its run
+    // (ServerRun::started_at, 0 before restore_games): the holder of the seeks it stores and the
+    // claimant of the analyses it runs (issue 42), whose death another node can see.
+    AnalysisClaimant holder() const;
     // Whether the node can write and read its store and, in cluster mode, reach Redis (GET
     // /readyz); its thread is started by the server once the games are restored.
     Readiness& readiness() { return readiness_; }

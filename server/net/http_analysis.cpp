@@ -31,16 +31,18 @@ HttpReply status_reply(int status, const AnalysisStatus& analysis) {
     return json_reply(status, protocol::to_text(body));
 }
 
+// From whichever node runs it (its claim in the store), or the stored answer.
 HttpReply read_analysis(ServerState& state, const GameRecord& game) {
-    if (auto running = state.analyses().progress(game.id)) {
-        return status_reply(200, *running);
+    const auto seen = state.analyses().look(game);
+    if (const auto* refused = std::get_if<AnalysisRefusal>(&seen)) {
+        return coded_reply(refused->status, refused->code, refused->message);
     }
-    const auto stored = state.store().analysis(game.id);
-    if (!stored) {
-        return read_failed_reply("the analysis", stored.error());
+    const auto& look = std::get<AnalysisLook>(seen);
+    if (look.status && look.status->state == AnalysisState::done) {
+        return json_reply(200, look.answer);
     }
-    if (*stored && (*stored)->status == "done") {
-        return json_reply(200, (*stored)->json);
+    if (look.status) {
+        return status_reply(200, *look.status);
     }
     return coded_reply(404, "not_analysed",
                        "this game has not been analysed yet: POST to this address to ask for it");

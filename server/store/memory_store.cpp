@@ -78,10 +78,14 @@ core::Status MemoryStore::apply(const WriteOp& op, Undo& undo) {
                 }
                 seeks_[w.seek.id] = w.seek;
             } else if constexpr (std::is_same_v<W, DeleteSeek>) {
-                auto it = seeks_.find(w.id);
-                if (it != seeks_.end()) {
+                for (auto it = seeks_.begin(); it != seeks_.end();) {
+                    const bool gone = w.id.empty() ? it->second.node == w.node : it->first == w.id;
+                    if (!gone) {
+                        ++it;
+                        continue;
+                    }
                     undo.push_back([this, old = it->second] { seeks_[old.id] = old; });
-                    seeks_.erase(it);
+                    it = seeks_.erase(it);
                 }
             } else if constexpr (std::is_same_v<W, AddChatLine>) {
                 auto it = games_.find(w.line.game_id);
@@ -104,6 +108,14 @@ core::Status MemoryStore::apply(const WriteOp& op, Undo& undo) {
                     return core::make_error("save_analysis: no such game " + id);
                 }
                 auto it = analyses_.find(id);
+                if (w.analysis.status == "queued" && it != analyses_.end()) {
+                    const auto& held = it->second.record;
+                    const bool claimable = held.status == "failed" ||
+                                           (held.status == "queued" && held.run == w.taken_from);
+                    if (!claimable) {
+                        return core::ok_status();  // another run's claim: nothing written
+                    }
+                }
                 if (it == analyses_.end()) {
                     undo.push_back([this, id] { analyses_.erase(id); });
                     analyses_[id] = StoredAnalysis{w.analysis, next_order_++};
@@ -264,7 +276,13 @@ core::Expected<std::optional<AnalysisRecord>> MemoryStore::analysis(std::string_
     if (it == analyses_.end()) {
         return std::nullopt;
     }
-    return it->second.record;
+    return with_run_alive_at(it->second.record);
+}
+
+AnalysisRecord MemoryStore::with_run_alive_at(AnalysisRecord record) const {
+    const auto run = runs_.find(record.run);
+    record.run_alive_at = run == runs_.end() ? 0 : run->second;
+    return record;
 }
 
 core::Expected<std::vector<AnalysisRecord>> MemoryStore::queued_analyses() {
@@ -281,7 +299,7 @@ core::Expected<std::vector<AnalysisRecord>> MemoryStore::queued_analyses() {
     });
     std::vector<AnalysisRecord> found;
     for (const auto* stored : queued) {
-        found.push_back(stored->record);
+        found.push_back(with_run_alive_at(stored->record));
     }
     return found;
 }

@@ -67,6 +67,8 @@ private:
                                                                  std::string_view viewer_id);
 
     std::map<std::int64_t, std::int64_t> runs_;  // started_at -> alive_at
+    // `record` with its claiming run's alive_at, as the other stores read it (mutex_ held).
+    AnalysisRecord with_run_alive_at(AnalysisRecord record) const;
     struct StoredAnalysis {
         AnalysisRecord record;
         std::int64_t order = 0;  // when first saved, to break ties in queued_analyses

@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 10> steps = {
+constexpr std::array<std::string_view, 11> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -196,6 +196,17 @@ CREATE INDEX analyses_by_status ON analyses (status, updated_at);
     // before were never claimed.
     R"sql(
 ALTER TABLE games ADD COLUMN fence INTEGER NOT NULL DEFAULT 0;
+)sql",
+    // 11 (issue 42): a queued analysis is claimed by one node's run (server_runs.started_at) and
+    // carries its progress, so every node sees it and one whose node died is taken over; a seek
+    // names the node and run that hold it, so a dead node's seeks are deleted.
+    R"sql(
+ALTER TABLE analyses ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE analyses ADD COLUMN run INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE analyses ADD COLUMN positions_done INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE analyses ADD COLUMN positions_total INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE seeks ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE seeks ADD COLUMN run INTEGER NOT NULL DEFAULT 0;
 )sql",
 };
 

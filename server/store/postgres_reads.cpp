@@ -99,9 +99,8 @@ core::Expected<std::vector<ChatLine>> chat_lines(Connection& db, std::string_vie
 
 core::Expected<std::vector<SeekRecord>> seeks(Connection& db) {
     std::vector<SeekRecord> out;
-    auto status = query(db, "the seeks", sql::reads::seeks(dialect), Params(), [&](const Row& r) {
-        out.push_back(SeekRecord{r.text(0), r.text(1)});
-    });
+    auto status = query(db, "the seeks", sql::reads::seeks(dialect), Params(),
+                        [&](const Row& r) { out.push_back(sql::seek_from_row(r)); });
     return or_error(status, std::move(out));
 }
 

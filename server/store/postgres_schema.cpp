@@ -10,7 +10,7 @@ namespace {
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
 // Integers are BIGINT (SQLite's INTEGER), flags SMALLINT 0/1 as in SQLite, doubles DOUBLE
 // PRECISION; `seq` columns stand for SQLite's rowid where the order of insertion is read.
-constexpr std::array<std::string_view, 2> postgres_steps = {
+constexpr std::array<std::string_view, 3> postgres_steps = {
     // 1: everything SQLite's nine steps built (migrations.cpp), in one.
     R"sql(
 CREATE TABLE players (
@@ -146,6 +146,16 @@ CREATE INDEX analyses_by_status ON analyses (status, updated_at);
     // the games stored before were never claimed.
     R"sql(
 ALTER TABLE games ADD COLUMN fence BIGINT NOT NULL DEFAULT 0;
+)sql",
+    // 3 (issue 42), SQLite's step 11: a queued analysis is claimed by one node's run and carries
+    // its progress; a seek names the node and run that hold it.
+    R"sql(
+ALTER TABLE analyses ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE analyses ADD COLUMN run BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE analyses ADD COLUMN positions_done BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE analyses ADD COLUMN positions_total BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE seeks ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE seeks ADD COLUMN run BIGINT NOT NULL DEFAULT 0;
 )sql",
 };
 

@@ -108,10 +108,14 @@ core::Status apply(Connection& db, const FinishGame& w) {
 }
 
 core::Status apply(Connection& db, const SaveSeek& w) {
-    return pg::run(db, writes::save_seek(dialect), Params(w.seek.id, w.seek.json), "save_seek");
+    return pg::run(db, writes::save_seek(dialect),
+                   Params(w.seek.id, w.seek.json, w.seek.node, w.seek.run), "save_seek");
 }
 
 core::Status apply(Connection& db, const DeleteSeek& w) {
+    if (w.id.empty()) {
+        return pg::run(db, writes::delete_node_seeks(dialect), Params(w.node), "delete_seek");
+    }
     return pg::run(db, writes::delete_seek(dialect), Params(w.id), "delete_seek");
 }
 
@@ -143,8 +147,14 @@ core::Status apply(Connection& db, const RecordRun& w) {
 
 core::Status apply(Connection& db, const SaveAnalysis& w) {
     const auto& a = w.analysis;
-    auto saved =
-        db.query(writes::save_analysis(dialect), Params(a.game_id, a.status, a.json, a.updated_at));
+    const auto saved =
+        a.status == "queued"
+            ? db.query(writes::claim_analysis(dialect),
+                       Params(a.game_id, a.status, a.json, a.updated_at, a.node, a.run,
+                              a.positions_done, a.positions_total, w.taken_from))
+            : db.query(writes::save_analysis(dialect),
+                       Params(a.game_id, a.status, a.json, a.updated_at, a.node, a.run,
+                              a.positions_done, a.positions_total));
     if (!saved) {
         return failed_with(db, pg::foreign_key_violation)
                    ? core::make_error("save_analysis: no such game " + a.game_id)

@@ -96,23 +96,34 @@ std::string chat_lines(Dialect d) {
 }
 
 std::string seeks(Dialect d) {
-    return in_dialect(d, "SELECT id, json FROM seeks ORDER BY " + std::string(insertion_order(d)));
+    return in_dialect(
+        d, "SELECT id, json, node, run FROM seeks ORDER BY " + std::string(insertion_order(d)));
 }
 
 std::string server_runs(Dialect d) {
     return in_dialect(d, "SELECT started_at, alive_at FROM server_runs ORDER BY started_at");
 }
 
-std::string analysis(Dialect d) {
+namespace {
+
+// The analyses' columns with their claiming run's alive_at (analysis_from_row), then `where`.
+std::string analyses_where(Dialect d, std::string_view where) {
     return in_dialect(d,
-                      "SELECT game_id, status, json, updated_at FROM analyses WHERE game_id = ?1");
+                      "SELECT a.game_id, a.status, a.json, a.updated_at, a.node, a.run, "
+                      "a.positions_done, a.positions_total, COALESCE(r.alive_at, 0) "
+                      "FROM analyses a LEFT JOIN server_runs r ON r.started_at = a.run " +
+                          std::string(where));
+}
+
+}  // namespace
+
+std::string analysis(Dialect d) {
+    return analyses_where(d, "WHERE a.game_id = ?1");
 }
 
 std::string queued_analyses(Dialect d) {
-    return in_dialect(d,
-                      "SELECT game_id, status, json, updated_at FROM analyses "
-                      "WHERE status = 'queued' ORDER BY updated_at, " +
-                          std::string(insertion_order(d)));
+    return analyses_where(
+        d, "WHERE a.status = 'queued' ORDER BY a.updated_at, a." + std::string(insertion_order(d)));
 }
 
 std::string account(Dialect d) {

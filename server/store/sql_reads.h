@@ -30,11 +30,12 @@ std::string unfinished_game_ids_of(Dialect d);
 std::string events(Dialect d);
 // channel, player_id, name, seat, text, at of game ?1's chat (chat_line_from_row).
 std::string chat_lines(Dialect d);
-// id, json of every seek, in insertion order.
+// id, json, node, run (seek_from_row) of every seek, in insertion order.
 std::string seeks(Dialect d);
 // started_at, alive_at of every run.
 std::string server_runs(Dialect d);
-// game_id, status, json, updated_at (analysis_from_row) of game ?1; of every queued analysis.
+// game_id, status, json, updated_at, node, run, positions_done, positions_total and the claiming
+// run's alive_at (0 when unknown) (analysis_from_row) of game ?1; of every queued analysis.
 std::string analysis(Dialect d);
 std::string queued_analyses(Dialect d);
 

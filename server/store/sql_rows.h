@@ -46,10 +46,17 @@ ChatLine chat_line_from_row(std::string_view game_id, const Row& r) {
         std::string(game_id), r.text(0), r.text(1), r.text(2), r.text(3), r.text(4), r.text(5)};
 }
 
-// game_id, status, json, updated_at.
+// game_id, status, json, updated_at, node, run, positions_done, positions_total, run_alive_at.
 template <class Row>
 AnalysisRecord analysis_from_row(const Row& r) {
-    return AnalysisRecord{r.text(0), r.text(1), r.text(2), r.integer(3)};
+    return AnalysisRecord{r.text(0),    r.text(1),    r.text(2),    r.integer(3), r.text(4),
+                          r.integer(5), r.integer(6), r.integer(7), r.integer(8)};
+}
+
+// id, json, node, run.
+template <class Row>
+SeekRecord seek_from_row(const Row& r) {
+    return SeekRecord{r.text(0), r.text(1), r.text(2), r.integer(3)};
 }
 
 // player_id, username, password_hash, admin, created_at.

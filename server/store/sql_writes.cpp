@@ -46,12 +46,17 @@ std::string finish_game(Dialect d) {
 
 std::string save_seek(Dialect d) {
     return in_dialect(d,
-                      "INSERT INTO seeks (id, json) VALUES (?1, ?2) "
-                      "ON CONFLICT (id) DO UPDATE SET json = excluded.json");
+                      "INSERT INTO seeks (id, json, node, run) VALUES (?1, ?2, ?3, ?4) "
+                      "ON CONFLICT (id) DO UPDATE SET json = excluded.json, node = excluded.node, "
+                      "run = excluded.run");
 }
 
 std::string delete_seek(Dialect d) {
     return in_dialect(d, "DELETE FROM seeks WHERE id = ?1");
+}
+
+std::string delete_node_seeks(Dialect d) {
+    return in_dialect(d, "DELETE FROM seeks WHERE node = ?1");
 }
 
 std::string add_chat_line(Dialect d) {
@@ -76,12 +81,25 @@ std::string record_run(Dialect d) {
                           std::string(greatest(d)) + "(server_runs.alive_at, excluded.alive_at)");
 }
 
+namespace {
+
+constexpr std::string_view analysis_upsert =
+    "INSERT INTO analyses (game_id, status, json, updated_at, node, run, positions_done, "
+    "positions_total) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+    "ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, json = excluded.json, "
+    "updated_at = excluded.updated_at, node = excluded.node, run = excluded.run, "
+    "positions_done = excluded.positions_done, positions_total = excluded.positions_total";
+
+}  // namespace
+
 std::string save_analysis(Dialect d) {
-    return in_dialect(
-        d,
-        "INSERT INTO analyses (game_id, status, json, updated_at) VALUES (?1, ?2, ?3, ?4) "
-        "ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, json = excluded.json, "
-        "updated_at = excluded.updated_at");
+    return in_dialect(d, analysis_upsert);
+}
+
+std::string claim_analysis(Dialect d) {
+    return in_dialect(d, std::string(analysis_upsert) +
+                             " WHERE analyses.status = 'failed' OR "
+                             "(analyses.status = 'queued' AND analyses.run = ?9)");
 }
 
 std::string create_account(Dialect d) {

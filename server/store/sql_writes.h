@@ -29,6 +29,8 @@ std::string finish_game(Dialect d);
 // Seek (?1 id, ?2 json), replacing the one with that id; seek ?1 gone.
 std::string save_seek(Dialect d);
 std::string delete_seek(Dialect d);
+// Every seek of node ?1 gone.
+std::string delete_node_seeks(Dialect d);
 
 // Chat line (?1 game, ?2 channel, ?3 player_id, ?4 name, ?5 seat, ?6 text, ?7 at) numbered after
 // the game's last; the lines of game ?1's channel ?2 but the newest ?3, deleted.
@@ -37,8 +39,11 @@ std::string trim_chat_lines(Dialect d);
 
 // Run (?1 started_at, ?2 alive_at); a run already there keeps the later alive_at.
 std::string record_run(Dialect d);
-// Analysis (?1 game_id, ?2 status, ?3 json, ?4 updated_at), replacing the game's.
+// Analysis (?1 game_id, ?2 status, ?3 json, ?4 updated_at, ?5 node, ?6 run, ?7 positions_done,
+// ?8 positions_total), replacing the game's; the same as a claim (SaveAnalysis, "queued"), written
+// only over a failed analysis or a queued one of run ?9.
 std::string save_analysis(Dialect d);
+std::string claim_analysis(Dialect d);
 
 // Account (?1 player_id, ?2 username, ?3 username_key, ?4 password_hash, ?5 admin, ?6 created_at).
 std::string create_account(Dialect d);

@@ -17,11 +17,19 @@ constexpr auto dialect = sql::Dialect::sqlite;
 
 }  // namespace
 
-core::Status save_analysis(sqlite::Connection& db, const AnalysisRecord& a) {
-    auto saved = sqlite::run(db, sql::writes::save_analysis(dialect), [&](Statement& s) {
-        s.bind(1, a.game_id).bind(2, a.status).bind(3, a.json);
-        s.bind(4, a.updated_at);
-    });
+core::Status save_analysis(sqlite::Connection& db, const SaveAnalysis& w) {
+    const auto& a = w.analysis;
+    const bool claim = a.status == "queued";
+    auto saved = sqlite::run(
+        db, claim ? sql::writes::claim_analysis(dialect) : sql::writes::save_analysis(dialect),
+        [&](Statement& s) {
+            s.bind(1, a.game_id).bind(2, a.status).bind(3, a.json);
+            s.bind(4, a.updated_at).bind(5, a.node).bind(6, a.run);
+            s.bind(7, a.positions_done).bind(8, a.positions_total);
+            if (claim) {
+                s.bind(9, w.taken_from);
+            }
+        });
     if (!saved && db.last_error_code() == SQLITE_CONSTRAINT_FOREIGNKEY) {
         return core::make_error("save_analysis: no such game " + a.game_id);
     }

@@ -11,8 +11,9 @@
 
 namespace server::sqlite_analyses {
 
-// Inserts or replaces the analysis of its game; an error naming the game if there is none.
-core::Status save_analysis(sqlite::Connection& db, const AnalysisRecord& analysis);
+// Inserts or replaces the analysis of its game, or claims it (store.h, SaveAnalysis); an error
+// naming the game if there is none.
+core::Status save_analysis(sqlite::Connection& db, const SaveAnalysis& write);
 core::Expected<std::optional<AnalysisRecord>> analysis(sqlite::Connection& db,
                                                        std::string_view game_id);
 // The analyses still queued, oldest first.

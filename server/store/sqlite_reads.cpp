@@ -111,9 +111,7 @@ core::Expected<std::vector<SeekRecord>> seeks(Connection& db) {
     std::vector<SeekRecord> out;
     auto status = query(
         db, "the seeks", sql::reads::seeks(dialect), [](Statement&) {},
-        [&](const Statement& s) {
-            out.push_back(SeekRecord{s.text(0), s.text(1)});
-        });
+        [&](const Statement& s) { out.push_back(sql::seek_from_row(s)); });
     return or_error(status, std::move(out));
 }
 

@@ -142,11 +142,19 @@ core::Status apply(Connection& db, const FinishGame& w) {
 
 core::Status apply(Connection& db, const SaveSeek& w) {
     return annotate(run(db, writes::save_seek(sqlite_dialect),
-                        [&](Statement& s) { s.bind(1, w.seek.id).bind(2, w.seek.json); }),
+                        [&](Statement& s) {
+                            s.bind(1, w.seek.id).bind(2, w.seek.json);
+                            s.bind(3, w.seek.node).bind(4, w.seek.run);
+                        }),
                     "save_seek");
 }
 
 core::Status apply(Connection& db, const DeleteSeek& w) {
+    if (w.id.empty()) {
+        return annotate(run(db, writes::delete_node_seeks(sqlite_dialect),
+                            [&](Statement& s) { s.bind(1, w.node); }),
+                        "delete_seek");
+    }
     return annotate(
         run(db, writes::delete_seek(sqlite_dialect), [&](Statement& s) { s.bind(1, w.id); }),
         "delete_seek");
@@ -178,7 +186,7 @@ core::Status apply(Connection& db, const RecordRun& w) {
 }
 
 core::Status apply(Connection& db, const SaveAnalysis& w) {
-    return sqlite_analyses::save_analysis(db, w.analysis);
+    return sqlite_analyses::save_analysis(db, w);
 }
 
 core::Status apply(Connection& db, const ClaimGame& w) {

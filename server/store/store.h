@@ -79,6 +79,10 @@ struct ChatLine {
 struct SeekRecord {
     std::string id;    // "s_…"
     std::string json;  // the seek as the protocol shows it
+    // The node that holds it ("" outside cluster mode) and that node's run (ServerRun::started_at):
+    // a seek whose node died is deleted (issue 42).
+    std::string node{};
+    std::int64_t run = 0;
 };
 
 // --- The writes a batch may hold, applied in order.
@@ -123,8 +127,10 @@ struct ServerRun {
 struct RecordRun {
     ServerRun run;
 };
+// Deletes the seek `id`; or, with `id` empty, every seek held by `node` (a node that is gone).
 struct DeleteSeek {
     std::string id;
+    std::string node{};
 };
 // Sets a game's stored fence to `fence` (fences.h): the node holding it owns the game now. Fails
 // if there is no such game, or with a fenced error if the stored fence is greater (a newer owner
@@ -154,11 +160,25 @@ struct AnalysisRecord {
     std::string status;           // "queued" | "done" | "failed"
     std::string json;             // "" unless done
     std::int64_t updated_at = 0;  // unix seconds
+    // Queued: its claim (issue 42) — the node and the run of it (ServerRun::started_at) that
+    // analyses it, and the positions analysed so far and in all as that run last wrote them.
+    std::string node{};
+    std::int64_t run = 0;
+    std::int64_t positions_done = 0;
+    std::int64_t positions_total = 0;
+    // Read, never written: when the claiming run was last known alive (its ServerRun::alive_at;
+    // 0 when the store has no such run).
+    std::int64_t run_alive_at = 0;
     friend bool operator==(const AnalysisRecord&, const AnalysisRecord&) = default;
 };
-// Writes a game's analysis, replacing the one stored before; fails if there is no such game.
+// Writes a game's analysis; fails if there is no such game. "done" and "failed" replace the one
+// stored before. "queued" is a claim (issue 42): written only when the game has no analysis, a
+// failed one, or a queued one claimed by the run `taken_from` (the claimer's own, to note its
+// progress; a dead run's, taken over); otherwise nothing is written and the batch goes on. Of
+// claims that race one wins; a read tells the others whose it is.
 struct SaveAnalysis {
     AnalysisRecord analysis;
+    std::int64_t taken_from = 0;
 };
 
 // A new player's token also becomes one of its sessions (account_records.h has the other writes).

@@ -184,13 +184,16 @@ private:
     boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
 };
 
-// GET `target` from the server: {status, body}; status 0 if no answer came within 10 s.
-inline std::pair<int, std::string> http_get(unsigned short port, const std::string& target) {
+// GET (or `method`) `target` from the server: {status, body}; status 0 if no answer came within
+// 10 s.
+inline std::pair<int, std::string> http_get(
+    unsigned short port, const std::string& target,
+    boost::beast::http::verb method = boost::beast::http::verb::get) {
     namespace http = boost::beast::http;
     boost::asio::io_context ioc;
     boost::beast::tcp_stream stream(ioc);
     stream.expires_after(10s);
-    http::request<http::empty_body> request{http::verb::get, target, 11};
+    http::request<http::empty_body> request{method, target, 11};
     request.set(http::field::host, "127.0.0.1");
     boost::beast::flat_buffer buffer;
     http::response<http::string_body> response;

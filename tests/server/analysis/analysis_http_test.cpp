@@ -2,9 +2,12 @@
 // it until it is done and its JSON has the documented shape; what is refused (a game still on, a
 // private game to strangers, the limits, no bot threads) and with which code; Sniderman's exact
 // results; a bot's move taken before the analysis's positions; a shutdown while it runs; a queued
-// analysis surviving a restart.
+// analysis surviving a restart. Issue 42: another node's live claim shown and answered here,
+// nothing started; a dead node's claim taken over when asked; the running node's progress in its
+// claim.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <future>
 
 #include "core/game.h"
@@ -368,6 +371,89 @@ TEST(AnalysisHttp, QueuedAnalysisSurvivesARestart) {
     expect_analysis_shape(analysis_when_done(server.port(), table.game_id), moves,
                           {"white", "black"});
     EXPECT_EQ((*server.store().analysis(table.game_id))->status, "done");
+}
+
+// Issue 42: now in Unix milliseconds, as the runs are stored.
+std::int64_t analysis_now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// Stores a claim of game `game_id`'s analysis by node "node-b"'s run `run`, last alive at
+// `alive_at`, which has analysed 2 of 5 positions.
+void analysis_claim_elsewhere(server::Store& store, const std::string& game_id, std::int64_t run,
+                              std::int64_t alive_at) {
+    server::AnalysisRecord claim{game_id, "queued", "", 1};
+    claim.node = "node-b";
+    claim.run = run;
+    claim.positions_done = 2;
+    claim.positions_total = 5;
+    ASSERT_TRUE(
+        store.commit_sync({server::RecordRun{{run, alive_at}}, server::SaveAnalysis{claim}}).ok());
+}
+
+// Another node's run, alive, holds the claim: GET here shows its progress (not "not analysed"),
+// and a POST here answers the same and starts no second run.
+TEST(AnalysisHttp, AnotherNodesLiveClaimIsShownAndNothingStartsHere) {
+    test::TestServer server(analysis_test_limits());
+    test::Table table(server.port(), "chesica");
+    analysis_finish_game(table, 4);
+    const auto now = analysis_now_ms();
+    ASSERT_NO_FATAL_FAILURE(
+        analysis_claim_elsewhere(server.store(), table.game_id, now - 100000, now));
+    const json running = {{"status", "running"}, {"positions", {{"done", 2}, {"total", 5}}}};
+    const auto got = test::http_get(server.port(), analysis_path(table.game_id));
+    EXPECT_EQ(got.status, 200) << got.body;
+    EXPECT_EQ(test::parse(got.body), running);
+    auto& pool = server.server()->bots();
+    pool.hold(true);
+    const auto posted = analysis_post(server.port(), table.game_id, table.ann_token);
+    EXPECT_EQ(posted.status, 202) << posted.body;
+    EXPECT_EQ(test::parse(posted.body), running);
+    EXPECT_EQ(pool.background_queued(), 0u);  // nothing runs here
+    EXPECT_EQ((*server.store().analysis(table.game_id))->node, "node-b");
+    pool.hold(false);
+}
+
+// The claim's run has not been heard of for a minute (its node died): a GET takes it over, and
+// the analysis is done here.
+TEST(AnalysisHttp, ADeadNodesClaimIsTakenOverWhenAsked) {
+    test::TestServer server(analysis_test_limits());
+    test::Table table(server.port(), "chessence");
+    const auto moves = analysis_finish_game(table, 4);
+    const auto now = analysis_now_ms();
+    ASSERT_NO_FATAL_FAILURE(
+        analysis_claim_elsewhere(server.store(), table.game_id, now - 100000, now - 60000));
+    expect_analysis_shape(analysis_when_done(server.port(), table.game_id), moves,
+                          {"white", "black"});
+}
+
+// The running node writes its progress to its claim (about once a second), so that every node
+// can show it.
+TEST(AnalysisHttp, TheRunningNodeWritesItsProgressToItsClaim) {
+    auto limits = analysis_test_limits();
+    limits.analysis_nodes = 3000000;  // slow enough to be seen running
+    limits.bot_threads = 1;
+    test::TestServer server(limits);
+    test::Table table(server.port(), "chessence");
+    analysis_finish_game(table, 16);
+    ASSERT_EQ(analysis_post(server.port(), table.game_id).status, 202);
+    std::optional<server::AnalysisRecord> seen;
+    test::eventually(
+        [&] {
+            auto stored = server.store().analysis(table.game_id);
+            if (stored.ok() && stored->has_value()) {
+                seen = **stored;
+            }
+            return seen && (seen->status == "done" || seen->positions_done > 0);
+        },
+        30s);
+    ASSERT_TRUE(seen.has_value());
+    EXPECT_EQ(seen->status, "queued") << "done before any progress was written: make it slower";
+    EXPECT_GT(seen->positions_done, 0);
+    EXPECT_GT(seen->positions_total, seen->positions_done);
+    EXPECT_NE(seen->run, 0);
 }
 
 }  // namespace

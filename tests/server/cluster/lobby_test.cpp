@@ -2,6 +2,8 @@
 // node is seen and accepted on another (the game is played across them); two nodes racing to pair
 // one seek pair it once; quick pairing finds another node's seek; a node that dies takes its seeks
 // out of the other nodes' lobbies; a seek follows its player who comes back on another node.
+// Issue 42: a dead node's invitation leaves the store too (its page says it is gone), and a node
+// that starts deletes its own earlier seeks and those of nodes no longer alive.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include <thread>
 
 #include "server/cluster/cluster_nodes.h"
+#include "server/store/open_store.h"
 
 namespace {
 
@@ -175,6 +178,62 @@ TEST_F(ClusterLobby, ANodeThatDiesTakesItsSeeksOutOfTheOtherLobbies) {
         return m.value("type", "") == "seek_removed" && m.value("seek_id", "") == seek_id;
     });
     EXPECT_TRUE(removed.has_value()) << "B forgets the dead node's seek";
+}
+
+// `player` makes a private Chessence seek (an invitation): its id.
+std::string lobby_make_invitation(Player& player) {
+    player.client->send({{"type", "seek_create"}, {"variant", "chessence"}, {"private", true}});
+    auto created = player.client->next_of("seek_created");
+    return created ? (*created)["seek"].value("seek_id", "") : std::string();
+}
+
+// The status GET /api/seeks/<id> (what the invitation page reads) answers on `port`.
+int lobby_invitation_status(unsigned short port, const std::string& seek_id) {
+    return live_test::http_get(port, "/api/seeks/" + seek_id).first;
+}
+
+TEST_F(ClusterLobby, ADeadNodesInvitationIsGoneFromTheStoreToo) {
+    ASSERT_NO_FATAL_FAILURE(start_nodes(2));
+    connect(alice_, port('a'), "Alice");
+    const auto seek_id = lobby_make_invitation(alice_);
+    ASSERT_FALSE(seek_id.empty());
+    EXPECT_EQ(lobby_invitation_status(port('b'), seek_id), 200);
+    nodes_[0]->kill_now();
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    int status = 200;
+    while (status == 200 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(100ms);
+        status = lobby_invitation_status(port('b'), seek_id);
+    }
+    EXPECT_EQ(status, 404) << "B deletes the dead node's invitation from the store";
+}
+
+TEST_F(ClusterLobby, ANodeThatStartsDeletesItsEarlierSeeksAndThoseOfDeadNodes) {
+    {
+        auto store = server::open_store(db_);
+        ASSERT_TRUE(store.ok()) << store.error();
+        const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+        ASSERT_TRUE((*store)
+                        ->commit_sync({server::RecordRun{{1000, 2000}},
+                                       server::RecordRun{{now - 60000, now}}})
+                        .ok());
+        ASSERT_TRUE((*store)->save_seek({"s_dead", "{}", "dead-node", 1000}).ok());
+        ASSERT_TRUE((*store)->save_seek({"s_live", "{}", "live-node", now - 60000}).ok());
+    }
+    nodes_.push_back(node("a", 5000));
+    ASSERT_NE(port('a'), 0) << read_log("a");
+    EXPECT_EQ(lobby_invitation_status(port('a'), "s_dead"), 404) << "a dead node's seek goes";
+    EXPECT_EQ(lobby_invitation_status(port('a'), "s_live"), 200) << "a live node's stays";
+    connect(alice_, port('a'), "Alice");
+    const auto seek_id = lobby_make_invitation(alice_);
+    ASSERT_FALSE(seek_id.empty());
+    nodes_[0]->kill_now();
+    nodes_[0] = node("a", 5000);  // the same node, back at once
+    ASSERT_NE(port('a'), 0) << read_log("a");
+    EXPECT_EQ(lobby_invitation_status(port('a'), seek_id), 404)
+        << "the node's own seeks did not survive its restart";
 }
 
 TEST_F(ClusterLobby, APlayerWhoComesBackOnAnotherNodeKeepsTheirSeeksAndIsPairedThere) {
