@@ -7,8 +7,8 @@
 
 #include "server/analysis/analysis_input.h"
 #include "server/analysis/analysis_run.h"
-#include "server/game/heartbeat.h"
 #include "server/log.h"
+#include "server/store/run_liveness.h"
 
 namespace server {
 
@@ -44,8 +44,9 @@ bool claim_alive(const AnalysisRecord& claim, const AnalysisClaimant& me) {
     if (claim.node == me.node) {
         return false;
     }
-    return run_alive(claim.run_alive_at, std::chrono::time_point_cast<std::chrono::milliseconds>(
-                                             std::chrono::system_clock::now()));
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    return run_alive(claim.run_alive_at, now.count());
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // what its claim says), its positions analysed on the bot threads below every bot move
 // (analysis_run.h) with its progress written to the claim at most once a second, its answer
 // stored as "done", then forgotten here: from then on the store has it, and it is never computed
-// again. A claim whose run is dead (heartbeat.h, run_alive) is taken over by the node that next
+// again. A claim whose run is dead (store/run_liveness.h, run_alive) is taken over by the node that next
 // starts or is asked about it. Thread-safe; every call but active() reads or waits for the store
 // (never on an I/O thread). docs/architecture.md, "Game analysis".
 #include <chrono>

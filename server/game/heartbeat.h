@@ -27,25 +27,13 @@
 #include "core/expected.h"
 #include "server/game/downtime.h"
 #include "server/game/time_source.h"
+#include "server/store/run_liveness.h"
 #include "server/store/store.h"
 
 namespace server {
 
 // At most this much time a player used before a crash is given back (issue 42: it was 5 s).
 inline constexpr std::chrono::seconds heartbeat_interval{1};
-// A run not heard of (its ServerRun::alive_at) for this long is taken for dead (issue 42): its
-// analysis claims are taken over, its seeks deleted. Ten heartbeats, so that a node whose store
-// stalls for a moment keeps what it holds.
-inline constexpr std::chrono::seconds run_dead_after{10};
-
-// Whether a run last alive at `alive_at_ms` (Unix ms; 0: unknown) counts as alive at `now`.
-inline bool run_alive(std::int64_t alive_at_ms, ServerTime now) {
-    return alive_at_ms > 0 &&
-           alive_at_ms >=
-               unix_ms(now) -
-                   std::chrono::duration_cast<std::chrono::milliseconds>(run_dead_after).count();
-}
-
 // How often the pause watchdog looks, and how much later than that a look must come for the time
 // in between to count as a pause of the process (a shorter pause is charged as time used).
 inline constexpr std::chrono::milliseconds watchdog_tick{100};

@@ -269,7 +269,7 @@ core::Status ServerState::restore_games() {
     for (const auto& seek : *seeks) {
         const auto run = alive_at.find(seek.run);
         if (!leases_ || seek.node == leases_->node_id() || run == alive_at.end() ||
-            !run_alive(run->second, time_->now())) {
+            !run_alive(run->second, unix_ms(time_->now()))) {
             store_.delete_seek(seek.id);
         }
     }

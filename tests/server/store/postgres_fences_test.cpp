@@ -197,7 +197,7 @@ TEST(PostgresFences, AClaimFailsWithinTheLockTimeoutWhileAStoppedOwnerHoldsItsCh
     EXPECT_EQ(claimer->game("g_1").value()->fence, 2);
 }
 
-// Schema step 2 on a database at step 1: the games stored before read with fence 0.
+// Schema steps 2 and 3 on a database at step 1: the games stored before read with fence 0.
 TEST(PostgresFences, GamesStoredBeforeFencesReadWithFenceZero) {
     const auto uri = database_with_a_game();
     ASSERT_FALSE(uri.empty());
@@ -207,6 +207,9 @@ TEST(PostgresFences, GamesStoredBeforeFencesReadWithFenceZero) {
         // Back to schema version 1, the game with it.
         ASSERT_TRUE(other
                         ->exec("ALTER TABLE games DROP COLUMN fence; "
+                               "ALTER TABLE analyses DROP COLUMN node, DROP COLUMN run, "
+                               "DROP COLUMN positions_done, DROP COLUMN positions_total; "
+                               "ALTER TABLE seeks DROP COLUMN node, DROP COLUMN run; "
                                "UPDATE schema_version SET version = 1")
                         .ok());
     }
