@@ -472,6 +472,14 @@ class Game:
         client.send({"type": "watch", "id": rid, "game_id": self.game_id})
         return client.wait_for(lambda m: m.get("type") == "snapshot" and m.get("id") == rid, rid)
 
+    def mover_thinking(self, what):
+        """The side to move, with its clock running (checked, `what` naming the try): its first
+        legal move, the time it had left, its connection and a request id for the move."""
+        snap = self.snapshot()
+        side, move = snap["to_move"], snap["legal"][0]
+        check(snap["clock"]["running"] == side, f"{what}: {side}'s clock does not run: {snap}")
+        return side, move, snap["clock"][side], self.players()[side], self._id("move")
+
     def answer(self, client, rid, timeout=15.0):
         """The direct reply to request `rid`: an ack or an error (never raised)."""
         return client.wait_for(lambda m: m.get("id") == rid, None, timeout)

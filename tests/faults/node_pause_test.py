@@ -21,12 +21,8 @@ TOLERANCE_S = 1.0
 def one_pause(game, node, pause_s, cycle):
     """Pauses the node with the mover's clock running; the seconds refunded."""
     asked = time.monotonic()
-    snap = game.snapshot()
+    side, move, left_before, client, rid = game.mover_thinking(f"pause {cycle}")
     seen = time.monotonic()
-    side, move = snap["to_move"], snap["legal"][0]
-    check(snap["clock"]["running"] == side, f"pause {cycle}: {side}'s clock does not run: {snap}")
-    left_before = snap["clock"][side]
-    client, rid = game.players()[side], game._id("move")
 
     node.pause()
     paused_at = time.monotonic()

@@ -58,11 +58,7 @@ def one_pause(game, node, postgres, cycle):
     refunded to the mover)."""
     # The move is chosen before the pause: the watch that finds it is not what is under test.
     asked = time.monotonic()
-    snap = game.snapshot()
-    side, move = snap["to_move"], snap["legal"][0]
-    check(snap["clock"]["running"] == side, f"pause {cycle}: {side}'s clock does not run: {snap}")
-    left_before = snap["clock"][side]
-    client, rid = game.players()[side], game._id("move")
+    side, move, left_before, client, rid = game.mover_thinking(f"pause {cycle}")
 
     stopped = postgres.pause()
     paused_at = time.monotonic()
