@@ -21,6 +21,7 @@
 #include "server/guard.h"
 #include "server/limits.h"
 #include "server/log.h"
+#include "server/memory_return.h"
 #include "server/metrics/metrics.h"
 #include "server/net/client_address.h"
 #include "server/net/http_session.h"
@@ -39,7 +40,8 @@ struct Server::Impl {
           control(io.get_executor()),
           acceptor(control),
           signals(control),
-          poll(control) {}
+          poll(control),
+          memory_timer(control) {}
 
     // Whether a failed accept means the process ran out of descriptors or memory.
     static bool out_of_resources(const boost::system::error_code& ec) {
@@ -99,6 +101,36 @@ struct Server::Impl {
                     spawn_accept_loop();
                 }
             }
+        });
+    }
+
+    // Every memory_return_interval until the drain: the heap looked at on the blocking pool, and
+    // its free pages returned to the system when worth it (memory_return.h). Control strand.
+    void look_at_memory() {
+        memory_timer.expires_after(memory_return_interval);
+        memory_timer.async_wait([this](const boost::system::error_code& ec) {
+            if (ec || shutting.load()) {
+                return;
+            }
+            // A full pool skips a look: the next one comes soon enough.
+            (void)state.blocking().run([memory = memory] {
+                const auto returned = memory->look();
+                if (!returned) {
+                    return;
+                }
+                const auto given = returned->resident_before > returned->resident_after
+                                       ? returned->resident_before - returned->resident_after
+                                       : 0;
+                metrics().memory_returns.add();
+                metrics().memory_returned_bytes.add(given);
+                constexpr double mib = 1024.0 * 1024.0;
+                component_logger("server")->info(
+                    "memory: {:.1f} MiB of the heap free beside {:.1f} MiB in use; resident "
+                    "{:.1f} -> {:.1f} MiB after giving it back",
+                    returned->heap.free / mib, returned->heap.in_use / mib,
+                    returned->resident_before / mib, returned->resident_after / mib);
+            });
+            look_at_memory();
         });
     }
 
@@ -162,6 +194,8 @@ struct Server::Impl {
     tcp::acceptor acceptor;
     asio::signal_set signals;
     asio::steady_timer poll;
+    asio::steady_timer memory_timer;  // look_at_memory's
+    std::shared_ptr<MemoryReturn> memory = std::make_shared<MemoryReturn>();
     std::vector<std::thread> threads;
     std::atomic<bool> shutting{false};
     // The accept loop's failures not logged yet, and when the last line went out (control strand).
@@ -283,6 +317,7 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     }
     impl->state.readiness().start();
     impl->spawn_accept_loop();
+    asio::post(impl->control, [impl = impl.get()] { impl->look_at_memory(); });
     for (int i = 0; i < std::max(1, options.threads); ++i) {
         impl->threads.emplace_back([io = &impl->io] { run_io_thread(*io); });
     }
@@ -308,6 +343,7 @@ void Server::shutdown() {
         // WebSocket gets 503 with Retry-After; it closes with the sessions.
         boost::system::error_code ignored;
         impl->signals.cancel(ignored);
+        impl->memory_timer.cancel();
         impl->state.begin_drain();
         impl->settle(std::chrono::steady_clock::now() + drain_grace, 0);
     });

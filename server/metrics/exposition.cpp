@@ -147,6 +147,12 @@ std::string prometheus_text(const Metrics& registry, const LiveFigures& live,
                "Connections the listener could not accept (out of descriptors or memory, or "
                "aborted before they were accepted).",
                static_cast<double>(registry.accept_failures.value()));
+    out.single("chessence_memory_returns_total", "counter",
+               "Times the heap's free pages were returned to the system (malloc_trim).",
+               static_cast<double>(registry.memory_returns.value()));
+    out.single("chessence_memory_returned_bytes_total", "counter",
+               "Resident bytes those returns gave back to the system.",
+               static_cast<double>(registry.memory_returned_bytes.value()));
     out.single("chessence_bot_jobs_queued", "gauge",
                "Computer moves waiting for a bot thread (--bot-queue at most).",
                static_cast<double>(live.bot_jobs_queued));

@@ -70,6 +70,10 @@ struct Metrics {
     Counter moves;                                           // moves committed (every game)
     Counter queue_drops;      // clients disconnected for falling max_queue frames behind
     Counter accept_failures;  // connections the listener could not accept (EMFILE, ...)
+    // Issue 42: the free heap returned to the system (memory_return.h), and the resident bytes
+    // that gave back.
+    Counter memory_returns;
+    Counter memory_returned_bytes;
     // A move's frame received -> its event handed to every watcher (the store's commit included).
     Histogram move_seconds{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5};
     // A batch handed to the store -> its outcome known (durable or refused).
