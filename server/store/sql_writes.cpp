@@ -97,9 +97,11 @@ std::string save_analysis(Dialect d) {
 }
 
 std::string claim_analysis(Dialect d) {
-    return in_dialect(d, std::string(analysis_upsert) +
-                             " WHERE analyses.status = 'failed' OR "
-                             "(analyses.status = 'queued' AND analyses.run = ?9)");
+    // Appended in place (GCC 12 warns falsely, -Warray-bounds, on string&& + literal here).
+    std::string text(analysis_upsert);
+    text.append(" WHERE analyses.status = 'failed' OR "
+                "(analyses.status = 'queued' AND analyses.run = ?9)");
+    return in_dialect(d, text);
 }
 
 std::string create_account(Dialect d) {
