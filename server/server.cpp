@@ -177,7 +177,7 @@ struct Server::Impl {
 
     // Stops the io_context once every session has gone, or when the grace period is over.
     void wait_for_sessions(std::chrono::steady_clock::time_point deadline) {
-        if (state.session_count() == 0 || std::chrono::steady_clock::now() >= deadline) {
+        if (state.sessions().count() == 0 || std::chrono::steady_clock::now() >= deadline) {
             io.stop();
             return;
         }
@@ -338,7 +338,7 @@ void Server::shutdown() {
             return;
         }
         component_logger("server")->info("draining: telling {} client(s) to reconnect",
-                                         impl->state.session_count());
+                                         impl->state.sessions().count());
         // The listener stays open while draining: /readyz says 503 to load balancers and a new
         // WebSocket gets 503 with Retry-After; it closes with the sessions.
         boost::system::error_code ignored;

@@ -398,7 +398,7 @@ void Relay::on_lobby_message(const std::string& message) {
             std::lock_guard lock(mutex_);
             lobby_nodes_.try_emplace(node, 0);
         }
-        if (!state_.account_news(record)) {
+        if (!state_.account_news().heard(record)) {
             theirs.push_back(std::move(record));
         }
     }

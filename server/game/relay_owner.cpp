@@ -148,7 +148,7 @@ std::shared_ptr<Relay::RemoteClient> Relay::remote(const std::string& origin, st
     if (!create || stopping_) {
         return nullptr;
     }
-    auto made = std::make_shared<RemoteClient>(*this, origin, client, state_.next_client_id());
+    auto made = std::make_shared<RemoteClient>(*this, origin, client, state_.sessions().next_client_id());
     remotes_.emplace(std::move(key), made);
     update_gauges();
     return made;

@@ -61,7 +61,7 @@ std::optional<protocol::ProtocolError> Room::may_chat(const Actor& actor,
         return protocol::ProtocolError{ErrorCode::chat_closed,
                                        "the players have closed the spectators' chat"};
     }
-    if (state_.muted(actor.player_id)) {
+    if (state_.account_news().muted(actor.player_id)) {
         return protocol::ProtocolError{ErrorCode::muted, "an admin has muted your chat"};
     }
     auto& times = chat_times_[actor.player_id];

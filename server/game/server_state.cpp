@@ -61,73 +61,6 @@ AnalysisClaimant ServerState::holder() const {
     return {leases_ ? leases_->node_id() : std::string(), heartbeat_.run_started_at()};
 }
 
-bool ServerState::muted(std::string_view player_id) {
-    std::lock_guard lock(muted_mutex_);
-    return muted_.find(player_id) != muted_.end();
-}
-
-void ServerState::set_muted(const std::string& player_id, bool muted) {
-    mute_here(player_id, muted);
-    share_account_news({{"k", "muted"}, {"player", player_id}, {"on", muted}});
-}
-
-void ServerState::mute_here(const std::string& player_id, bool muted) {
-    std::lock_guard lock(muted_mutex_);
-    if (muted) {
-        muted_.insert(player_id);
-    } else {
-        muted_.erase(player_id);
-    }
-}
-
-void ServerState::sign_out(const std::string& player_id, std::uint64_t except_client,
-                           const std::string& reason) {
-    sign_out_here(player_id, except_client, reason);
-    share_account_news({{"k", "signed_out"}, {"player", player_id}, {"reason", reason}});
-}
-
-void ServerState::sign_out_here(const std::string& player_id, std::uint64_t except_client,
-                                const std::string& reason) {
-    std::vector<std::shared_ptr<Client>> open;
-    {
-        std::lock_guard lock(sessions_mutex_);
-        for (auto& [id, weak] : sessions_) {
-            if (id == except_client) {
-                continue;
-            }
-            if (auto client = weak.lock()) {
-                open.push_back(std::move(client));
-            }
-        }
-    }
-    for (auto& client : open) {
-        client->signed_out(player_id, reason);
-    }
-}
-
-void ServerState::share_account_news(nlohmann::json record) {
-    if (relay_) {
-        relay_->publish_lobby(std::move(record));
-    }
-}
-
-bool ServerState::account_news(const nlohmann::json& record) {
-    const auto kind = record.value("k", "");
-    if (kind != "muted" && kind != "signed_out") {
-        return false;
-    }
-    const auto player = record.value("player", "");
-    if (player.empty()) {
-        component_logger("relay")->warn("node {}: a {} record without its player",
-                                        record.value("node", "?"), kind);
-    } else if (kind == "muted") {
-        mute_here(player, record.value("on", false));
-    } else {
-        sign_out_here(player, 0, record.value("reason", "logout_everywhere"));
-    }
-    return true;
-}
-
 ServerState::~ServerState() {
     if (adoption_) {
         adoption_->stop();  // its sweeps run on the pool and use the leases and the rooms
@@ -185,6 +118,8 @@ core::Status ServerState::join_cluster(const std::string& redis_url, std::string
         return core::make_error(relay.error());
     }
     relay_ = std::move(*relay);
+    account_news_.set_share(
+        [relay = relay_.get()](nlohmann::json record) { relay->publish_lobby(std::move(record)); });
     auto counters = cluster::SharedCounters::open(redis_url, cluster::Leases::Options{}.key_prefix);
     if (!counters) {
         return core::make_error(counters.error());
@@ -245,10 +180,7 @@ core::Status ServerState::restore_games() {
     if (!muted) {
         return core::make_error("cannot read the muted players: " + muted.error());
     }
-    {
-        std::lock_guard lock(muted_mutex_);
-        muted_.insert(muted->begin(), muted->end());
-    }
+    account_news_.load_muted(*muted);
     auto seeks = store_.seeks();
     if (!seeks) {
         return core::make_error("cannot read the seeks: " + seeks.error());
@@ -414,32 +346,11 @@ std::size_t ServerState::room_count() {
     return rooms_->held_count();
 }
 
-void ServerState::join(const std::shared_ptr<Client>& client) {
-    std::lock_guard lock(sessions_mutex_);
-    sessions_[client->client_id()] = client;
-}
-
-void ServerState::leave(std::uint64_t client_id) {
-    std::lock_guard lock(sessions_mutex_);
-    sessions_.erase(client_id);
-}
-
-std::vector<std::shared_ptr<Client>> ServerState::open_sessions() {
-    std::vector<std::shared_ptr<Client>> open;
-    std::lock_guard lock(sessions_mutex_);
-    for (auto& [id, weak] : sessions_) {
-        if (auto client = weak.lock()) {
-            open.push_back(std::move(client));
-        }
-    }
-    return open;
-}
-
 void ServerState::begin_drain() {
     stopping_ = true;
     bots_.cancel();
     const auto frame = make_frame(protocol::server_restart_message(restart_reconnect_ms));
-    for (auto& client : open_sessions()) {
+    for (auto& client : sessions_.open()) {
         client->send(frame);
     }
 }
@@ -466,14 +377,9 @@ std::size_t ServerState::games_active() {
 
 void ServerState::close_all(std::uint16_t code) {
     stopping_ = true;
-    for (auto& client : open_sessions()) {
+    for (auto& client : sessions_.open()) {
         client->close_after_queued(code);
     }
-}
-
-std::size_t ServerState::session_count() {
-    std::lock_guard lock(sessions_mutex_);
-    return sessions_.size();
 }
 
 }  // namespace server

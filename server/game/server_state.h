@@ -22,6 +22,7 @@
 #include "server/analysis/analyses.h"
 #include "server/blocking_pool.h"
 #include "server/bots/bot_pool.h"
+#include "server/game/account_news.h"
 #include "server/game/address_limits.h"
 #include "server/game/client.h"
 #include "server/game/downtime.h"
@@ -30,6 +31,7 @@
 #include "server/game/login_limiter.h"
 #include "server/game/passwords.h"
 #include "server/game/readiness.h"
+#include "server/game/sessions.h"
 #include "server/game/time_source.h"
 #include "server/limits.h"
 #include "server/puzzles/puzzle_collection.h"
@@ -117,17 +119,8 @@ public:
         puzzles_ = std::move(puzzles);
     }
 
-    // Chat moderation, kept in memory (loaded by restore_games at start, changed by admins).
-    // In cluster mode both of these are told to every other node too (account_news).
-    bool muted(std::string_view player_id);
-    void set_muted(const std::string& player_id, bool muted);
-    // Every open session that speaks for `player_id`, except `except_client`, signs out.
-    void sign_out(const std::string& player_id, std::uint64_t except_client,
-                  const std::string& reason);
-    // Cluster mode: another node's word that a player was muted (or not) or signed out
-    // everywhere (a record of the lobby channel: {"k": "muted" | "signed_out", ...}); true if
-    // it was one.
-    bool account_news(const nlohmann::json& record);
+    // Mutes and sign-outs, here and (cluster mode) on every node (account_news.h).
+    AccountNews& account_news() { return account_news_; }
     const TimeSource& time() const { return *time_; }
     // When the server was down before this run (set by restore_games; none before).
     const Downtime& downtime() const { return downtime_; }
@@ -184,9 +177,8 @@ public:
     // Unfinished games among the rooms in memory (GET /metrics).
     std::size_t games_active();
 
-    // Sessions register so shutdown can close them.
-    void join(const std::shared_ptr<Client>& client);
-    void leave(std::uint64_t client_id);
+    // The open sessions (sessions.h): they join and leave; the drain tells and closes them.
+    Sessions& sessions() { return sessions_; }
     // The drain (server.h): from now on no new session is taken and every request but ping is
     // refused with server_restarting; each open session is told `server_restart`; the bots stop
     // thinking (they think again after the restart).
@@ -198,16 +190,8 @@ public:
     // default; 1012 service restart at the end of a drain), each after the frames it has queued.
     void close_all(std::uint16_t code = 1001);
     bool stopping() const { return stopping_.load(); }
-    std::size_t session_count();
-    std::uint64_t next_client_id() { return ++last_client_id_; }
 
 private:
-    void mute_here(const std::string& player_id, bool muted);
-    void sign_out_here(const std::string& player_id, std::uint64_t except_client,
-                       const std::string& reason);
-    // Publishes `record` on the lobby channel (nothing outside cluster mode).
-    void share_account_news(nlohmann::json record);
-
     boost::asio::io_context& io_;
     Store& store_;
     Limits limits_;
@@ -230,10 +214,8 @@ private:
     BotPool bots_;
     Analyses analyses_;  // after bots_: ~ServerState stops the pool before either goes
 
-    std::mutex muted_mutex_;
-    std::set<std::string, std::less<>> muted_;
-
-    std::vector<std::shared_ptr<Client>> open_sessions();
+    Sessions sessions_;
+    AccountNews account_news_{sessions_};
 
     // Before rooms_: a room gives its lease back as it goes. on_lost reaches rooms_ only while
     // lost_open_ (closed first thing in ~ServerState).
@@ -248,10 +230,7 @@ private:
     // looks rooms up until it stops.
     std::unique_ptr<Relay> relay_;
 
-    std::mutex sessions_mutex_;
-    std::map<std::uint64_t, std::weak_ptr<Client>> sessions_;
     std::atomic<bool> stopping_{false};
-    std::atomic<std::uint64_t> last_client_id_{0};
 };
 
 }  // namespace server

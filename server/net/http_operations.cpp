@@ -49,7 +49,7 @@ HttpReply metrics_reply(ServerState& state, std::string_view authorization) {
                           R"({"error":"send the metrics token: Authorization: Bearer <token>"})");
     }
     LiveFigures live;
-    live.connections = state.session_count();
+    live.connections = state.sessions().count();
     live.rooms_in_memory = state.room_count();
     live.games_active = state.games_active();
     live.draining = state.stopping();

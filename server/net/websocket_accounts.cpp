@@ -192,7 +192,7 @@ void WebSocketSession::finish_register(const std::string& username,
                    take_identity({player_id, username}, protocol::AccountInfo{username, false},
                                  token_hash);
                    // The guest's other connections held a token that is gone now.
-                   state_.sign_out(player_id, id_, "registered");
+                   state_.account_news().sign_out(player_id, id_, "registered");
                    with_unfinished_games(&WebSocketSession::account_pending_, player_id,
                                          [this, token, id](const std::vector<std::string>& games) {
                                              reply(protocol::signed_in_message(
@@ -340,7 +340,7 @@ void WebSocketSession::logout(const protocol::Request& request) {
         drop_identity();
         reply(protocol::signed_out_message("logout", id));
         if (everywhere) {
-            state_.sign_out(player_id, id_, "logout_everywhere");
+            state_.account_news().sign_out(player_id, id_, "logout_everywhere");
         }
     });
 }
@@ -417,7 +417,7 @@ void WebSocketSession::check_password_change(const AccountRecord& account,
                                return;
                            }
                            reply(protocol::password_changed_message(id));
-                           state_.sign_out(player_id, id_, "password_changed");
+                           state_.account_news().sign_out(player_id, id_, "password_changed");
                        });
         });
 }

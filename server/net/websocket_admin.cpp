@@ -78,9 +78,9 @@ void WebSocketSession::finish_admin_request(const protocol::Request& request,
             }
             // What this request set takes effect even if the flags cannot be read back below.
             if (mute) {
-                state_.set_muted(target.id, request.muted);
+                state_.account_news().set_muted(target.id, request.muted);
             } else if (request.closed) {
-                state_.sign_out(target.id, 0, "account_closed");
+                state_.account_news().sign_out(target.id, 0, "account_closed");
             }
             pool_job(
                 &WebSocketSession::account_pending_, request.id,

@@ -48,7 +48,7 @@ WebSocketSession::WebSocketSession(ServerState& state, beast::tcp_stream&& strea
     : state_(state),
       ws_(std::move(stream)),
       wake_(ws_.get_executor()),
-      id_(state.next_client_id()),
+      id_(state.sessions().next_client_id()),
       ip_(std::move(ip)),
       slot_(std::move(slot)),
       tokens_(2.0 * state.limits().rate_per_second),
@@ -109,7 +109,7 @@ asio::awaitable<void> WebSocketSession::run(std::shared_ptr<WebSocketSession> se
         co_await self->ws_.async_close(websocket::close_code::service_restart, use_tuple);
         co_return;
     }
-    self->state_.join(self);
+    self->state_.sessions().join(self);
     metrics().connections_accepted.add();
     log->info("client {}: connected from {}", self->id_, self->ip_);
     asio::co_spawn(self->ws_.get_executor(), write_loop(self),
@@ -329,7 +329,7 @@ void WebSocketSession::leave_everything() {
     }
     left_ = true;
     request_close(websocket::close_code::normal);
-    state_.leave(id_);
+    state_.sessions().leave(id_);
     state_.lobby().post_client_gone(id_);
     for (const auto& [game_id, watched] : watching_) {
         if (auto room = watched.lock()) {
