@@ -21,6 +21,11 @@ core::Expected<std::vector<std::string>> seat_names(Store& store,
     return names;
 }
 
+std::string claim_contended_error(std::string_view game_id, std::string_view why) {
+    return std::string(owned_elsewhere_prefix) + "game " + std::string(game_id) +
+           " is still held by a former owner; try again in a moment (" + std::string(why) + ")";
+}
+
 RoomDirectory::RoomDirectory(ServerState& state)
     : state_(state), registry_([this](std::string_view game_id) { return load_room(game_id); }) {}
 
@@ -120,10 +125,14 @@ core::Expected<RoomDirectory::Owned> RoomDirectory::own_game(const GameRecord& r
         return core::make_error(owned_elsewhere_error(claim->owner, record.id));
     }
     if (claim->fence > record.fence) {
-        // Once this is stored no batch of a former owner's (an older fence) is accepted.
-        if (auto claimed = state_.store().commit_sync({ClaimGame{record.id, claim->fence}});
-            !claimed) {
+        // Once this is stored no batch of a former owner's (an older fence) is accepted. Not a
+        // write of the writer's group: a claim waiting for a former owner's lock holds up none of
+        // this node's other games (issue 42, finding 15).
+        if (auto claimed = state_.store().claim_game({record.id, claim->fence}); !claimed) {
             leases.release(record.id, claim->fence);
+            if (claimed.error().starts_with(claim_contended_prefix)) {
+                return core::make_error(claim_contended_error(record.id, claimed.error()));
+            }
             return core::make_error("cannot claim the game in the store: " + claimed.error());
         }
     }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -95,9 +96,10 @@ public:
         std::int64_t fence = 0;
         std::chrono::milliseconds unowned{0};
     };
-    // Cluster mode: takes the game's lease and records its fence in the store (so a former owner
-    // cannot commit into it any more), or an error (owned_elsewhere_prefix when another node
-    // holds the lease).
+    // Cluster mode: takes the game's lease and records its fence in the store (Store::claim_game:
+    // so a former owner cannot commit into it any more), or an error (owned_elsewhere_prefix when
+    // another node holds the lease, or claim_contended_error when a former owner's lock kept the
+    // claim out; the lease is let go).
     core::Expected<Owned> own_game(const GameRecord& record);
     // A stored game's room: its players' names, its events replayed and its chat. Its clocks are
     // not charged for the server's downtime nor for the last `unowned` (a takeover). An error
@@ -130,6 +132,12 @@ private:
     ServerState& state_;
     RoomRegistry registry_;
 };
+
+// The error own_game gives for `game_id` when the store's claim kept meeting a former owner's row
+// lock (`why`, claim_contended_prefix): it starts with owned_elsewhere_prefix and names no owner
+// (owner_named_in gives ""), so a client is told to send its request again in a moment
+// (server_restarting), as when its game moves between nodes, not that it failed or is not there.
+std::string claim_contended_error(std::string_view game_id, std::string_view why);
 
 // The display names of the seated players ("Unknown" for a player the store does not have); an
 // error when a player cannot be read.

@@ -32,6 +32,15 @@ public:
     ~PostgresStore() override;
 
     void commit_batch(WriteBatch batch, CommitHandler done) override;
+    // A claim on a connection of its own (lent by the read pool), as a short transaction of its
+    // own (synchronous_commit on), never in the writer's group: it waits for a former owner's
+    // check at most the server's lock_timeout, and the writer goes on meanwhile. A claim that
+    // met that lock is tried again after claim_backoff, then twice that, claim_attempts times in
+    // all (with the 1 s lock_timeout a pool thread is held about 3.3 s at worst, under a 5 s
+    // lease), then fails with claim_contended_prefix (postgres_fences.cpp).
+    core::Status claim_game(const ClaimGame& claim) override;
+    static constexpr int claim_attempts = 3;
+    static constexpr std::chrono::milliseconds claim_backoff{100};
     // A one-row query on a read connection.
     core::Status check() override;
 

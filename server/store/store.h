@@ -139,6 +139,10 @@ struct ClaimGame {
     std::string game_id;
     std::int64_t fence = 0;
 };
+// The start of the error Store::claim_game gives when the claim kept meeting a row lock a former
+// owner holds (its batch passed its check and has not committed): nothing was written, and the
+// claim may be tried again in a moment.
+inline constexpr std::string_view claim_contended_prefix = "contended: ";
 // Writes nothing; fails the batch with a fenced error if the game's stored fence is greater than
 // `fence` (and with an ordinary error if there is no such game). An owner puts it first in every
 // batch it commits into its game, so the whole batch is refused once a newer owner claimed it.
@@ -219,6 +223,12 @@ public:
     virtual core::Status check() = 0;
     // commit() and wait for the outcome. For start-up, tools and tests; never on an I/O thread.
     core::Status commit_sync(WriteBatch batch);
+    // Makes `claim` durable with ClaimGame's errors, as commit_sync({claim}) does (the default).
+    // PostgresStore runs it on a connection of its own, never in the writer's group, so that a
+    // claim waiting for a former owner's row lock holds up no other write; one that kept meeting
+    // that lock fails with claim_contended_prefix. Blocks (retries included): never on an I/O
+    // thread.
+    virtual core::Status claim_game(const ClaimGame& claim) { return commit_sync({claim}); }
 
     // One-write conveniences over commit_sync.
     core::Status insert_player(const PlayerRecord& player);

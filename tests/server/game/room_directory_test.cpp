@@ -1,6 +1,7 @@
 // The room directory (issue 42): what needs no read is known at once; a game not in memory is
 // looked up on the blocking pool, the caller's thread never waiting for the store, and the answer
-// comes back on the executor the caller names; a full pool refuses at once.
+// comes back on the executor the caller names; a full pool refuses at once; in cluster mode a
+// claim that kept meeting a former owner's lock is answered "try again".
 #include "server/game/room_directory.h"
 
 #include <gtest/gtest.h>
@@ -9,11 +10,16 @@
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
 #include <boost/asio/io_context.hpp>
 
 #include "protocol/requests.h"
+#include "server/cluster/leases.h"
+#include "server/cluster/test_redis.h"
 #include "server/game/room.h"
 #include "server/gated_store.h"
+#include "server/store/memory_store.h"
 #include "server/test_support.h"
 
 namespace {
@@ -150,6 +156,59 @@ TEST_F(Directory, AFullPoolRefusesALookupAtOnce) {
         io_.run_for(10ms);
     }
     EXPECT_EQ(answers.load(), static_cast<int>(queued + 1)) << "every accepted lookup is answered";
+}
+
+// A memory store whose claims meet a former owner's row lock, as PostgresStore::claim_game reports
+// it after its tries, until `contended` turns false.
+class ContendedClaims final : public server::MemoryStore {
+public:
+    core::Status claim_game(const server::ClaimGame& claim) override {
+        if (contended) {
+            return core::make_error(std::string(server::claim_contended_prefix) + "game " +
+                                    claim.game_id + " is still locked by a former owner's batch");
+        }
+        return MemoryStore::claim_game(claim);
+    }
+    std::atomic<bool> contended{true};
+};
+
+// Cluster mode (issue 42, finding 15): a load whose claim kept meeting a former owner's lock lets
+// the game's lease go and fails with an error the sessions answer server_restarting (an
+// owned-elsewhere error naming no owner: send it again in a moment), not internal_error; loaded
+// again once the lock is gone, the game is claimed.
+TEST(DirectoryClaims, AContendedClaimIsAnsweredTryAgainAndLetsTheLeaseGo) {
+    const auto redis = test::test_redis_url();
+    ASSERT_TRUE(redis.ok()) << redis.error();
+    boost::asio::io_context io;
+    ContendedClaims store;
+    server::ServerState state(io, store, test::fast_limits(), "");
+    for (const char* id : {"p_ann", "p_bob"}) {
+        ASSERT_TRUE(store.insert_player({id, id, std::string("hash_") + id, 1}).ok());
+    }
+    server::GameSpec spec;
+    spec.seats = {"p_ann", "p_bob"};
+    auto prepared = state.prepare_game(spec);
+    ASSERT_TRUE(prepared.ok()) << prepared.error();
+    const auto game_id = prepared->room->id();
+    ASSERT_TRUE(store.commit_sync(std::move(prepared->writes)).ok());
+    ASSERT_TRUE(state.join_cluster(*redis, "claims-" + std::to_string(::getpid()), 5s).ok());
+
+    const auto contended = state.rooms().room(game_id);
+    ASSERT_FALSE(contended.ok());
+    EXPECT_TRUE(contended.error().starts_with(server::owned_elsewhere_prefix)) << contended.error();
+    EXPECT_EQ(server::owner_named_in(contended.error()), "") << "no owner to relay to";
+    EXPECT_NE(contended.error().find("try again"), std::string::npos) << contended.error();
+    EXPECT_EQ(state.leases()->held_count(), 0u) << "the lease was let go";
+    EXPECT_EQ(state.rooms().loaded(game_id), nullptr);
+
+    store.contended = false;
+    const auto loaded = state.rooms().room(game_id);
+    ASSERT_TRUE(loaded.ok() && *loaded) << (loaded.ok() ? "no room" : loaded.error());
+    EXPECT_EQ(state.leases()->held_count(), 1u);
+    EXPECT_GT(store.game(game_id).value()->fence, 0) << "claimed in the store";
+    // The loaded room's posted work runs before the state goes (it holds the room).
+    io.restart();
+    io.poll();
 }
 
 }  // namespace

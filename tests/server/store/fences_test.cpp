@@ -162,6 +162,23 @@ TEST_P(StoreFences, AnUnknownGameIsAnErrorThatIsNotFenced) {
     }
 }
 
+// Store::claim_game (a claim outside the writer's group on PostgreSQL, commit_sync elsewhere)
+// keeps ClaimGame's contract.
+TEST_P(StoreFences, ClaimGameKeepsTheContractOfAClaim) {
+    ASSERT_TRUE(store_->claim_game({"g_1", 7}).ok());
+    EXPECT_EQ(fence_of("g_1"), 7);
+    const auto older = store_->claim_game({"g_1", 5});
+    ASSERT_FALSE(older.ok());
+    EXPECT_EQ(older.error(), server::fenced_error("g_1", 7, 5));
+    EXPECT_TRUE(store_->claim_game({"g_1", 7}).ok()) << "the same claim again";
+    EXPECT_TRUE(store_->claim_game({"g_1", 8}).ok());
+    EXPECT_EQ(fence_of("g_1"), 8);
+    const auto unknown = store_->claim_game({"g_none", 1});
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_NE(unknown.error().find("no such game g_none"), std::string::npos) << unknown.error();
+    EXPECT_FALSE(server::is_fenced(unknown.error())) << unknown.error();
+}
+
 // A claim is undone with the rest of a batch that fails after it.
 TEST_P(StoreFences, AClaimInAFailedBatchIsRolledBack) {
     ASSERT_TRUE(store_->commit_sync({ClaimGame{"g_1", 1}}).ok());

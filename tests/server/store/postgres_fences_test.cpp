@@ -1,7 +1,9 @@
 // Fencing numbers (fences.h) where they matter: two nodes, each with a PostgresStore of its own, on
 // one database. A node that lost a game can never commit into it again, a claim waits for a batch
-// that passed its check, and a schema from before fences reads every game with fence 0. The
-// contract every store keeps is in fences_test.cpp.
+// that passed its check (on a connection of its own: the claimer's writer goes on meanwhile, and
+// a claim that keeps meeting a stopped owner's lock is tried again, then fails as contended), and
+// a schema from before fences reads every game with fence 0. The contract every store keeps is in
+// fences_test.cpp.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -82,6 +84,34 @@ std::string pid_waiting_for_a_lock(Connection& db, const std::string& applicatio
     return "";
 }
 
+// Waits (polling, up to a minute) until the backend `pid` no longer waits for a lock; false when
+// it still does.
+bool stops_waiting_for_a_lock(Connection& db, const std::string& pid) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (std::chrono::steady_clock::now() < deadline) {
+        auto waiting = db.query_text(
+            "SELECT count(*)::TEXT FROM pg_stat_activity "
+            "WHERE pid = $1 AND wait_event_type = 'Lock'",
+            Params(std::stoi(pid)));
+        EXPECT_TRUE(waiting.ok()) << (waiting.ok() ? "" : waiting.error());
+        if (!waiting.ok() || waiting->value_or("0") == "0") {
+            return waiting.ok();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+}
+
+// A second active game, g_2, between the same players.
+void add_a_second_game(server::Store& store) {
+    server::GameRecord game;
+    game.id = "g_2";
+    game.variant = "chessence";
+    game.rules = "house";
+    game.seats = {"p_a", "p_b"};
+    EXPECT_TRUE(store.create_game(game).ok());
+}
+
 TEST(PostgresFences, ANodeThatLostAGameCanNeverCommitIntoItAgain) {
     const auto uri = database_with_a_game();
     ASSERT_FALSE(uri.empty());
@@ -110,8 +140,9 @@ TEST(PostgresFences, ANodeThatLostAGameCanNeverCommitIntoItAgain) {
 }
 
 // The first node's batch has passed its check and waits (for a row lock a third connection holds)
-// before its group commits; the second node's claim then waits for that batch's transaction, and
-// the batch lands whole. Deterministic: each step waits for PostgreSQL to report the lock wait.
+// before its group commits; the second node's claim (Store::claim_game, on a connection of its
+// own, as a node claims) then waits for that batch's transaction, and the batch lands whole.
+// Deterministic: each step waits for PostgreSQL to report the lock wait.
 TEST(PostgresFences, AClaimWaitsForABatchThatPassedItsCheck) {
     const auto uri = database_with_a_game();
     ASSERT_FALSE(uri.empty());
@@ -141,8 +172,9 @@ TEST(PostgresFences, AClaimWaitsForABatchThatPassedItsCheck) {
     const auto first_pid = pid_waiting_for_a_lock(*watch, "fence_first_" + tag);
     ASSERT_FALSE(first_pid.empty()) << "the batch passed its check and waits to rename p_a";
 
-    second->commit({ClaimGame{"g_1", 2}},
-                   [&](core::Status status) { claim_outcome.set_value(std::move(status)); });
+    auto claiming = std::async(std::launch::async, [&] {
+        claim_outcome.set_value(second->claim_game({"g_1", 2}));
+    });
     const auto second_pid = pid_waiting_for_a_lock(*watch, "fence_second_" + tag);
     ASSERT_FALSE(second_pid.empty()) << "the claim waits";
     const auto blockers = watch->query_text("SELECT array_to_string(pg_blocking_pids($1), ',')",
@@ -153,6 +185,7 @@ TEST(PostgresFences, AClaimWaitsForABatchThatPassedItsCheck) {
     ASSERT_TRUE(other->exec("ROLLBACK").ok());
     EXPECT_TRUE(batch_done.get().ok()) << "the batch that passed its check lands whole";
     EXPECT_TRUE(claim_done.get().ok());
+    claiming.get();
     EXPECT_EQ(second->events("g_1").value().size(), 1u);
     EXPECT_EQ(second->player("p_a").value()->name, "Ann again");
     EXPECT_EQ(second->game("g_1").value()->fence, 2);
@@ -194,6 +227,98 @@ TEST(PostgresFences, AClaimFailsWithinTheLockTimeoutWhileAStoppedOwnerHoldsItsCh
 
     ASSERT_TRUE(stale_owner->exec("ROLLBACK").ok());
     ASSERT_TRUE(claimer->commit_sync({ClaimGame{"g_1", 2}}).ok());
+    EXPECT_EQ(claimer->game("g_1").value()->fence, 2);
+}
+
+// Issue 42, finding 15, the claimer's side: its claim of g_1 waits for the stopped owner's check
+// (the claimer's lock_timeout lifted to 10 s, so that the claim waits until the stale transaction
+// ends or the statement_timeout of 4.5 s), while its writer stores an event of its other game g_2:
+// the append's commit returns while the claim still waits, because the claim is on a connection
+// of its own, not in the writer's group (in it, the append would wait until the claim failed).
+// Once the stale transaction ends, the claim goes through.
+TEST(PostgresFences, AClaimWaitingForAStoppedOwnersCheckHoldsUpNoneOfTheClaimersWrites) {
+    const auto uri = database_with_a_game();
+    ASSERT_FALSE(uri.empty());
+    const auto tag = std::to_string(::getpid());
+    auto claimer = open_node(uri + "%20-clock_timeout%3D10s&application_name=claimer_" + tag);
+    auto stale_owner = connect_to(uri);  // the old owner's writer, its group open
+    auto watch = connect_to(uri);
+    ASSERT_TRUE(claimer && stale_owner && watch);
+    add_a_second_game(*claimer);
+    ASSERT_TRUE(claimer->commit_sync({ClaimGame{"g_1", 1}, ClaimGame{"g_2", 1}}).ok());
+    ASSERT_TRUE(
+        stale_owner->exec("BEGIN; SELECT fence FROM games WHERE id = 'g_1' FOR SHARE").ok());
+
+    auto claim = std::async(std::launch::async, [&] { return claimer->claim_game({"g_1", 2}); });
+    ASSERT_FALSE(pid_waiting_for_a_lock(*watch, "claimer_" + tag).empty())
+        << "the claim waits for the old owner's row lock";
+    const auto appended =
+        claimer->commit_sync({CheckFence{"g_2", 1}, AppendEvents{"g_2", 1, {"{\"n\":1}"}}});
+    EXPECT_NE(claim.wait_for(std::chrono::seconds(0)), std::future_status::ready)
+        << "the append was stored only once the claim had given up: the claim held the writer";
+    EXPECT_TRUE(appended.ok()) << appended.error();
+
+    ASSERT_TRUE(stale_owner->exec("ROLLBACK").ok());
+    const auto claimed = claim.get();
+    EXPECT_TRUE(claimed.ok()) << claimed.error();
+    EXPECT_EQ(claimer->game("g_1").value()->fence, 2);
+    EXPECT_EQ(claimer->events("g_2").value().size(), 1u);
+}
+
+// A claim that meets the stopped owner's lock (the server's lock_timeout of 1 s) is tried again,
+// PostgresStore::claim_attempts times with a short backoff, and then fails with an error that says
+// to try again (claim_contended_prefix), not fenced; tried again after the stale transaction
+// ended, it goes through.
+TEST(PostgresFences, AClaimThatKeepsMeetingAStoppedOwnersLockFailsAsContended) {
+    const auto uri = database_with_a_game();
+    ASSERT_FALSE(uri.empty());
+    auto claimer = open_node(uri);
+    auto stale_owner = connect_to(uri);
+    ASSERT_TRUE(claimer && stale_owner);
+    ASSERT_TRUE(claimer->commit_sync({ClaimGame{"g_1", 1}}).ok());
+    ASSERT_TRUE(
+        stale_owner->exec("BEGIN; SELECT fence FROM games WHERE id = 'g_1' FOR SHARE").ok());
+
+    const auto start = std::chrono::steady_clock::now();
+    const auto claimed = claimer->claim_game({"g_1", 2});
+    const auto took = std::chrono::steady_clock::now() - start;
+    ASSERT_FALSE(claimed.ok());
+    EXPECT_TRUE(claimed.error().starts_with(server::claim_contended_prefix)) << claimed.error();
+    EXPECT_NE(claimed.error().find("lock timeout"), std::string::npos) << claimed.error();
+    EXPECT_FALSE(server::is_fenced(claimed.error()));
+    // Each try waited the whole lock_timeout: so many tries were made.
+    EXPECT_GE(took, server::PostgresStore::claim_attempts * server::pg::lock_timeout * 9 / 10);
+    EXPECT_EQ(claimer->game("g_1").value()->fence, 1) << "nothing was written";
+
+    ASSERT_TRUE(stale_owner->exec("ROLLBACK").ok());
+    EXPECT_TRUE(claimer->claim_game({"g_1", 2}).ok());
+    EXPECT_EQ(claimer->game("g_1").value()->fence, 2);
+}
+
+// The stale transaction ends while the claim is between tries: the claim's first try met the lock
+// and failed (its backend stopped waiting), the next one goes through.
+TEST(PostgresFences, AClaimTriedAgainAfterTheStaleTransactionEndedSucceeds) {
+    const auto uri = database_with_a_game();
+    ASSERT_FALSE(uri.empty());
+    const auto tag = std::to_string(::getpid());
+    auto claimer = open_node(uri + "&application_name=retrying_claimer_" + tag);
+    auto stale_owner = connect_to(uri);
+    auto watch = connect_to(uri);
+    ASSERT_TRUE(claimer && stale_owner && watch);
+    ASSERT_TRUE(claimer->commit_sync({ClaimGame{"g_1", 1}}).ok());
+    ASSERT_TRUE(
+        stale_owner->exec("BEGIN; SELECT fence FROM games WHERE id = 'g_1' FOR SHARE").ok());
+
+    const auto start = std::chrono::steady_clock::now();
+    auto claim = std::async(std::launch::async, [&] { return claimer->claim_game({"g_1", 2}); });
+    const auto pid = pid_waiting_for_a_lock(*watch, "retrying_claimer_" + tag);
+    ASSERT_FALSE(pid.empty()) << "the first try waits for the lock";
+    ASSERT_TRUE(stops_waiting_for_a_lock(*watch, pid)) << "the first try met lock_timeout";
+    ASSERT_TRUE(stale_owner->exec("ROLLBACK").ok());
+    const auto claimed = claim.get();
+    EXPECT_TRUE(claimed.ok()) << claimed.error();
+    EXPECT_GE(std::chrono::steady_clock::now() - start, server::pg::lock_timeout * 9 / 10)
+        << "a first try waited for the lock and failed";
     EXPECT_EQ(claimer->game("g_1").value()->fence, 2);
 }
 
