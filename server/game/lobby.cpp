@@ -50,7 +50,9 @@ Lobby::Lobby(ServerState& state, boost::asio::io_context& io)
     : state_(state),
       strand_(boost::asio::make_strand(io)),
       expiry_timer_(strand_),
-      changes_timer_(strand_) {}
+      changes_timer_(strand_),
+      page_timer_(strand_),
+      digest_timer_(strand_) {}
 
 // Each handler on the lobby strand runs guarded: an exception is logged with who asked and the
 // lobby goes on serving; the asker gets internal_error.
@@ -125,13 +127,14 @@ void Lobby::game_summary(const std::string& game_id, json summary, const std::st
         const auto order = next_order_++;
         newest_[order] = game_id;
         send_to_subscribers(make_frame(protocol::game_added_message(summary)));
-        games_.emplace(game_id, ListedGame{std::move(summary), order});
+        games_.emplace(game_id, ListedGame{std::move(summary), order, {}});
         return;
     }
     if (it->second.summary == summary) {
         return;
     }
     it->second.summary = std::move(summary);
+    it->second.hash.reset();
     changed_.insert(game_id);
     arm_changes();
 }
@@ -442,6 +445,9 @@ void Lobby::put_back(Seek seek) {
     auto at = std::upper_bound(
         seeks_.begin(), seeks_.end(), seek.created_at,
         [](std::int64_t created_at, const Seek& open) { return created_at < open.created_at; });
+    if (seek.node.empty()) {
+        share(seek_record(seek));  // (a state round meanwhile did not name it)
+    }
     seeks_.insert(at, std::move(seek));
     arm_expiry();
 }

@@ -81,6 +81,14 @@ public:
     void post_remote(nlohmann::json records);
     // `node` is gone: its seeks and games leave this lobby, and its seeks the store.
     void post_node_gone(std::string node);
+    // Records are at most once (a seek cancelled while Redis was down is never unseeked on the
+    // others), so the mirrors converge (issue 42, finding 16): a node answers `sync` with its
+    // whole state in paced pages, and a receiver REPLACES what it shows of that node by it; every
+    // anti_entropy_interval each node publishes a digest of what it holds, and a node whose
+    // mirror of it differs asks that node alone for its state.
+    static constexpr std::chrono::seconds anti_entropy_interval{10};
+    static constexpr std::size_t state_page_records = 100;  // seek or game records per page
+    static constexpr std::chrono::milliseconds state_page_interval{20};
 
 private:
     struct Seek {
@@ -179,15 +187,14 @@ private:
 
     struct ListedGame {
         nlohmann::json summary;
-        std::uint64_t order = 0;  // the higher, the newer
+        std::uint64_t order = 0;                    // the higher, the newer
+        mutable std::optional<std::uint64_t> hash;  // digest_of's, until the summary changes
     };
 
     // lobby_cluster.cpp (issue 27)
     void remote(const nlohmann::json& record);
     // Publishes `record` to the other nodes (nothing outside cluster mode).
     void share(const nlohmann::json& record) const;
-    // Every seek and game of this node's, to the others (a node that joined, or came back).
-    void share_everything() const;
     nlohmann::json seek_record(const Seek& seek) const;
     // The seek another node describes, or null when the record does not describe one.
     static std::optional<Seek> seek_from_record(const nlohmann::json& record);
@@ -195,6 +202,39 @@ private:
     void relay_to_holder(const Actor& actor, const Seek& seek, protocol::RequestType type,
                          const nlohmann::json& id);
     void node_gone(const std::string& node);
+    // Convergence (lobby_cluster.cpp). A round of this node's state: the ids held when it began,
+    // sent (those still held) a page at a time, each page's records followed by a `state` record
+    // naming them, the last page saying so.
+    struct Sharing {
+        bool active = false;
+        bool again = false;  // asked for while a round was going out: one more after it
+        std::uint64_t round = 0;
+        std::size_t page = 0;
+        std::deque<std::string> seeks;
+        std::deque<std::string> games;
+    };
+    // Another node's round being received: what it says it holds, and what it told of since the
+    // round began (its live records).
+    struct Mirroring {
+        std::uint64_t round = 0;
+        std::size_t next_page = 0;
+        std::set<std::string> seeks;
+        std::set<std::string> games;
+    };
+    // Begins a round of this node's state (or asks for one more after the one going out).
+    void share_state();
+    void share_state_page();
+    // A `state` record of `node`'s; its last page replaces what this lobby shows of it.
+    void mirror_state(const std::string& node, const nlohmann::json& record);
+    // Removes `node`'s seeks and games that its completed round did not name.
+    void replace_mirror(const std::string& node, const Mirroring& held);
+    // A live record of `node`'s, while one of its rounds is being received: it holds `id` now.
+    void note_held(const std::string& node, const std::string& id, bool game);
+    // Count and hash of what `node` holds as this lobby shows it (empty: this node's own), seek
+    // ids and each game's id and summary: equal on both sides when no record was lost.
+    std::string digest_of(const std::string& node) const;
+    // Every anti_entropy_interval, from the first record of another node on: this node's digest.
+    void arm_digest();
 
     ServerState& state_;
     boost::asio::strand<boost::asio::io_context::executor_type> strand_;
@@ -211,6 +251,11 @@ private:
     std::set<std::string> changed_;  // games whose summary changed since the last game_changed
     boost::asio::steady_timer changes_timer_;
     bool changes_armed_ = false;
+    Sharing sharing_;
+    std::map<std::string, Mirroring> mirroring_;  // by node
+    boost::asio::steady_timer page_timer_;
+    boost::asio::steady_timer digest_timer_;
+    bool digest_armed_ = false;
 };
 
 }  // namespace server

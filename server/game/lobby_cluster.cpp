@@ -1,7 +1,12 @@
 // Cluster mode (issue 27): the lobby shared between nodes (lobby.h). Each node publishes its own
 // seeks and games on the lobby channel (Relay::publish_lobby) and mirrors the others'. A seek is
 // paired only by the node that holds it: accepting (or cancelling) another node's seek relays the
-// request there, where the lobby strand takes acceptances one at a time.
+// request there, where the lobby strand takes acceptances one at a time. Records are at most
+// once, so the mirrors converge by rounds of each node's whole state, which replace what the
+// others show of it, and by digests that tell a node its mirror of another differs (issue 42).
+#include <cstdint>
+#include <string_view>
+
 #include <boost/asio/post.hpp>
 
 #include "protocol/messages.h"
@@ -36,8 +41,34 @@ void Lobby::post_node_gone(std::string node) {
 void Lobby::remote(const json& record) {
     const auto kind = record.value("k", "");
     const auto node = record.value("node", "");
+    if (!digest_armed_) {
+        arm_digest();  // another node is there to compare with
+    }
     if (kind == "sync") {
-        share_everything();
+        // Everyone's (a node that started, or whose pub/sub connection came back), or this
+        // node's alone (a node whose mirror of it differs). A node of an earlier version answers
+        // every sync with all its records, which adds and does no harm.
+        const auto to = record.value("to", "");
+        auto* relay = state_.relay();
+        if (to.empty() || (relay && to == relay->node_id())) {
+            share_state();
+        }
+        if (to.empty()) {
+            // Its connection came back (or it started): what it published meanwhile may be
+            // lost too, and its own request for this node's records may have been the one that
+            // was (a publisher's first PUBLISH after Redis restarted can fail), so it is asked
+            // for its state in turn.
+            share({{"k", "sync"}, {"to", node}});
+        }
+    } else if (kind == "state") {
+        mirror_state(node, record);
+    } else if (kind == "digest") {
+        if (record.value("digest", "") != digest_of(node)) {
+            component_logger("lobby")->info(
+                "node {}: its lobby differs from what this node shows of it; asking for its state",
+                node);
+            share({{"k", "sync"}, {"to", node}});
+        }
     } else if (kind == "seek") {
         auto seek = seek_from_record(record);
         if (!seek) {
@@ -49,10 +80,12 @@ void Lobby::remote(const json& record) {
                                [&](const Seek& s) { return s.id == seek->id; });
         if (it != seeks_.end()) {
             if (!it->node.empty()) {
-                *it = std::move(*seek);  // told again (a sync)
+                note_held(node, seek->id, false);
+                *it = std::move(*seek);  // told again (a state round)
             }
             return;
         }
+        note_held(node, seek->id, false);
         if (!seek->is_private) {
             send_to_subscribers(make_frame(protocol::seek_added_message(seek->json)));
         }
@@ -72,7 +105,11 @@ void Lobby::remote(const json& record) {
         const auto game_id = record["game_id"].get<std::string>();
         const bool ours = games_.count(game_id) > 0 && game_nodes_.count(game_id) == 0;
         if (!ours) {  // a late word of a game's former owner changes nothing here
-            game_summary(game_id, record.value("summary", json()), node);
+            auto summary = record.value("summary", json());
+            if (!summary.is_null()) {
+                note_held(node, game_id, true);
+            }
+            game_summary(game_id, std::move(summary), node);
         }
     }
 }
@@ -84,25 +121,8 @@ void Lobby::node_gone(const std::string& node) {
     if (!node.empty()) {
         store_async(DeleteSeek{"", node});
     }
-    for (auto it = seeks_.begin(); it != seeks_.end();) {
-        if (it->node != node) {
-            ++it;
-            continue;
-        }
-        if (!it->is_private) {
-            send_to_subscribers(make_frame(protocol::seek_removed_message(it->id)));
-        }
-        it = seeks_.erase(it);
-    }
-    std::vector<std::string> games;
-    for (const auto& [game_id, owner] : game_nodes_) {
-        if (owner == node) {
-            games.push_back(game_id);
-        }
-    }
-    for (const auto& game_id : games) {
-        game_summary(game_id, json(), node);
-    }
+    mirroring_.erase(node);
+    replace_mirror(node, Mirroring{});  // it holds nothing now
 }
 
 void Lobby::share(const json& record) const {
@@ -113,17 +133,228 @@ void Lobby::share(const json& record) const {
     relay->publish_lobby(record);
 }
 
-void Lobby::share_everything() const {
+// A round's ids are taken at once, and its first page goes out at once: whatever this node
+// publishes after it (a new seek, a finished game) the receivers count as held, or removed,
+// as it says. The other pages follow state_page_interval apart, each with what is still held of
+// its ids, so that no message grows with the lobby and the relay's outbox
+// (relay_outbox_per_node) never holds more than a page or two of a round.
+void Lobby::share_state() {
+    if (sharing_.active) {
+        sharing_.again = true;
+        return;
+    }
+    sharing_.active = true;
+    sharing_.again = false;
+    ++sharing_.round;
+    sharing_.page = 0;
+    sharing_.seeks.clear();
+    sharing_.games.clear();
     for (const auto& seek : seeks_) {
         if (seek.node.empty()) {
-            share(seek_record(seek));
+            sharing_.seeks.push_back(seek.id);
         }
     }
     for (const auto& [game_id, listed] : games_) {
         if (game_nodes_.count(game_id) == 0) {
-            share({{"k", "game"}, {"game_id", game_id}, {"summary", listed.summary}});
+            sharing_.games.push_back(game_id);
         }
     }
+    share_state_page();
+}
+
+void Lobby::share_state_page() {
+    std::map<std::string, const Seek*> own;
+    if (!sharing_.seeks.empty()) {
+        for (const auto& seek : seeks_) {
+            if (seek.node.empty()) {
+                own.emplace(seek.id, &seek);
+            }
+        }
+    }
+    json seeks = json::array();
+    json games = json::array();
+    std::size_t records = 0;
+    while (records < state_page_records && !sharing_.seeks.empty()) {
+        const auto seek_id = std::move(sharing_.seeks.front());
+        sharing_.seeks.pop_front();
+        if (auto it = own.find(seek_id); it != own.end()) {
+            share(seek_record(*it->second));
+            seeks.push_back(seek_id);
+            ++records;
+        }
+    }
+    while (records < state_page_records && !sharing_.games.empty()) {
+        const auto game_id = std::move(sharing_.games.front());
+        sharing_.games.pop_front();
+        auto it = games_.find(game_id);
+        if (it != games_.end() && game_nodes_.count(game_id) == 0) {
+            share({{"k", "game"}, {"game_id", game_id}, {"summary", it->second.summary}});
+            games.push_back(game_id);
+            ++records;
+        }
+    }
+    const bool last = sharing_.seeks.empty() && sharing_.games.empty();
+    share({{"k", "state"},
+           {"round", sharing_.round},
+           {"page", sharing_.page},
+           {"last", last},
+           {"seeks", std::move(seeks)},
+           {"games", std::move(games)}});
+    ++sharing_.page;
+    if (!last) {
+        page_timer_.expires_after(state_page_interval);
+        page_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+            auto self = weak.lock();
+            if (ec || !self) {
+                return;  // shutting down
+            }
+            const bool sent = guarded(
+                "lobby", [] { return std::string("a page of the lobby's state"); },
+                [&] { self->share_state_page(); });
+            if (!sent) {
+                self->sharing_.active = false;  // the next sync or digest starts another
+            }
+        });
+        return;
+    }
+    sharing_.active = false;
+    if (sharing_.again) {
+        share_state();
+    }
+}
+
+// Pages are taken in order, from the first: a page that comes without those before it (a
+// message lost) spoils its round, and what this lobby shows stays as it is until the next one.
+void Lobby::mirror_state(const std::string& node, const json& record) {
+    const auto round = record.value("round", std::uint64_t{0});
+    const auto page = record.value("page", std::uint64_t{0});
+    auto it = mirroring_.find(node);
+    if (page == 0) {
+        it = mirroring_.insert_or_assign(node, Mirroring{round, 0, {}, {}}).first;
+    } else if (it == mirroring_.end() || it->second.round != round ||
+               it->second.next_page != page) {
+        component_logger("lobby")->warn(
+            "node {}: page {} of its lobby's state {} came without the pages before it; not used",
+            node, page, round);
+        if (it != mirroring_.end()) {
+            mirroring_.erase(it);
+        }
+        return;
+    }
+    auto& held = it->second;
+    ++held.next_page;
+    for (const auto* field : {"seeks", "games"}) {
+        if (!record.contains(field) || !record[field].is_array()) {
+            component_logger("lobby")->warn("node {}: a lobby state page without {}", node, field);
+            mirroring_.erase(it);
+            return;
+        }
+        auto& ids = std::string_view(field) == "seeks" ? held.seeks : held.games;
+        for (const auto& id : record[field]) {
+            if (id.is_string()) {
+                ids.insert(id.get<std::string>());
+            }
+        }
+    }
+    if (record.value("last", false)) {
+        const auto done = std::move(held);
+        mirroring_.erase(it);
+        replace_mirror(node, done);
+    }
+}
+
+void Lobby::replace_mirror(const std::string& node, const Mirroring& held) {
+    std::size_t seeks_gone = 0;
+    for (auto it = seeks_.begin(); it != seeks_.end();) {
+        if (it->node != node || held.seeks.count(it->id) > 0) {
+            ++it;
+            continue;
+        }
+        if (!it->is_private) {
+            send_to_subscribers(make_frame(protocol::seek_removed_message(it->id)));
+        }
+        it = seeks_.erase(it);
+        ++seeks_gone;
+    }
+    std::vector<std::string> games;
+    for (const auto& [game_id, owner] : game_nodes_) {
+        if (owner == node && held.games.count(game_id) == 0) {
+            games.push_back(game_id);
+        }
+    }
+    for (const auto& game_id : games) {
+        game_summary(game_id, json(), node);
+    }
+    if (seeks_gone > 0 || !games.empty()) {
+        component_logger("lobby")->info(
+            "node {}: {} seek(s) and {} game(s) it no longer holds leave the lobby", node,
+            seeks_gone, games.size());
+    }
+}
+
+void Lobby::note_held(const std::string& node, const std::string& id, bool game) {
+    if (auto it = mirroring_.find(node); it != mirroring_.end()) {
+        (game ? it->second.games : it->second.seeks).insert(id);
+    }
+}
+
+namespace {
+
+// FNV-1a, 64 bits: the digest's hash of one seek or game.
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 14695981039346656037ULL) {
+    for (const unsigned char c : text) {
+        hash ^= c;
+        hash *= 1099511628211ULL;
+    }
+    return hash;
+}
+
+}  // namespace
+
+// The sum of the items' hashes, so the order they are held in does not matter. A game's summary
+// is hashed as it travels (dumped, invalid UTF-8 replaced), once per change of it.
+std::string Lobby::digest_of(const std::string& node) const {
+    std::uint64_t sum = 0;
+    std::size_t seeks = 0;
+    std::size_t games = 0;
+    for (const auto& seek : seeks_) {
+        if (seek.node == node) {
+            sum += fnv1a(seek.id, fnv1a("s"));
+            ++seeks;
+        }
+    }
+    for (const auto& [game_id, listed] : games_) {
+        const auto owner = game_nodes_.find(game_id);
+        if ((owner == game_nodes_.end() ? std::string() : owner->second) != node) {
+            continue;
+        }
+        if (!listed.hash) {
+            listed.hash = fnv1a(listed.summary.dump(-1, ' ', false, json::error_handler_t::replace),
+                                fnv1a(game_id, fnv1a("g")));
+        }
+        sum += *listed.hash;
+        ++games;
+    }
+    return std::to_string(seeks) + " " + std::to_string(games) + " " + std::to_string(sum);
+}
+
+void Lobby::arm_digest() {
+    digest_armed_ = true;
+    digest_timer_.expires_after(anti_entropy_interval);
+    digest_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+        auto self = weak.lock();
+        if (ec || !self) {
+            return;  // shutting down
+        }
+        self->arm_digest();
+        guarded(
+            "lobby", [] { return std::string("the lobby's digest"); },
+            [&] {
+                if (!self->sharing_.active) {  // a round says more, and is not over yet
+                    self->share({{"k", "digest"}, {"digest", self->digest_of("")}});
+                }
+            });
+    });
 }
 
 json Lobby::seek_record(const Seek& seek) const {

@@ -3,15 +3,21 @@
 // one seek pair it once; quick pairing finds another node's seek; a node that dies takes its seeks
 // out of the other nodes' lobbies; a seek follows its player who comes back on another node.
 // Issue 42: a dead node's invitation leaves the store too (its page says it is gone), and a node
-// that starts deletes its own earlier seeks and those of nodes no longer alive.
+// that starts deletes its own earlier seeks and those of nodes no longer alive; what a node
+// withdrew while Redis was down (its records lost) leaves the other lobbies once Redis is back,
+// and no longer counts against its player's seek limit there (finding 16).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "server/cluster/cluster_nodes.h"
+#include "server/cluster/test_redis.h"
 #include "server/store/open_store.h"
 
 namespace {
@@ -44,6 +50,32 @@ protected:
         const auto seeks = subscribe(player);
         return std::any_of(seeks.begin(), seeks.end(),
                            [&](const json& s) { return s.value("seek_id", "") == seek_id; });
+    }
+    // The `lobby` message `player` gets when subscribing again now: the seeks and the first
+    // page of games.
+    static json lobby_now(Player& player) {
+        player.client->send({{"type", "lobby_unsubscribe"}});
+        player.client->send({{"type", "lobby_subscribe"}, {"id", "sub"}});
+        auto lobby = player.client->next_of("lobby");
+        return lobby ? *lobby : json();
+    }
+    // Whether `list` (a lobby's seeks or games) holds an item whose `field` is `id`.
+    static bool holds(const json& list, const char* field, const std::string& id) {
+        return list.is_array() && std::any_of(list.begin(), list.end(), [&](const json& item) {
+                   return item.value(field, "") == id;
+               });
+    }
+    // Asks `player`'s lobby every 200 ms until `done(lobby)` or `within` has passed: the last
+    // lobby seen.
+    static json lobby_when(Player& player, std::chrono::milliseconds within,
+                           const std::function<bool(const json&)>& done) {
+        const auto deadline = std::chrono::steady_clock::now() + within;
+        auto lobby = lobby_now(player);
+        while (!done(lobby) && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(200ms);
+            lobby = lobby_now(player);
+        }
+        return lobby;
     }
     // Waits for the seek `seek_id` to be added to `player`'s lobby.
     static bool sees_seek(Player& player, const std::string& seek_id) {
@@ -301,6 +333,89 @@ TEST_F(ClusterLobby, ANodeThatJoinsLearnsTheSeeksAlreadyOpen) {
         }
     }
     EXPECT_TRUE(listed) << "B's lobby lists the seek A had before B started";
+}
+
+// Issue 42, finding 16: lobby records are at most once, and a seek cancelled (or a game finished)
+// while Redis is down was never removed from the other nodes' lobbies (sync added, never
+// removed), where the ghosts also counted against their player's seek limit. A node's state
+// round now replaces what the others show of it: within the bound after Redis is back (its
+// reconnection's sync, else the next digest, Lobby::anti_entropy_interval), B's lobby is A's.
+TEST_F(ClusterLobby, WhatANodeWithdrewWhileRedisWasDownLeavesTheOtherLobbiesOnceItIsBack) {
+    test::PrivateRedis redis;
+    ASSERT_TRUE(redis.start());
+    redis_ = redis.url();
+    ASSERT_NO_FATAL_FAILURE(start_nodes(2));
+    connect(alice_, port('a'), "Alice");
+    connect(bob_, port('b'), "Bob");
+    Player dora;
+    connect(dora, port('a'), "Dora");
+    const auto game = live_test::start_game(alice_, dora, "chessence");
+    ASSERT_FALSE(game.id.empty());
+    std::vector<std::string> seeks;
+    for (int i = 0; i < 5; ++i) {  // as many as one player may hold (max_seeks_per_player)
+        seeks.push_back(make_seek(alice_));
+        ASSERT_FALSE(seeks.back().empty());
+    }
+    const auto all_on_b = lobby_when(bob_, 10s, [&](const json& lobby) {
+        return holds(lobby["games"], "game_id", game.id) &&
+               std::all_of(seeks.begin(), seeks.end(),
+                           [&](const auto& id) { return holds(lobby["seeks"], "seek_id", id); });
+    });
+    ASSERT_TRUE(holds(all_on_b["games"], "game_id", game.id)) << all_on_b.dump();
+    ASSERT_TRUE(holds(all_on_b["seeks"], "seek_id", seeks.back())) << all_on_b.dump();
+
+    // Redis stops: Alice cancels four of her seeks on A, and Dora resigns; nobody hears of it.
+    ASSERT_TRUE(redis.stop());
+    for (int i = 0; i < 4; ++i) {
+        alice_.client->send({{"type", "seek_cancel"}, {"seek_id", seeks[i]}, {"id", i}});
+        const auto cancelled = alice_.client->next([&](const json& m) {
+            return m.value("id", json()) == i &&
+                   (m.value("type", "") == "seek_cancelled" || m.value("type", "") == "error");
+        });
+        ASSERT_TRUE(cancelled.has_value()) << "seek " << i;
+        ASSERT_EQ(cancelled->value("type", ""), "seek_cancelled") << cancelled->dump();
+    }
+    dora.client->send({{"type", "resign"}, {"game_id", game.id}, {"id", "r"}});
+    const auto over = dora.client->next([&](const json& m) {
+        return (m.value("type", "") == "event" && m.value("game_id", "") == game.id &&
+                m["event"].value("kind", "") == "game_over") ||
+               (m.value("type", "") == "error" && m.value("id", json()) == "r");
+    });
+    ASSERT_TRUE(over.has_value());
+    ASSERT_EQ(over->value("type", ""), "event") << over->dump();
+    ASSERT_TRUE(redis.start());
+
+    // The bound: the pub/sub reconnection (its backoff is at most 2 s) and its sync, or else
+    // the next digest (10 s) and the round it asks for; twice that, for a slow machine.
+    const auto converged = lobby_when(bob_, 25s, [&](const json& lobby) {
+        return !holds(lobby["games"], "game_id", game.id) &&
+               std::none_of(seeks.begin(), seeks.begin() + 4,
+                            [&](const auto& id) { return holds(lobby["seeks"], "seek_id", id); });
+    });
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_FALSE(holds(converged["seeks"], "seek_id", seeks[i]))
+            << "the seek cancelled during the outage still listed on B: " << converged.dump();
+    }
+    EXPECT_FALSE(holds(converged["games"], "game_id", game.id))
+        << "the game that ended during the outage still listed on B: " << converged.dump();
+    EXPECT_TRUE(holds(converged["seeks"], "seek_id", seeks[4]))
+        << "the seek still open stays: " << converged.dump();
+
+    // Alice, on B too, may open as many seeks there as her one open seek leaves her.
+    Player alice_on_b;
+    alice_on_b.token = alice_.token;
+    connect(alice_on_b, port('b'), "Alice");
+    for (int i = 0; i < 4; ++i) {
+        alice_on_b.client->send(
+            {{"type", "seek_create"}, {"variant", "chessence"}, {"id", "new" + std::to_string(i)}});
+        const auto answer = alice_on_b.client->next([&](const json& m) {
+            return m.value("id", json()) == "new" + std::to_string(i) &&
+                   (m.value("type", "") == "seek_created" || m.value("type", "") == "error");
+        });
+        ASSERT_TRUE(answer.has_value()) << "seek " << i;
+        EXPECT_EQ(answer->value("type", ""), "seek_created")
+            << "seek " << i << " on B refused (ghosts counted): " << answer->dump();
+    }
 }
 
 }  // namespace
