@@ -312,11 +312,10 @@ bool Leases::holds(const std::string& game_id, std::int64_t fence) const {
            Clock::now() < found->second.deadline;
 }
 
-core::Expected<std::vector<std::string>> Leases::unleased(
+core::Expected<std::vector<RedisReply>> Leases::lease_values(
     const std::vector<std::string>& game_ids) {
-    std::vector<std::string> free;
     if (game_ids.empty()) {
-        return free;
+        return std::vector<RedisReply>{};
     }
     std::vector<std::string> command{"MGET"};
     command.reserve(game_ids.size() + 1);
@@ -333,12 +332,41 @@ core::Expected<std::vector<std::string>> Leases::unleased(
     if (reply->kind != RedisReply::Kind::array || reply->elements.size() != game_ids.size()) {
         return core::make_error("the games' leases: Redis answered MGET with something else");
     }
+    return std::move(reply->elements);
+}
+
+core::Expected<std::vector<std::string>> Leases::unleased(
+    const std::vector<std::string>& game_ids) {
+    auto values = lease_values(game_ids);
+    if (!values) {
+        return core::make_error(values.error());
+    }
+    std::vector<std::string> free;
     for (std::size_t i = 0; i < game_ids.size(); ++i) {
-        if (reply->elements[i].kind == RedisReply::Kind::nil) {
+        if ((*values)[i].kind == RedisReply::Kind::nil) {
             free.push_back(game_ids[i]);
         }
     }
     return free;
+}
+
+core::Expected<std::vector<std::string>> Leases::holders(const std::vector<std::string>& game_ids) {
+    auto values = lease_values(game_ids);
+    if (!values) {
+        return core::make_error(values.error());
+    }
+    std::vector<std::string> owners;
+    owners.reserve(values->size());
+    for (const auto& value : *values) {
+        if (value.kind == RedisReply::Kind::nil) {
+            owners.emplace_back();
+        } else if (const auto lease = parsed_lease(value.text)) {
+            owners.push_back(lease->first);
+        } else {
+            owners.push_back(value.text);  // not "node|fence": no node's lease, and not empty
+        }
+    }
+    return owners;
 }
 
 std::size_t Leases::held_count() const {
@@ -373,8 +401,8 @@ void Leases::renew_loop() {
     // A third of the ttl, and at most a second: the round is also the node's sign of life, from
     // which a takeover counts the time a dead owner's games had no owner (refunded to the player
     // to move), so a crash gives back at most a second more than the games really stood still.
-    const auto period = std::clamp(options_.ttl / 3, std::chrono::milliseconds(1),
-                                   std::chrono::milliseconds(1000));
+    const auto period =
+        std::clamp(options_.ttl / 3, std::chrono::milliseconds(1), std::chrono::milliseconds(1000));
     bool failing = false;
     std::unique_lock lock(state_mutex_);
     while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {

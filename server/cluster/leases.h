@@ -72,6 +72,11 @@ public:
     // Those of `game_ids` whose lease is gone (no node holds one, this node included), in one
     // round trip to Redis (an MGET of their lease keys); an error when Redis cannot be asked.
     core::Expected<std::vector<std::string>> unleased(const std::vector<std::string>& game_ids);
+    // Who holds the lease of each of `game_ids`, in their order: the node's id ("" where no node
+    // holds one), in one round trip to Redis (an MGET of their lease keys); an error when Redis
+    // cannot be asked. Any thread (the relay's sweep asks which owners still own its watched
+    // games).
+    core::Expected<std::vector<std::string>> holders(const std::vector<std::string>& game_ids);
     std::size_t held_count() const;
     const std::string& node_id() const;
 
@@ -110,6 +115,8 @@ private:
     // when this run was last alive (each renewal round): how long a game went without an owner.
     std::string holder_key(const std::string& game_id) const;
     std::string alive_key() const;
+    // The lease keys of `game_ids`, read in one MGET on the commands connection: one reply each.
+    core::Expected<std::vector<RedisReply>> lease_values(const std::vector<std::string>& game_ids);
     // Sets alive_key() to Redis's clock now.
     core::Status say_alive(RedisConnection& redis);
     void renew_loop();

@@ -1,5 +1,5 @@
-// The relay's threads and the origin's side (relay.h): requests out, frames back in, and the
-// sweep that notices an owner that died.
+// The relay's threads and the origin's side (relay.h): requests out, frames back in. The sweep
+// that notices an owner that died, froze, or holds the game no more: relay_liveness.cpp.
 #include "server/game/relay.h"
 
 #include <chrono>
@@ -23,9 +23,6 @@ using cluster::RelayRecord;
 namespace {
 
 constexpr auto sweep_interval = std::chrono::milliseconds(500);
-// An origin is forgotten (its clients leave the rooms here) after this many sweeps in a row found
-// nobody on its channel: a node whose subscriber reconnects is not mistaken for a dead one.
-constexpr int silent_sweeps_before_gone = 4;
 
 }  // namespace
 
@@ -182,8 +179,13 @@ void Relay::forward(const std::string& owner, const std::shared_ptr<Client>& cli
     record.game_id = request.game_id;
     record.text = text;
     std::weak_ptr<Client> weak = client;
+    // Answered once, by whichever comes first: nobody heard it, or the owner stayed silent.
+    auto answered = std::make_shared<std::atomic<bool>>(false);
     send(Outgoing::to(owner, std::move(record),
-                      [weak, id = request.id, game_id = request.game_id, owner] {
+                      [weak, id = request.id, game_id = request.game_id, owner, answered] {
+                          if (answered->exchange(true)) {
+                              return;
+                          }
                           if (auto c = weak.lock()) {
                               c->watching_elsewhere(game_id, owner, false);
                               c->send(error_frame(protocol::ErrorCode::server_restarting,
@@ -330,11 +332,14 @@ void Relay::flush(std::deque<Outgoing> batch) {
         for (const auto* item : items) {
             records.push_back(item->record);
         }
+        // Waiting before the PUBLISH: an answer that comes back before it returns ends the wait.
+        const auto serials = await_word(node, items);
         auto heard = pubsub_->publish(cluster::node_channel(key_prefix_, node),
                                       cluster::encode_relay(records));
         if (!heard) {
             component_logger("relay")->warn("cannot relay to node {}: {}", node, heard.error());
         }
+        published(node, serials, heard && *heard > 0);
         if (!heard || *heard == 0) {
             (heard ? dropped_nobody_listening_ : dropped_publish_failed_)
                 .fetch_add(items.size(), std::memory_order_relaxed);
@@ -359,6 +364,9 @@ void Relay::on_message(const std::string& channel, const std::string& message) {
     if (!records) {
         component_logger("relay")->error("a relay message dropped: {}", records.error());
         return;
+    }
+    if (!records->empty()) {
+        heard_from(records->front().from);  // one message comes from one node
     }
     for (const auto& record : *records) {
         switch (record.kind) {
@@ -438,142 +446,6 @@ void Relay::deliver(const RelayRecord& record) {
             break;
         default:
             break;
-    }
-}
-
-void Relay::owner_lost(const std::string& owner) {
-    std::vector<std::pair<std::shared_ptr<Client>, std::string>> told;
-    {
-        std::lock_guard lock(mutex_);
-        auto it = watched_elsewhere_.find(owner);
-        if (it == watched_elsewhere_.end()) {
-            return;
-        }
-        for (const auto& [client_id, game_id] : it->second) {
-            if (auto local = locals_.find(client_id); local != locals_.end()) {
-                if (auto client = local->second.client.lock()) {
-                    told.emplace_back(std::move(client), game_id);
-                }
-            }
-        }
-        watched_elsewhere_.erase(it);
-    }
-    if (!told.empty()) {
-        component_logger("relay")->warn(
-            "node {} does not answer: {} watch(es) of its games told to reconnect", owner,
-            told.size());
-    }
-    for (const auto& [client, game_id] : told) {
-        client->watching_elsewhere(game_id, owner, false);
-        client->send(
-            error_frame(protocol::ErrorCode::server_restarting, lost_room_text, nullptr, game_id));
-    }
-}
-
-void Relay::on_connection(bool up) {
-    if (!up) {
-        return;
-    }
-    // Frames may have been lost while the connection was down: whoever watches a game elsewhere
-    // catches up from the version it saw (the client does so on server_restarting).
-    std::vector<std::string> owners;
-    {
-        std::lock_guard lock(mutex_);
-        for (const auto& [owner, watches] : watched_elsewhere_) {
-            owners.push_back(owner);
-        }
-    }
-    for (const auto& owner : owners) {
-        owner_lost(owner);
-    }
-    publish_lobby({{"k", "sync"}});
-}
-
-void Relay::sweep() {
-    std::vector<std::string> owners;
-    std::vector<std::string> origins;
-    std::vector<std::string> lobby_nodes;
-    {
-        std::lock_guard lock(mutex_);
-        for (const auto& [node, silent] : lobby_nodes_) {
-            lobby_nodes.push_back(node);
-        }
-        for (const auto& [owner, watches] : watched_elsewhere_) {
-            if (!watches.empty()) {
-                owners.push_back(owner);
-            }
-        }
-        std::string last;
-        for (const auto& [key, remote_client] : remotes_) {
-            if (key.first != last) {
-                origins.push_back(key.first);
-                last = key.first;
-            }
-        }
-    }
-    if (owners.empty() && origins.empty() && lobby_nodes.empty()) {
-        return;
-    }
-    std::vector<std::string> argv{"PUBSUB", "NUMSUB"};
-    for (const auto& node : owners) {
-        argv.push_back(cluster::node_channel(key_prefix_, node));
-    }
-    for (const auto& node : origins) {
-        argv.push_back(cluster::node_channel(key_prefix_, node));
-    }
-    for (const auto& node : lobby_nodes) {
-        argv.push_back(cluster::node_channel(key_prefix_, node));
-    }
-    auto reply = probe_->command(argv);
-    if (!reply ||
-        reply->elements.size() != 2 * (owners.size() + origins.size() + lobby_nodes.size())) {
-        component_logger("relay")->warn("cannot ask Redis who listens: {}",
-                                        reply ? "an unexpected reply" : reply.error());
-        return;
-    }
-    auto listeners = [&](std::size_t i) { return reply->elements[2 * i + 1].integer; };
-    for (std::size_t i = 0; i < owners.size(); ++i) {
-        if (listeners(i) == 0) {
-            owner_lost(owners[i]);
-        }
-    }
-    for (std::size_t i = 0; i < origins.size(); ++i) {
-        int silent = 0;
-        {
-            std::lock_guard lock(mutex_);
-            silent = listeners(owners.size() + i) == 0 ? ++silent_origins_[origins[i]] : 0;
-            if (silent == 0) {
-                silent_origins_.erase(origins[i]);
-            }
-        }
-        if (silent >= silent_sweeps_before_gone) {
-            component_logger("relay")->warn("node {} is gone: its clients leave this node's rooms",
-                                            origins[i]);
-            drop_origin(origins[i]);
-            std::lock_guard lock(mutex_);
-            silent_origins_.erase(origins[i]);
-        }
-    }
-    const auto lobby_first = owners.size() + origins.size();
-    for (std::size_t i = 0; i < lobby_nodes.size(); ++i) {
-        bool gone = false;
-        {
-            std::lock_guard lock(mutex_);
-            auto it = lobby_nodes_.find(lobby_nodes[i]);
-            if (it == lobby_nodes_.end()) {
-                continue;
-            }
-            it->second = listeners(lobby_first + i) == 0 ? it->second + 1 : 0;
-            if (it->second >= silent_sweeps_before_gone) {
-                lobby_nodes_.erase(it);
-                gone = true;
-            }
-        }
-        if (gone) {
-            component_logger("relay")->warn("node {} is gone: its seeks and games leave the lobby",
-                                            lobby_nodes[i]);
-            state_.lobby().post_node_gone(lobby_nodes[i]);
-        }
     }
 }
 

@@ -7,6 +7,7 @@
 // so the room's order and the request ids reach the client unchanged. docs/architecture.md, "The
 // relay".
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -37,6 +38,13 @@ class RedisConnection;
 class ServerState;
 struct GameLookup;
 
+// How long a request relayed to an owner waits for a word from it (issue 42, finding 14): when
+// nothing at all came from the owner's node since the request went out, the request is answered
+// server_restarting and the owner is treated as gone for this node's watchers (owner_lost), so
+// that the client asks again and its request is looked up again (another node may own the game by
+// then). A frozen node still subscribes, so nobody-listening cannot tell.
+constexpr std::chrono::milliseconds relay_request_timeout{5000};
+
 class Relay {
 public:
     // Listens on this node's channel (node_channel(key_prefix, node_id)) of the Redis at
@@ -52,7 +60,8 @@ public:
 
     // The origin's side, callable from any thread (a session's strand).
     // Relays `client`'s request (`text`, parsed as `request`) for a game `owner` owns. If no node
-    // listens on the owner's channel (it died), the client gets server_restarting for the request
+    // listens on the owner's channel (it died), or the owner's node sends nothing at all for
+    // relay_request_timeout after it (it froze), the client gets server_restarting for the request
     // (it sends it again once the game has a new owner).
     void forward(const std::string& owner, const std::shared_ptr<Client>& client,
                  const Actor& actor, const protocol::Request& request, const std::string& text);
@@ -113,6 +122,15 @@ private:
             return out;
         }
     };
+    // A request relayed to an owner and not yet followed by any word from that node: how to
+    // answer it (its Outgoing's `unheard`) should the owner stay silent for
+    // relay_request_timeout after it was published (`published`, at `sent`).
+    struct Pending {
+        std::chrono::steady_clock::time_point sent;
+        std::uint64_t serial = 0;
+        bool published = false;
+        std::function<void()> answer;
+    };
     // A local client that relays: the session, and the nodes it relayed to.
     struct Local {
         std::weak_ptr<Client> client;
@@ -169,12 +187,31 @@ private:
     void drop_origin(const std::string& origin);
     // relay.cpp: the origin's side
     void deliver(const cluster::RelayRecord& record);
+    // relay_liveness.cpp: who still listens, owns the games and answers
     // Every client of this node watching a room `owner` owns is told server_restarting for that
-    // game (and stops relaying to it): the owner died, or messages may have been lost.
+    // game (and stops relaying to it), and the requests published to it that wait for a word from
+    // it are answered server_restarting: the owner died or froze, or messages may have been lost.
     void owner_lost(const std::string& owner);
-    // Every second: are the owners this node relays to, and the origins of its remote clients,
-    // still listening (PUBSUB NUMSUB)?
+    // The same for the watches of `games` only (the owner holds their leases no more), whose
+    // requests the owner still answers if it lives.
+    void games_lost(const std::string& owner, const std::set<std::string>& games);
+    // Something came from `node`: the requests published to it before now are its to answer.
+    void heard_from(const std::string& node);
+    // On the sending thread, before the records of `items` are published to `owner`: their
+    // requests wait for a word from it. The serials of those added, [first, end).
+    std::pair<std::uint64_t, std::uint64_t> await_word(const std::string& owner,
+                                                       const std::vector<Outgoing*>& items);
+    // After the PUBLISH: heard, those requests' time runs from now; not heard (flush answers
+    // them), they wait no more.
+    void published(const std::string& owner, std::pair<std::uint64_t, std::uint64_t> serials,
+                   bool heard);
+    // Every half second: are the owners this node relays to, and the origins of its remote
+    // clients, still listening (PUBSUB NUMSUB)? Do the owners of the games watched elsewhere
+    // still hold their leases (sweep_leases)? Did an owner leave a request unanswered for
+    // relay_request_timeout (sweep_silent_owners)?
     void sweep();
+    void sweep_leases();
+    void sweep_silent_owners();
 
     ServerState& state_;
     const std::string node_id_;
@@ -191,6 +228,11 @@ private:
     // Origin: the local clients that relay, and per owner the (client, game) its rooms push to.
     std::map<std::uint64_t, Local> locals_;
     std::map<std::string, std::set<std::pair<std::uint64_t, std::string>>> watched_elsewhere_;
+    // Per owner, the requests published to it since the last word from it, oldest first; their
+    // count (read without the mutex by on_message, to skip it when none waits).
+    std::map<std::string, std::deque<Pending>> awaiting_word_;
+    std::uint64_t next_serial_ = 0;
+    std::atomic<std::size_t> awaiting_now_{0};
     // Owner: the remote clients by (origin node, client id there); per origin the sweeps that
     // found nobody listening in a row.
     std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<RemoteClient>> remotes_;
