@@ -1,7 +1,9 @@
 #include "server/cluster/redis_client.h"
 
 #include <hiredis/hiredis.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 
 #include <cerrno>
@@ -250,7 +252,28 @@ core::Status RedisConnection::connect() {
 }
 
 core::Status RedisConnection::ensure_connected() {
+    if (context_ && closed_by_server()) {
+        // The server closed this connection while it sat idle (it restarted, or it dropped idle
+        // clients): nothing of the next command was sent, so connecting again first loses nothing
+        // and sends nothing twice.
+        redisFree(context_);
+        context_ = nullptr;
+    }
     return context_ ? core::ok_status() : connect();
+}
+
+bool RedisConnection::closed_by_server() const {
+    // Between commands a Redis connection has nothing to read (no RESP3 pushes, no tracking): a
+    // readable socket is one the server closed or reset.
+    pollfd polled{context_->fd, POLLIN | POLLRDHUP, 0};
+    if (::poll(&polled, 1, 0) <= 0) {
+        return false;
+    }
+    if (polled.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) {
+        return true;
+    }
+    char byte = 0;
+    return ::recv(context_->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) <= 0;
 }
 
 std::string RedisConnection::drop_context() {

@@ -49,8 +49,10 @@ struct RedisReply {
 // One connection to a Redis server. NOT thread-safe: one thread at a time uses it (a caller that
 // shares one guards it with a mutex). After an I/O error (the server went away, a timeout) the
 // context is dropped and the next command connects again; a failed reconnect is that command's
-// error. The first open ignores SIGPIPE in the process (when nobody handles it), so that writing
-// to a dead server fails with EPIPE instead of killing the server.
+// error. A connection the server closed while it was idle (a restarted Redis) is noticed before a
+// command is sent, so the command goes over a new connection instead of failing. The first open
+// ignores SIGPIPE in the process (when nobody handles it), so that writing to a dead server fails
+// with EPIPE instead of killing the server.
 class RedisConnection {
 public:
     // Connects within `timeout` (also every command's read and write timeout), then AUTH and SELECT
@@ -77,7 +79,10 @@ private:
     RedisConnection(RedisUrl url, std::chrono::milliseconds timeout)
         : url_(std::move(url)), timeout_(timeout) {}
     core::Status connect();
+    // Connects when no context is open, or when the server closed the open one while it was idle.
     core::Status ensure_connected();
+    // Whether the server closed or reset the open context's socket (looked at without waiting).
+    bool closed_by_server() const;
     // Frees a context that failed and returns hiredis's reason.
     std::string drop_context();
     core::Expected<RedisReply> exchange(const std::vector<std::string>& argv);

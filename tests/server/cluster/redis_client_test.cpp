@@ -226,6 +226,37 @@ TEST(RedisConnectionOpen, DeadServerIsAnErrorThenReconnects) {
     EXPECT_TRUE(redis.connected());
 }
 
+// A Redis that restarts while the connection sits idle (issue 42): the first command after it
+// goes over a new connection and succeeds — the publisher's first PUBLISH after a Redis restart
+// failed with a broken pipe, and its records were dropped.
+TEST(RedisConnectionOpen, ARestartBetweenCommandsCostsNoCommand) {
+    test::PrivateRedis server;
+    ASSERT_TRUE(server.start());
+    const auto url = parse_redis_url(server.url());
+    ASSERT_TRUE(url) << url.error();
+    auto opened = RedisConnection::open(*url, 500ms);
+    ASSERT_TRUE(opened) << opened.error();
+    auto& redis = **opened;
+    ASSERT_TRUE(redis.command({"PING"}));
+
+    ASSERT_TRUE(server.stop());
+    ASSERT_TRUE(server.start());
+    const auto published = redis.command({"PUBLISH", "channel", std::string(1000, 'x')});
+    ASSERT_TRUE(published) << published.error();
+    EXPECT_EQ(published->kind, RedisReply::Kind::integer);
+    const auto piped = redis.pipeline({{"PING"}, {"PING"}});
+    ASSERT_TRUE(piped) << piped.error();
+    EXPECT_EQ(piped->size(), 2u);
+
+    // Once more with a pipeline first.
+    ASSERT_TRUE(server.stop());
+    ASSERT_TRUE(server.start());
+    const auto first = redis.pipeline({{"SET", "k", "v"}, {"GET", "k"}});
+    ASSERT_TRUE(first) << first.error();
+    ASSERT_EQ(first->size(), 2u);
+    EXPECT_EQ((*first)[1].text, "v");
+}
+
 // A Redis whose process is stopped: a port that accepts and never answers.
 class SilentRedis {
 public:
