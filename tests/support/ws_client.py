@@ -34,6 +34,8 @@ class WebSocket:
                    f"Sec-WebSocket-Version: 13\r\n{extra}\r\n")
         self.sock.sendall(request.encode())
         self.buffer = b""
+        self.taken = []
+        self.deadline = None  # while set (wait_for, wait_closed), no read waits past it
         while b"\r\n\r\n" not in self.buffer:
             self.buffer += self._recv_some()
         head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
@@ -47,6 +49,13 @@ class WebSocket:
             raise Failure(f"{label}: wrong Sec-WebSocket-Accept")
 
     def _recv_some(self):
+        if self.deadline is not None:
+            # Each read waits only for what is left: the server's pings, answered inside
+            # receive(), must not keep a wait alive past its deadline.
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("the deadline passed")
+            self.sock.settimeout(left)
         data = self.sock.recv(65536)
         if not data:
             raise Failure(f"{self.label}: connection closed by the server")
@@ -56,6 +65,7 @@ class WebSocket:
         while len(self.buffer) < n:
             self.buffer += self._recv_some()
         data, self.buffer = self.buffer[:n], self.buffer[n:]
+        self.taken.append(data)
         return data
 
     def _send_frame(self, opcode, payload):
@@ -77,55 +87,72 @@ class WebSocket:
         """The next JSON message; answers pings, fails on a close frame."""
         message = b""
         while True:
-            first, second = self._take(2)
-            opcode, length = first & 0x0F, second & 0x7F
-            if length == 126:
-                length = struct.unpack("!H", self._take(2))[0]
-            elif length == 127:
-                length = struct.unpack("!Q", self._take(8))[0]
-            mask = self._take(4) if second & 0x80 else None
-            payload = self._take(length)
-            if mask:
-                payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+            self.taken = []  # this frame's bytes so far: put back if a read times out inside it
+            try:
+                frame = self._frame()
+            except socket.timeout:
+                self.buffer = b"".join(self.taken) + self.buffer
+                raise
+            opcode, fin, payload = frame
             if opcode == 0x9:
                 self._send_frame(0xA, payload)
             elif opcode == 0x8:
                 raise Failure(f"{self.label}: server closed the WebSocket: {payload[2:]!r}")
             elif opcode in (0x0, 0x1, 0x2):
                 message += payload
-                if first & 0x80:
+                if fin:
                     return json.loads(message)
+
+    def _frame(self):
+        """One whole frame: (opcode, whether it is the message's last, payload unmasked)."""
+        first, second = self._take(2)
+        opcode, length = first & 0x0F, second & 0x7F
+        if length == 126:
+            length = struct.unpack("!H", self._take(2))[0]
+        elif length == 127:
+            length = struct.unpack("!Q", self._take(8))[0]
+        mask = self._take(4) if second & 0x80 else None
+        payload = self._take(length)
+        if mask:
+            payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        return opcode, bool(first & 0x80), payload
 
     def wait_for(self, wanted, request_id=None, timeout=TIMEOUT):
         """The first message for which wanted(message) holds; an error answering request_id fails."""
-        deadline = time.monotonic() + timeout
         skipped = []
-        while time.monotonic() < deadline:
-            self.sock.settimeout(max(0.1, deadline - time.monotonic()))
-            try:
-                message = self.receive()
-            except socket.timeout:
-                break
-            if message.get("type") == "error" and request_id is not None \
-                    and message.get("id") == request_id:
-                raise Failure(f"{self.label}: request {request_id} failed: {message}")
-            if wanted(message):
-                return message
-            skipped.append(message)
+        message = None
+        self.deadline = time.monotonic() + timeout
+        try:
+            while True:
+                try:
+                    message = self.receive()
+                except socket.timeout:
+                    break
+                if message.get("type") == "error" and request_id is not None \
+                        and message.get("id") == request_id:
+                    raise Failure(f"{self.label}: request {request_id} failed: {message}")
+                if wanted(message):
+                    return message
+                skipped.append(message)
+        finally:
+            self.deadline = None
+            self.sock.settimeout(TIMEOUT)
         raise Failure(f"{self.label}: what was awaited did not arrive in {timeout} s; "
                       f"arrived instead: {skipped[-5:]}")
 
     def wait_closed(self, timeout):
         """Succeeds when the server ends the connection (close frame or EOF) within timeout."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.sock.settimeout(max(0.1, deadline - time.monotonic()))
-            try:
-                self.receive()
-            except socket.timeout:
-                break
-            except (Failure, OSError):
-                return
+        self.deadline = time.monotonic() + timeout
+        try:
+            while True:
+                try:
+                    self.receive()
+                except socket.timeout:
+                    break
+                except (Failure, OSError):
+                    return
+        finally:
+            self.deadline = None
         raise Failure(f"{self.label}: the server kept the connection open for {timeout} s")
 
     def close(self):
