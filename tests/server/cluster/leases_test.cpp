@@ -145,6 +145,51 @@ TEST_F(LeasesTest, AnotherNodesLeaseIsNotMine) {
     EXPECT_EQ(b->held_count(), 0u);
 }
 
+// holders() (the relay's sweep, issue 42): each game's holding node in the order asked, "" for a
+// game nobody holds (never leased, given back), a value that is no node's lease as it is; nothing
+// asked, nothing answered; and once a lease expires its game is nobody's.
+TEST_F(LeasesTest, HoldersNameEachGamesNodeInTheOrderAsked) {
+    auto a = node("node-a", 400ms);
+    const auto b = node("node-b");
+    ASSERT_TRUE(a && b);
+    ASSERT_TRUE(a->acquire("g-a", 0));
+    ASSERT_TRUE(b->acquire("g-b", 0));
+    const auto given = b->acquire("g-given", 0);
+    ASSERT_TRUE(given && given->mine);
+    b->release("g-given", given->fence);
+    const auto redis = raw_redis();
+    ASSERT_TRUE(redis);
+    ASSERT_TRUE(redis->command({"SET", prefix_ + "lease:g-odd", "no-bar-here"}));
+
+    const auto owners = b->holders({"g-b", "g-none", "g-a", "g-given", "g-odd", "g-a"});
+    ASSERT_TRUE(owners) << owners.error();
+    EXPECT_EQ(*owners,
+              (std::vector<std::string>{"node-b", "", "node-a", "", "no-bar-here", "node-a"}));
+    const auto none = b->holders({});
+    ASSERT_TRUE(none) << none.error();
+    EXPECT_TRUE(none->empty());
+
+    a.reset();  // no release: its 400 ms lease runs out
+    std::this_thread::sleep_for(700ms);
+    const auto after = b->holders({"g-a", "g-b"});
+    ASSERT_TRUE(after) << after.error();
+    EXPECT_EQ(*after, (std::vector<std::string>{"", "node-b"}));
+}
+
+// Redis gone: holders() is an error value saying so, never "nobody holds it".
+TEST(LeasesHolders, RedisGoneIsAnErrorNotNobody) {
+    test::PrivateRedis server;
+    ASSERT_TRUE(server.start());
+    auto opened = Leases::open({server.url(), "node-a", 5000ms, test::unique_prefix(), {}}, {});
+    ASSERT_TRUE(opened) << opened.error();
+    auto& leases = **opened;
+    ASSERT_TRUE(leases.acquire("g1", 0));
+    ASSERT_TRUE(server.stop());
+    const auto owners = leases.holders({"g1"});
+    ASSERT_FALSE(owners);
+    EXPECT_NE(owners.error().find("the games' leases"), std::string::npos) << owners.error();
+}
+
 TEST_F(LeasesTest, SameNodeAgainGetsTheSameFence) {
     const auto a = node("node-a");
     ASSERT_TRUE(a);
