@@ -4,7 +4,9 @@
 # loop; the server's instructions from the start of the window to its end, divided by the moves
 # the load tool counted in it. Callgrind counts instructions, not time, so the number is stable on
 # a busy machine. Prints the number, the moves and where the callgrind profile was kept.
-#   scripts/move-cost.sh [--variant chessence|chesica] [--seconds S] [--keep DIR]
+#   scripts/move-cost.sh [--variant chessence|chesica] [--seconds S] [--db FILE] [--keep DIR]
+# --db counts the road through a SQLite file instead of :memory:; scripts/move-files.py DIR reads
+# a kept profile and lists the source files that run on every move.
 # (needs a Release build, scripts/build.sh release, and valgrind)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,12 +14,14 @@ bin=build/release/bin
 variant=chessence
 seconds=10
 keep=""
+db=":memory:"
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --variant) variant=$2; shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
         --keep) keep=$2; shift 2 ;;
-        *) echo "usage: scripts/move-cost.sh [--variant chessence|chesica] [--seconds S] [--keep DIR]" >&2; exit 2 ;;
+        --db) db=$2; shift 2 ;;
+        *) echo "usage: scripts/move-cost.sh [--variant chessence|chesica] [--seconds S] [--db FILE] [--keep DIR]" >&2; exit 2 ;;
     esac
 done
 command -v valgrind >/dev/null || { echo "move-cost: valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
@@ -26,7 +30,7 @@ trap 'kill "${server_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # Instrumentation starts off and is switched on for the window only (callgrind_control).
 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out" \
-    "$bin/chessence-server" --port 0 --bind 127.0.0.1 --db :memory: --web-root web-client \
+    "$bin/chessence-server" --port 0 --bind 127.0.0.1 --db "$db" --web-root web-client \
     --trusted-proxy 127.0.0.1 --rate 10000 --log-level warn --threads 1 --bot-threads 0 \
     >"$work/server.out" 2>&1 &
 server_pid=$!
