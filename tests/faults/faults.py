@@ -16,7 +16,9 @@ import signal
 import socket
 import subprocess
 import sys
+import struct
 import tempfile
+import threading
 import time
 import traceback
 import urllib.error
@@ -253,6 +255,120 @@ class PrivatePostgres:
             except ProcessLookupError:
                 return
             time.sleep(0.05)
+
+
+class PostgresHold:
+    """A proxy on a Unix socket of its own between a node and a PrivatePostgres that can hold the
+    node right after its fence check (issue 42: faults "at chosen points"). It reads the node's
+    side of PostgreSQL's wire protocol: a statement prepared with "FOR SHARE" in its text is a
+    fence check (server/store/sql_text.cpp's share_lock), and once `arm(on_hold)` was called, the
+    first execution of one (its Bind … Sync) goes through to the server, which runs it and takes
+    the game's row lock, and then `on_hold()` runs (say, SIGSTOP the node) and nothing more of that
+    connection reaches the server until `release()`: its transaction stays open, the lock held,
+    as when a node stops between its check and its COMMIT. A node that closes meanwhile leaves its
+    server connection open until then."""
+
+    def __init__(self, suite, postgres, folder):
+        os.makedirs(folder, exist_ok=True)
+        os.chmod(folder, 0o755)
+        self.target = os.path.join(postgres.folder, ".s.PGSQL.5432")
+        self.uri = postgres.uri.replace(f"host={postgres.folder}", f"host={folder}")
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(os.path.join(folder, ".s.PGSQL.5432"))
+        self.listener.listen(64)
+        self.lock = threading.Lock()
+        self.on_hold = None
+        self.held = threading.Event()
+        self.released = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def arm(self, on_hold):
+        with self.lock:
+            self.on_hold = on_hold
+            self.held.clear()
+            self.released.clear()
+
+    def release(self):
+        self.released.set()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                server.connect(self.target)
+            except OSError:
+                client.close()
+                continue
+            threading.Thread(target=self._to_server, args=(client, server), daemon=True).start()
+            threading.Thread(target=self._to_client, args=(server, client), daemon=True).start()
+
+    @staticmethod
+    def _read(sock, n):
+        data = b""
+        while len(data) < n:
+            chunk = sock.recv(n - len(data))
+            if not chunk:
+                raise EOFError
+            data += chunk
+        return data
+
+    def _to_client(self, server, client):
+        try:
+            while True:
+                data = server.recv(65536)
+                if not data:
+                    break
+                client.sendall(data)
+        except OSError:
+            pass
+        finally:
+            try:
+                client.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+
+    def _to_server(self, client, server):
+        fences, holding = set(), False
+        try:
+            # Untyped first: the startup message (after an SSL or GSS request, which is refused).
+            while True:
+                length = struct.unpack("!i", self._read(client, 4))[0]
+                body = self._read(client, length - 4)
+                server.sendall(struct.pack("!i", length) + body)
+                if struct.unpack("!i", body[:4])[0] not in (80877103, 80877104):
+                    break
+            while True:
+                kind = self._read(client, 1)
+                length = struct.unpack("!i", self._read(client, 4))[0]
+                body = self._read(client, length - 4)
+                if kind == b"P":  # Parse: statement name, query text
+                    name, query = body.split(b"\0")[:2]
+                    if b"FOR SHARE" in query:
+                        fences.add(name)
+                elif kind == b"B":  # Bind: portal, statement name
+                    statement = body.split(b"\0")[1]
+                    with self.lock:
+                        if statement in fences and self.on_hold and not holding:
+                            holding, self.on_hold, on_hold = True, None, self.on_hold
+                server.sendall(kind + struct.pack("!i", length) + body)
+                if kind == b"S" and holding:
+                    on_hold()
+                    self.held.set()
+                    self.released.wait()
+                    holding = False
+        except (EOFError, OSError):
+            if holding:
+                self.released.wait()  # the node went: its transaction stays open until release
+        finally:
+            for sock in (client, server):
+                try:
+                    sock.close()
+                except OSError:
+                    pass
 
 
 class Redis(Process):
