@@ -1,15 +1,12 @@
-// The relay's liveness (relay.h): whether the owners this node relays to still listen, still hold
-// the games watched from here, and still answer, and what their watchers and requesters here are
-// told when one does not; whether the origins of its remote clients and the nodes its lobby shows
-// still listen. The sweep runs on the sending thread, between two flushes.
-#include "server/game/relay.h"
-
+// The origin's liveness (relay_origin.h): whether the owners this node relays to still hold the
+// games watched from here and still answer, and what their watchers and requesters here are told
+// when one does not. The sweeps run on the sending thread, between two flushes; whether the owners
+// still listen at all the relay's sweep asks (relay.cpp).
 #include <chrono>
 #include <set>
 
 #include "server/cluster/leases.h"
-#include "server/cluster/redis_client.h"
-#include "server/game/lobby.h"
+#include "server/game/relay_origin.h"
 #include "server/game/room.h"
 #include "server/game/server_state.h"
 #include "server/log.h"
@@ -17,12 +14,9 @@
 namespace server {
 
 using cluster::RelayKind;
+using Outgoing = RelayTransport::Outgoing;
 
 namespace {
-
-// An origin is forgotten (its clients leave the rooms here) after this many sweeps in a row found
-// nobody on its channel: a node whose subscriber reconnects is not mistaken for a dead one.
-constexpr int silent_sweeps_before_gone = 4;
 
 // Tells each (client, game) that the game's room at `owner` is lost to it: its session relays that
 // game no more, and the client, told server_restarting, asks again (and is looked up again).
@@ -37,7 +31,7 @@ void tell_lost(const std::vector<std::pair<std::shared_ptr<Client>, std::string>
 
 }  // namespace
 
-void Relay::owner_lost(const std::string& owner) {
+void RelayOrigin::owner_lost(const std::string& owner) {
     std::vector<std::pair<std::shared_ptr<Client>, std::string>> told;
     std::deque<Pending> unanswered;
     {
@@ -77,7 +71,7 @@ void Relay::owner_lost(const std::string& owner) {
     tell_lost(told, owner);
 }
 
-void Relay::games_lost(const std::string& owner, const std::set<std::string>& games) {
+void RelayOrigin::games_lost(const std::string& owner, const std::set<std::string>& games) {
     std::vector<std::pair<std::shared_ptr<Client>, std::string>> told;
     {
         std::lock_guard lock(mutex_);
@@ -107,7 +101,7 @@ void Relay::games_lost(const std::string& owner, const std::set<std::string>& ga
     tell_lost(told, owner);
 }
 
-void Relay::heard_from(const std::string& node) {
+void RelayOrigin::heard_from(const std::string& node) {
     if (awaiting_now_.load(std::memory_order_relaxed) == 0) {
         return;  // the common road: no lock
     }
@@ -120,8 +114,8 @@ void Relay::heard_from(const std::string& node) {
     }
 }
 
-std::pair<std::uint64_t, std::uint64_t> Relay::await_word(const std::string& owner,
-                                                          const std::vector<Outgoing*>& items) {
+RelayTransport::Serials RelayOrigin::await_word(const std::string& owner,
+                                                const std::vector<Outgoing*>& items) {
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex_);
     const auto first = next_serial_;
@@ -134,8 +128,7 @@ std::pair<std::uint64_t, std::uint64_t> Relay::await_word(const std::string& own
     return {first, next_serial_};
 }
 
-void Relay::published(const std::string& owner, std::pair<std::uint64_t, std::uint64_t> serials,
-                      bool heard) {
+void RelayOrigin::published(const std::string& owner, RelayTransport::Serials serials, bool heard) {
     if (serials.first == serials.second) {
         return;
     }
@@ -163,12 +156,7 @@ void Relay::published(const std::string& owner, std::pair<std::uint64_t, std::ui
     }
 }
 
-void Relay::on_connection(bool up) {
-    if (!up) {
-        return;
-    }
-    // Frames may have been lost while the connection was down: whoever watches a game elsewhere
-    // catches up from the version it saw (the client does so on server_restarting).
+void RelayOrigin::all_owners_lost() {
     std::vector<std::string> owners;
     {
         std::lock_guard lock(mutex_);
@@ -179,10 +167,9 @@ void Relay::on_connection(bool up) {
     for (const auto& owner : owners) {
         owner_lost(owner);
     }
-    publish_lobby({{"k", "sync"}});
 }
 
-void Relay::sweep_silent_owners() {
+void RelayOrigin::sweep_silent_owners() {
     if (awaiting_now_.load(std::memory_order_relaxed) == 0) {
         return;
     }
@@ -206,7 +193,7 @@ void Relay::sweep_silent_owners() {
     }
 }
 
-void Relay::sweep_leases() {
+void RelayOrigin::sweep_leases() {
     auto* leases = state_.leases();
     if (!leases) {
         return;
@@ -249,94 +236,15 @@ void Relay::sweep_leases() {
     }
 }
 
-void Relay::sweep() {
-    sweep_silent_owners();
-    sweep_leases();
+std::vector<std::string> RelayOrigin::watched_owners() {
     std::vector<std::string> owners;
-    std::vector<std::string> origins;
-    std::vector<std::string> lobby_nodes;
-    {
-        std::lock_guard lock(mutex_);
-        for (const auto& [node, silent] : lobby_nodes_) {
-            lobby_nodes.push_back(node);
-        }
-        for (const auto& [owner, watches] : watched_elsewhere_) {
-            if (!watches.empty()) {
-                owners.push_back(owner);
-            }
-        }
-        std::string last;
-        for (const auto& [key, remote_client] : remotes_) {
-            if (key.first != last) {
-                origins.push_back(key.first);
-                last = key.first;
-            }
+    std::lock_guard lock(mutex_);
+    for (const auto& [owner, watches] : watched_elsewhere_) {
+        if (!watches.empty()) {
+            owners.push_back(owner);
         }
     }
-    if (owners.empty() && origins.empty() && lobby_nodes.empty()) {
-        return;
-    }
-    std::vector<std::string> argv{"PUBSUB", "NUMSUB"};
-    for (const auto& node : owners) {
-        argv.push_back(cluster::node_channel(key_prefix_, node));
-    }
-    for (const auto& node : origins) {
-        argv.push_back(cluster::node_channel(key_prefix_, node));
-    }
-    for (const auto& node : lobby_nodes) {
-        argv.push_back(cluster::node_channel(key_prefix_, node));
-    }
-    auto reply = probe_->command(argv);
-    if (!reply ||
-        reply->elements.size() != 2 * (owners.size() + origins.size() + lobby_nodes.size())) {
-        component_logger("relay")->warn("cannot ask Redis who listens: {}",
-                                        reply ? "an unexpected reply" : reply.error());
-        return;
-    }
-    auto listeners = [&](std::size_t i) { return reply->elements[2 * i + 1].integer; };
-    for (std::size_t i = 0; i < owners.size(); ++i) {
-        if (listeners(i) == 0) {
-            owner_lost(owners[i]);
-        }
-    }
-    for (std::size_t i = 0; i < origins.size(); ++i) {
-        int silent = 0;
-        {
-            std::lock_guard lock(mutex_);
-            silent = listeners(owners.size() + i) == 0 ? ++silent_origins_[origins[i]] : 0;
-            if (silent == 0) {
-                silent_origins_.erase(origins[i]);
-            }
-        }
-        if (silent >= silent_sweeps_before_gone) {
-            component_logger("relay")->warn("node {} is gone: its clients leave this node's rooms",
-                                            origins[i]);
-            drop_origin(origins[i]);
-            std::lock_guard lock(mutex_);
-            silent_origins_.erase(origins[i]);
-        }
-    }
-    const auto lobby_first = owners.size() + origins.size();
-    for (std::size_t i = 0; i < lobby_nodes.size(); ++i) {
-        bool gone = false;
-        {
-            std::lock_guard lock(mutex_);
-            auto it = lobby_nodes_.find(lobby_nodes[i]);
-            if (it == lobby_nodes_.end()) {
-                continue;
-            }
-            it->second = listeners(lobby_first + i) == 0 ? it->second + 1 : 0;
-            if (it->second >= silent_sweeps_before_gone) {
-                lobby_nodes_.erase(it);
-                gone = true;
-            }
-        }
-        if (gone) {
-            component_logger("relay")->warn("node {} is gone: its seeks and games leave the lobby",
-                                            lobby_nodes[i]);
-            state_.lobby().post_node_gone(lobby_nodes[i]);
-        }
-    }
+    return owners;
 }
 
 }  // namespace server

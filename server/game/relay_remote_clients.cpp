@@ -1,12 +1,13 @@
-// The owner's side of the relay (relay.h): a remote client stands in this node's rooms for a
-// client of another node; what a room sends it goes back to that node, in order.
+// The owner's side of the relay (relay_remote_clients.h): a remote client stands in this node's
+// rooms for a client of another node; what a room sends it goes back to that node, in order.
+#include "server/game/relay_remote_clients.h"
+
 #include <chrono>
 #include <deque>
 #include <optional>
 
-#include "protocol/requests.h"
 #include "server/game/lobby.h"
-#include "server/game/relay.h"
+#include "server/game/relay_transport.h"
 #include "server/game/room.h"
 #include "server/game/room_directory.h"
 #include "server/game/server_state.h"
@@ -18,20 +19,26 @@ namespace server {
 
 using cluster::RelayKind;
 using cluster::RelayRecord;
+using Outgoing = RelayTransport::Outgoing;
 
 // A client of node `origin_` (its id there: origin_client_) as this node's rooms see it. Its own
 // client id is a fresh one of this node's, so it never meets a local session's.
-class Relay::RemoteClient final : public Client, public std::enable_shared_from_this<RemoteClient> {
+class RelayRemoteClients::RemoteClient final : public Client,
+                                               public std::enable_shared_from_this<RemoteClient> {
 public:
-    RemoteClient(Relay& relay, std::string origin, std::uint64_t origin_client, std::uint64_t id)
-        : relay_(relay), origin_(std::move(origin)), origin_client_(origin_client), id_(id) {}
+    RemoteClient(RelayTransport& transport, std::string origin, std::uint64_t origin_client,
+                 std::uint64_t id)
+        : transport_(transport),
+          origin_(std::move(origin)),
+          origin_client_(origin_client),
+          id_(id) {}
 
     std::uint64_t client_id() const override { return id_; }
 
     void send(Frame frame) override {
         auto record = make_record(RelayKind::frame);
         record.text = *frame;
-        relay_.send(Outgoing::to(origin_, std::move(record)));
+        transport_.send(Outgoing::to(origin_, std::move(record)));
     }
 
     void watching(const std::shared_ptr<Room>& room, bool on) override {
@@ -47,13 +54,13 @@ public:
         auto record = make_record(RelayKind::watching);
         record.game_id = room->id();
         record.on = on;
-        relay_.send(Outgoing::to(origin_, std::move(record)));
+        transport_.send(Outgoing::to(origin_, std::move(record)));
     }
 
     void close_after_queued(std::uint16_t code) override {
         auto record = make_record(RelayKind::close);
         record.code = code;
-        relay_.send(Outgoing::to(origin_, std::move(record)));
+        transport_.send(Outgoing::to(origin_, std::move(record)));
     }
 
     // The origin relays this game's requests here no more (another node owns it now).
@@ -61,7 +68,7 @@ public:
         auto record = make_record(RelayKind::watching);
         record.game_id = game_id;
         record.on = false;
-        relay_.send(Outgoing::to(origin_, std::move(record)));
+        transport_.send(Outgoing::to(origin_, std::move(record)));
     }
 
     // The requests of this client are served one at a time, in the order they came: a request
@@ -112,12 +119,12 @@ private:
     RelayRecord make_record(RelayKind kind) const {
         RelayRecord record;
         record.kind = kind;
-        record.from = relay_.node_id_;
+        record.from = transport_.node_id();
         record.client = origin_client_;
         return record;
     }
 
-    Relay& relay_;
+    RelayTransport& transport_;
     const std::string origin_;
     const std::uint64_t origin_client_;
     const std::uint64_t id_;
@@ -138,8 +145,8 @@ Actor actor_of(const std::shared_ptr<Client>& client, const RelayRecord& record)
 
 }  // namespace
 
-std::shared_ptr<Relay::RemoteClient> Relay::remote(const std::string& origin, std::uint64_t client,
-                                                   bool create) {
+std::shared_ptr<RelayRemoteClients::RemoteClient> RelayRemoteClients::remote(
+    const std::string& origin, std::uint64_t client, bool create) {
     std::lock_guard lock(mutex_);
     auto key = std::make_pair(origin, client);
     if (auto it = remotes_.find(key); it != remotes_.end()) {
@@ -148,13 +155,14 @@ std::shared_ptr<Relay::RemoteClient> Relay::remote(const std::string& origin, st
     if (!create || stopping_) {
         return nullptr;
     }
-    auto made = std::make_shared<RemoteClient>(*this, origin, client, state_.sessions().next_client_id());
+    auto made = std::make_shared<RemoteClient>(transport_, origin, client,
+                                               state_.sessions().next_client_id());
     remotes_.emplace(std::move(key), made);
-    update_gauges();
+    remotes_now_.store(remotes_.size(), std::memory_order_relaxed);
     return made;
 }
 
-void Relay::drop_remote(const std::string& origin, std::uint64_t client) {
+void RelayRemoteClients::drop_remote(const std::string& origin, std::uint64_t client) {
     std::shared_ptr<RemoteClient> dropped;
     {
         std::lock_guard lock(mutex_);
@@ -162,7 +170,7 @@ void Relay::drop_remote(const std::string& origin, std::uint64_t client) {
             dropped = std::move(it->second);
             remotes_.erase(it);
         }
-        update_gauges();
+        remotes_now_.store(remotes_.size(), std::memory_order_relaxed);
     }
     if (dropped) {
         dropped->leave();
@@ -170,7 +178,7 @@ void Relay::drop_remote(const std::string& origin, std::uint64_t client) {
     }
 }
 
-void Relay::drop_origin(const std::string& origin) {
+void RelayRemoteClients::drop_origin(const std::string& origin) {
     std::vector<std::shared_ptr<RemoteClient>> dropped;
     {
         std::lock_guard lock(mutex_);
@@ -179,7 +187,7 @@ void Relay::drop_origin(const std::string& origin) {
             dropped.push_back(std::move(it->second));
             it = remotes_.erase(it);
         }
-        update_gauges();
+        remotes_now_.store(remotes_.size(), std::memory_order_relaxed);
     }
     for (const auto& remote_client : dropped) {
         remote_client->leave();
@@ -187,7 +195,7 @@ void Relay::drop_origin(const std::string& origin) {
     }
 }
 
-void Relay::handle_note(const RelayRecord& record) {
+void RelayRemoteClients::handle_note(const RelayRecord& record) {
     if (record.kind == RelayKind::gone) {
         drop_remote(record.from, record.client);
         return;
@@ -201,13 +209,13 @@ void Relay::handle_note(const RelayRecord& record) {
     }
 }
 
-void Relay::handle_present(const RelayRecord& record) {
+void RelayRemoteClients::handle_present(const RelayRecord& record) {
     if (auto client = remote(record.from, record.client, true)) {
         state_.lobby().post_player_connected(actor_of(client, record), true);
     }
 }
 
-void Relay::handle_request(const RelayRecord& record) {
+void RelayRemoteClients::handle_request(const RelayRecord& record) {
     auto client = remote(record.from, record.client, true);
     if (!client) {
         return;  // stopping
@@ -229,7 +237,8 @@ void Relay::handle_request(const RelayRecord& record) {
     serve_requests(client, std::move(mine));
 }
 
-void Relay::serve_requests(const std::shared_ptr<RemoteClient>& client, RelayRecord record) {
+void RelayRemoteClients::serve_requests(const std::shared_ptr<RemoteClient>& client,
+                                        RelayRecord record) {
     for (;;) {
         if (!serve_request(client, record)) {
             return;  // its lookup's answer serves the next ones
@@ -242,7 +251,8 @@ void Relay::serve_requests(const std::shared_ptr<RemoteClient>& client, RelayRec
     }
 }
 
-bool Relay::serve_request(const std::shared_ptr<RemoteClient>& client, const RelayRecord& record) {
+bool RelayRemoteClients::serve_request(const std::shared_ptr<RemoteClient>& client,
+                                       const RelayRecord& record) {
     auto parsed = protocol::parse_request(record.text);
     if (auto* error = std::get_if<protocol::RequestError>(&parsed)) {
         // The origin checked it: a node of another version may read requests differently.
@@ -290,9 +300,9 @@ bool Relay::serve_request(const std::shared_ptr<RemoteClient>& client, const Rel
     return false;
 }
 
-void Relay::route_lookup(const std::shared_ptr<RemoteClient>& client,
-                         core::Expected<GameLookup> game, const Actor& actor,
-                         protocol::Request request, const std::string& origin) {
+void RelayRemoteClients::route_lookup(const std::shared_ptr<RemoteClient>& client,
+                                      core::Expected<GameLookup> game, const Actor& actor,
+                                      protocol::Request request, const std::string& origin) {
     if (!game && game.error().rfind(owned_elsewhere_prefix, 0) == 0) {
         // Another node owns the game now: the origin finds it when the client sends this again.
         client->not_here(request.game_id);
@@ -312,6 +322,47 @@ void Relay::route_lookup(const std::shared_ptr<RemoteClient>& client,
     }
     // Else a finished game this node released meanwhile, asked about by someone without a seat:
     // answered from the store on the pool, before this ran.
+}
+
+std::vector<std::string> RelayRemoteClients::origins() {
+    std::vector<std::string> origins;
+    std::lock_guard lock(mutex_);
+    std::string last;
+    for (const auto& [key, remote_client] : remotes_) {
+        if (key.first != last) {
+            origins.push_back(key.first);
+            last = key.first;
+        }
+    }
+    return origins;
+}
+
+void RelayRemoteClients::origin_swept(const std::string& origin, bool listening) {
+    int silent = 0;
+    {
+        std::lock_guard lock(mutex_);
+        silent = listening ? 0 : ++silent_origins_[origin];
+        if (silent == 0) {
+            silent_origins_.erase(origin);
+        }
+    }
+    if (silent >= relay_silent_sweeps_before_gone) {
+        component_logger("relay")->warn("node {} is gone: its clients leave this node's rooms",
+                                        origin);
+        drop_origin(origin);
+        std::lock_guard lock(mutex_);
+        silent_origins_.erase(origin);
+    }
+}
+
+std::size_t RelayRemoteClients::count() {
+    std::lock_guard lock(mutex_);
+    return remotes_.size();
+}
+
+void RelayRemoteClients::stop() {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
 }
 
 }  // namespace server
