@@ -16,6 +16,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "server/cluster/cluster_clock.h"
+#include "server/game/game_factory.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
 #include "server/guard.h"
@@ -312,7 +313,7 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
             return core::make_error("cannot join the cluster: " + joined.error());
         }
     }
-    if (auto restored = impl->state.restore_games(); !restored) {
+    if (auto restored = impl->state.games().restore(); !restored) {
         return core::make_error("cannot restore the games: " + restored.error());
     }
     impl->state.readiness().start();

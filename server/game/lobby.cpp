@@ -8,6 +8,7 @@
 
 #include "protocol/messages.h"
 #include "server/blocking_pool.h"
+#include "server/game/game_factory.h"
 #include "server/game/identity.h"
 #include "server/game/room.h"
 #include "server/game/secrets.h"
@@ -383,7 +384,7 @@ void Lobby::accept_seek(const Actor& actor, const std::string& seek_id, const js
     seeks_.erase(it);
     count_creating(players, 1);
     const bool handed = state_.blocking().run_then(
-        strand_, [&state = state_, spec] { return state.prepare_game(spec); },
+        strand_, [&games = state_.games(), spec] { return games.prepare(spec); },
         [self = shared_from_this(), seek, players, actor,
          id](core::Expected<PreparedGame> prepared) mutable {
             const bool ok = guarded(
@@ -467,7 +468,7 @@ void Lobby::store_new_game(WriteBatch writes, std::shared_ptr<Room> room,
                     actor.send(error_frame(ErrorCode::internal_error,
                                            "the game could not be stored; try again", id));
                 } else {
-                    self->state_.add_room(room);
+                    self->state_.games().add(room);
                     component_logger("lobby")->info("{}: game {} for player {}", what, room->id(),
                                                     actor.player_id);
                     room->post_seated(players, actor.client_id, id);

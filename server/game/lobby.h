@@ -131,7 +131,7 @@ private:
     // the way) is looked for again once, unknown_seek_wait later, before no_such_seek (`waited`).
     void accept_seek(const Actor& actor, const std::string& seek_id, const nlohmann::json& id,
                      const AskerFacts& facts, bool waited = false);
-    // The game of an accepted seek, prepared off the strand (ServerState::prepare_game on the
+    // The game of an accepted seek, prepared off the strand (GameFactory::prepare on the
     // blocking pool), is back: stored with the seek's deletion, or the seek goes back on the book
     // and `actor` gets internal_error. `players` by seat.
     void seek_game_prepared(Seek seek, std::vector<Actor> players, Actor actor, nlohmann::json id,
@@ -141,10 +141,10 @@ private:
     // Puts back a seek taken off the book for a pairing that did not happen, in its place (oldest
     // first); nothing if it is back already.
     void put_back(Seek seek);
-    // Stores a new game (`writes`, from prepare_game, plus the caller's). Back on the lobby strand:
-    // once stored, the room joins the server and `players` are seated, `actor`'s request `id`
-    // answered with the snapshot; if not, `actor` gets internal_error. Either way `after(stored)`
-    // runs last. `what` names the game in the log.
+    // Stores a new game (`writes`, from GameFactory::prepare, plus the caller's). Back on the lobby
+    // strand: once stored, the room joins the server and `players` are seated, `actor`'s request
+    // `id` answered with the snapshot; if not, `actor` gets internal_error. Either way
+    // `after(stored)` runs last. `what` names the game in the log.
     void store_new_game(WriteBatch writes, std::shared_ptr<Room> room, std::vector<Actor> players,
                         Actor actor, nlohmann::json id, std::string what,
                         std::function<void(bool stored)> after);

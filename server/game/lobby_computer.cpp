@@ -9,6 +9,7 @@
 #include "protocol/messages.h"
 #include "server/blocking_pool.h"
 #include "server/bots/bot_identity.h"
+#include "server/game/game_factory.h"
 #include "server/game/lobby.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
@@ -45,11 +46,11 @@ void Lobby::play_computer(const Actor& actor, const protocol::Request& request,
     }
     spec.seats =
         human_first ? std::vector{actor.player_id, bot} : std::vector{bot, actor.player_id};
-    // The game is created off the strand (prepare_game reads the players' names and, in cluster
-    // mode, takes the game's lease); nothing in the lobby waits for it.
+    // The game is created off the strand (GameFactory::prepare reads the players' names and, in
+    // cluster mode, takes the game's lease); nothing in the lobby waits for it.
     count_creating({actor}, 1);
     const bool handed = state_.blocking().run_then(
-        strand_, [&state = state_, spec] { return state.prepare_game(spec); },
+        strand_, [&games = state_.games(), spec] { return games.prepare(spec); },
         [self = shared_from_this(), actor, id = request.id](core::Expected<PreparedGame> prepared) {
             const bool ok = guarded(
                 "lobby", [&] { return "player " + actor.player_id + ": a computer game"; },

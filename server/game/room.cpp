@@ -13,6 +13,7 @@
 #include "protocol/messages.h"
 #include "server/blocking_pool.h"
 #include "server/bots/bot_identity.h"
+#include "server/game/game_factory.h"
 #include "server/game/identity.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
@@ -364,7 +365,7 @@ void Room::start_rematch(Decision decision, const Actor& actor, const protocol::
     auto decided = std::make_shared<std::vector<RoomEvent>>(std::move(decision.events));
     const bool handed = off_strand(
         [this, prepared, spec] {
-            *prepared = state_.prepare_game(spec);
+            *prepared = state_.games().prepare(spec);
             return core::ok_status();
         },
         [this, prepared, decided, actor, request](const core::Status& status) {
@@ -383,7 +384,7 @@ void Room::start_rematch(Decision decision, const Actor& actor, const protocol::
             auto room = (*prepared)->room;
             commit(std::move(*decided), actor, request.id, std::move((*prepared)->writes),
                    [this, room] {
-                       state_.add_room(room);
+                       state_.games().add(room);
                        std::vector<Actor> players;
                        for (const auto& [client_id, watcher] : watchers_) {
                            if (auto seat = game_.seat_of(watcher.player_id)) {

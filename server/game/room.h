@@ -150,7 +150,7 @@ private:
     void chat_committed(ChatLine line);
     Command command_for(const Actor& actor, const protocol::Request& request) const;
     // A rematch's new game is created in the same commit as rematch_started. The new game is
-    // prepared off the strand (ServerState::prepare_game reads names and may take a lease), the
+    // prepared off the strand (GameFactory::prepare reads names and may take a lease), the
     // room holding its requests meanwhile: a second rematch offer or acceptance waits, and then
     // finds the rematch started. The pool full: the requester gets rate_limited at once.
     void start_rematch(Decision decision, const Actor& actor, const protocol::Request& request);

@@ -5,12 +5,10 @@
 #include <algorithm>
 #include <atomic>
 
-#include "core/game.h"
-#include "protocol/limits.h"
 #include "protocol/messages.h"
-#include "server/bots/bot_identity.h"
 #include "server/cluster/leases.h"
 #include "server/cluster/shared_counters.h"
+#include "server/game/game_factory.h"
 #include "server/game/lobby.h"
 #include "server/game/relay.h"
 #include "server/game/room.h"
@@ -53,7 +51,8 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       lobby_(std::make_shared<Lobby>(*this, io)),
       bots_(limits.bot_threads, static_cast<std::size_t>(std::max(1, limits.bot_queue))),
       analyses_(store, bots_, limits, [this] { return holder(); }),
-      rooms_(std::make_unique<RoomDirectory>(*this)) {
+      rooms_(std::make_unique<RoomDirectory>(*this)),
+      games_(std::make_unique<GameFactory>(*this)) {
     time_listener_ = time_->on_jump([this] { check_clocks(); });
 }
 
@@ -154,150 +153,19 @@ core::Status ServerState::fit_to_own_games(std::chrono::milliseconds lease_ttl) 
     return core::ok_status();
 }
 
-core::Status ServerState::restore_games() {
-    auto log = component_logger("server");
-    // The clocks of the games restored below are not charged for the time the server was down.
+core::Status ServerState::start_run() {
     auto downtime = heartbeat_.start();
     if (!downtime) {
         return core::make_error(downtime.error());
     }
     downtime_ = std::move(*downtime);
-    for (int level = protocol::min_bot_level; level <= protocol::max_bot_level; ++level) {
-        const auto id = bot_player_id(level);
-        auto known = store_.player(id);
-        if (!known) {
-            return core::make_error("cannot read the computer players: " + known.error());
-        }
-        if (*known) {
-            continue;
-        }
-        PlayerRecord bot{id, bot_name(level), bot_token_hash(level), unix_now()};
-        if (auto stored = store_.insert_player(bot); !stored) {
-            return core::make_error("cannot store the computer players: " + stored.error());
-        }
-    }
-    auto muted = store_.muted_players();
-    if (!muted) {
-        return core::make_error("cannot read the muted players: " + muted.error());
-    }
-    account_news_.load_muted(*muted);
-    auto seeks = store_.seeks();
-    if (!seeks) {
-        return core::make_error("cannot read the seeks: " + seeks.error());
-    }
-    // Seeks belong to a live connection; none survives a restart. In cluster mode the other live
-    // nodes' seeks stay, and those of nodes no longer alive go (issue 42): their run unheard of
-    // for run_dead_after.
-    std::map<std::int64_t, std::int64_t> alive_at;
-    if (leases_ && !seeks->empty()) {
-        auto runs = store_.server_runs();
-        if (!runs) {
-            return core::make_error("cannot read the server's runs: " + runs.error());
-        }
-        for (const auto& run : *runs) {
-            alive_at[run.started_at] = run.alive_at;
-        }
-    }
-    for (const auto& seek : *seeks) {
-        const auto run = alive_at.find(seek.run);
-        if (!leases_ || seek.node == leases_->node_id() || run == alive_at.end() ||
-            !run_alive(run->second, unix_ms(time_->now()))) {
-            store_.delete_seek(seek.id);
-        }
-    }
-    auto unfinished = store_.unfinished_games();
-    if (!unfinished) {
-        return core::make_error("cannot list the unfinished games: " + unfinished.error());
-    }
-    int restored = 0;
-    for (auto& record : *unfinished) {
-        std::int64_t fence = 0;
-        std::chrono::milliseconds unowned{0};
-        if (leases_) {
-            // Cluster mode: the games no live node owns (another node's stay where they are).
-            auto owned = rooms_->own_game(record);
-            if (!owned) {
-                log->info("game {}: not restored here: {}", record.id, owned.error());
-                continue;
-            }
-            fence = owned->fence;
-            unowned = owned->unowned;
-        }
-        auto room = rooms_->build_room(record, unowned);
-        if (!room && room.error().rfind(RoomDirectory::unreplayable_prefix, 0) == 0) {
-            log->error("game {}: cannot be restored: {}", record.id, room.error());
-            if (fence > 0) {
-                leases_->release(record.id, fence);
-            }
-            continue;
-        }
-        if (!room) {
-            return core::make_error("game " + record.id + ": " + room.error());
-        }
-        (*room)->set_fence(fence);
-        (*room)->post_summary();
-        (*room)->post_bot_check();
-        rooms_->add(*room);
-        ++restored;
-    }
-    log->info("restored {} unfinished game(s)", restored);
+    return core::ok_status();
+}
+
+void ServerState::start_adoption() {
     if (adoption_) {
-        adoption_->start();  // from now on the games whose owner dies are taken here too
+        adoption_->start();
     }
-    // Issue 25: the analyses asked for before the restart and not done yet.
-    return analyses_.restore();
-}
-
-core::Expected<PreparedGame> ServerState::prepare_game(const GameSpec& spec) {
-    GameRecord record;
-    record.id = spec.id.empty() ? random_id("g_") : spec.id;
-    record.variant = std::string(core::variant_name(spec.variant));
-    record.rules = std::string(core::rule_set_name(spec.rules));
-    record.seats = spec.seats;
-    record.is_private = spec.is_private;
-    if (spec.is_private) {
-        record.access_key = random_hex(16);
-    }
-    record.rated = spec.rated;
-    record.time_control = protocol::time_control_text(spec.clock);
-    record.created_at = unix_now();
-    if (spec.variant == core::VariantId::sniderman) {
-        record.seed = random_u64() >> 1;  // stays positive in a signed 64-bit column
-        record.rounds = spec.rounds;
-    } else {
-        core::GameOptions options;
-        options.rules = spec.rules;
-        auto game = core::make_game(spec.variant, options);
-        if (!game) {
-            return core::make_error("cannot start a " + record.variant + " game: " + game.error());
-        }
-        record.start_fen = (*game)->start_fen();
-    }
-    auto names = seat_names(store_, record.seats);
-    if (!names) {
-        return core::make_error("cannot read the players: " + names.error());
-    }
-    if (leases_) {
-        auto claim = leases_->acquire(record.id, 0);
-        if (!claim) {
-            return core::make_error("cannot take the new game's lease: " + claim.error());
-        }
-        if (!claim->mine) {
-            return core::make_error("the new game's id is owned by node " + claim->owner);
-        }
-        record.fence = claim->fence;
-    }
-    auto room = std::make_shared<Room>(*this, record, std::move(*names));
-    room->set_fence(record.fence);
-    auto writes = room->start_fresh();
-    if (!writes) {
-        return core::make_error("cannot start the game: " + writes.error());
-    }
-    return PreparedGame{std::move(room), std::move(*writes)};
-}
-
-void ServerState::add_room(const std::shared_ptr<Room>& room) {
-    rooms_->add(room);
 }
 
 std::shared_ptr<Room> ServerState::loaded_room(std::string_view game_id) {

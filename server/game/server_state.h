@@ -1,7 +1,8 @@
 #pragma once
 // What every session shares (the Beast chat example's shared_state): the store, the limits, the
 // lobby, the room directory (room_directory.h: the rooms in memory and the loads of the others),
-// and the open sessions for shutdown. Each room's state lives on the room's own strand.
+// the game factory (game_factory.h: new games, and the restore at start) and the open sessions for
+// shutdown. Each room's state lives on the room's own strand.
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -17,8 +18,6 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/expected.h"
-#include "core/variant.h"
-#include "protocol/time_control.h"
 #include "server/analysis/analyses.h"
 #include "server/blocking_pool.h"
 #include "server/bots/bot_pool.h"
@@ -43,6 +42,7 @@ struct Request;
 
 namespace server {
 
+class GameFactory;
 class Lobby;
 class Relay;
 class Room;
@@ -59,24 +59,6 @@ inline constexpr std::string_view owned_elsewhere_prefix = "owned elsewhere: ";
 std::string owned_elsewhere_error(std::string_view owner, std::string_view game_id);
 // The owner such an error names; empty for any other error.
 std::string owner_named_in(std::string_view error);
-
-// A game ready to be created: its room (not registered yet) and the writes that create it.
-struct PreparedGame {
-    std::shared_ptr<Room> room;
-    WriteBatch writes;
-};
-
-// A game about to be created: who sits where, and its options.
-struct GameSpec {
-    std::string id;  // empty: a new random id
-    core::VariantId variant = core::VariantId::chessence;
-    core::RuleSet rules = core::RuleSet::house;
-    int rounds = 3;  // Sniderman
-    bool is_private = false;
-    bool rated = false;
-    protocol::TimeControl clock;     // unlimited by default
-    std::vector<std::string> seats;  // player ids: white/black or player0/player1
-};
 
 class ServerState {
 public:
@@ -102,7 +84,7 @@ public:
     // The game analyses queued and running on them (issue 25).
     Analyses& analyses() { return analyses_; }
     // Who this node is in the store: its name in cluster mode ("" otherwise) and its run
-    // (ServerRun::started_at, 0 before restore_games): the holder of the seeks it stores and the
+    // (ServerRun::started_at, 0 before start_run): the holder of the seeks it stores and the
     // claimant of the analyses it runs (issue 42), whose death another node can see.
     AnalysisClaimant holder() const;
     // Whether the node can write and read its store and, in cluster mode, reach Redis (GET
@@ -122,12 +104,12 @@ public:
     // Mutes and sign-outs, here and (cluster mode) on every node (account_news.h).
     AccountNews& account_news() { return account_news_; }
     const TimeSource& time() const { return *time_; }
-    // When the server was down before this run (set by restore_games; none before).
+    // When the server was down before this run (set by start_run; none before).
     const Downtime& downtime() const { return downtime_; }
     // The time this node's games could not move though it ran (heartbeat.h): pauses, lost games.
     NodeOutages& outages() { return heartbeat_.outages(); }
 
-    // Cluster mode (issue 27): before restore_games, connects to Redis for the rooms' leases.
+    // Cluster mode (issue 27): before games().restore(), connects to Redis for the rooms' leases.
     // From then on a room is loaded (and a game created) only with its lease, whose fence the
     // store records (ClaimGame) and checks with every batch; a game another node owns is not
     // loaded (RoomDirectory::room gives an owned_elsewhere_prefix error). `node_id` empty: hostname
@@ -144,17 +126,16 @@ public:
     // The relay to the owners of other nodes' games in cluster mode (relay.h), else null.
     Relay* relay() { return relay_.get(); }
 
-    // At start-up: stores the computer players (one a level) if they are not stored yet, loads the
-    // muted players, rebuilds every unfinished game of the store by replaying its events (a room
-    // whose bot is to act asks the bot pool again), drops stale seeks and queues again the game
-    // analyses not done before. An error if the store cannot be read (a game whose events cannot
-    // be replayed is only logged and left out).
-    core::Status restore_games();
-    // A new game's room and the writes that create it (its record and opening events). The caller
-    // commits the writes (alone or with its own) and, once they are durable, calls add_room.
-    core::Expected<PreparedGame> prepare_game(const GameSpec& spec);
-    // Registers a room whose game is stored.
-    void add_room(const std::shared_ptr<Room>& room);
+    // At start-up, first thing in games().restore(): starts the heartbeat, which records this run
+    // in the store, and learns the downtime before it (downtime()). An error if the store cannot
+    // be read or written.
+    core::Status start_run();
+    // Cluster mode, once games().restore() has rebuilt the games: from now on the games whose
+    // owner dies are taken here too (room_adoption.h). Nothing outside cluster mode.
+    void start_adoption();
+    // How games come to be (game_factory.h): a new game prepared and registered, and at start-up
+    // every unfinished game restored.
+    GameFactory& games() { return *games_; }
     // The rooms in memory and the loads of the others (room_directory.h): a game not in memory is
     // looked up there, on the blocking pool.
     RoomDirectory& rooms() { return *rooms_; }
@@ -223,6 +204,7 @@ private:
     std::mutex lost_mutex_;
     bool lost_open_ = true;
     std::unique_ptr<RoomDirectory> rooms_;
+    std::unique_ptr<GameFactory> games_;  // holds nothing but this state
     // Cluster mode: the sweep for orphaned games, started once the games are restored and stopped
     // first thing in ~ServerState (before the pool and the leases go).
     std::shared_ptr<RoomAdoption> adoption_;

@@ -17,6 +17,7 @@
 #include "protocol/requests.h"
 #include "server/cluster/leases.h"
 #include "server/cluster/test_redis.h"
+#include "server/game/game_factory.h"
 #include "server/game/room.h"
 #include "server/gated_store.h"
 #include "server/store/memory_store.h"
@@ -37,7 +38,7 @@ protected:
         server::GameSpec spec;
         spec.variant = core::VariantId::chesica;
         spec.seats = {"p_ann", "p_bob"};
-        auto prepared = state_.prepare_game(spec);
+        auto prepared = state_.games().prepare(spec);
         EXPECT_TRUE(prepared.ok()) << prepared.error();
         if (prepared) {
             game_id_ = prepared->room->id();
@@ -187,7 +188,7 @@ TEST(DirectoryClaims, AContendedClaimIsAnsweredTryAgainAndLetsTheLeaseGo) {
     }
     server::GameSpec spec;
     spec.seats = {"p_ann", "p_bob"};
-    auto prepared = state.prepare_game(spec);
+    auto prepared = state.games().prepare(spec);
     ASSERT_TRUE(prepared.ok()) << prepared.error();
     const auto game_id = prepared->room->id();
     ASSERT_TRUE(store.commit_sync(std::move(prepared->writes)).ok());

@@ -9,6 +9,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "server/game/game_factory.h"
 #include "server/game/room.h"
 #include "server/game/room_directory.h"
 #include "server/game_table.h"
@@ -174,7 +175,7 @@ protected:
         server::GameSpec spec;
         spec.variant = core::VariantId::chesica;
         spec.seats = {"p_ann", "p_bob"};
-        auto prepared = state_.prepare_game(spec);
+        auto prepared = state_.games().prepare(spec);
         EXPECT_TRUE(prepared.ok()) << prepared.error();
         if (prepared) {
             game_id_ = prepared->room->id();
@@ -260,13 +261,13 @@ TEST_F(StateReads, AFinishedGameIsLoadedForItsPlayersOnly) {
 
 TEST_F(StateReads, RestoringGamesFailsWhenTheStoreCannotBeRead) {
     store_.fail_reads = true;
-    const auto failed = state_.restore_games();
+    const auto failed = state_.games().restore();
     ASSERT_FALSE(failed.ok());
     EXPECT_NE(failed.error().find("test store: cannot read"), std::string::npos) << failed.error();
     EXPECT_EQ(state_.room_count(), 0u);
 
     store_.fail_reads = false;
-    ASSERT_TRUE(state_.restore_games().ok());
+    ASSERT_TRUE(state_.games().restore().ok());
     EXPECT_EQ(state_.unfinished_games_of("p_ann"), std::vector<std::string>{game_id_});
 }
 
@@ -274,7 +275,7 @@ TEST_F(StateReads, ANewGameWhosePlayersCannotBeReadIsNotPrepared) {
     store_.fail_reads = true;
     server::GameSpec spec;
     spec.seats = {"p_ann", "p_bob"};
-    const auto prepared = state_.prepare_game(spec);
+    const auto prepared = state_.games().prepare(spec);
     ASSERT_FALSE(prepared.ok());
     EXPECT_NE(prepared.error().find("cannot read the players"), std::string::npos)
         << prepared.error();
