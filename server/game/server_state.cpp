@@ -19,17 +19,24 @@
 
 namespace server {
 
+namespace {
+constexpr std::string_view owner_head = "node ";  // after owned_elsewhere_prefix
+}  // namespace
+
 std::string owned_elsewhere_error(std::string_view owner, std::string_view game_id) {
-    return std::string(owned_elsewhere_prefix) + "node " + std::string(owner) + " owns game " +
-           std::string(game_id);
+    std::string text;
+    text.append(owned_elsewhere_prefix).append(owner_head).append(owner);
+    text.append(" owns game ").append(game_id);
+    return text;
 }
 
 std::string owner_named_in(std::string_view error) {
-    const auto head = std::string(owned_elsewhere_prefix) + "node ";
-    if (error.substr(0, head.size()) != head) {
+    // Compared in two parts, never joined into a string (GCC 12 warned falsely on the join).
+    if (error.substr(0, owned_elsewhere_prefix.size()) != owned_elsewhere_prefix ||
+        error.substr(owned_elsewhere_prefix.size(), owner_head.size()) != owner_head) {
         return {};
     }
-    error.remove_prefix(head.size());
+    error.remove_prefix(owned_elsewhere_prefix.size() + owner_head.size());
     const auto end = error.rfind(" owns game ");
     return end == std::string_view::npos ? std::string() : std::string(error.substr(0, end));
 }

@@ -282,3 +282,19 @@ TEST_F(StateReads, ANewGameWhosePlayersCannotBeReadIsNotPrepared) {
 }
 
 }  // namespace
+
+// The "owned elsewhere" error names its owner, and only that error does: the directory's answer
+// for a game another node owns is read back for the relay (cluster mode).
+TEST(OwnedElsewhere, TheErrorNamesItsOwnerAndNoOtherTextDoes) {
+    const auto error = server::owned_elsewhere_error("node-2", "g_1");
+    EXPECT_TRUE(error.starts_with(server::owned_elsewhere_prefix)) << error;
+    EXPECT_EQ(server::owner_named_in(error), "node-2");
+    EXPECT_EQ(server::owner_named_in(server::owned_elsewhere_error("a b", "g_2")), "a b");
+    EXPECT_EQ(server::owner_named_in(""), "");
+    EXPECT_EQ(server::owner_named_in("owned"), "");
+    EXPECT_EQ(server::owner_named_in(std::string(server::owned_elsewhere_prefix)), "");
+    EXPECT_EQ(server::owner_named_in(std::string(server::owned_elsewhere_prefix) + "try again"),
+              "");
+    EXPECT_EQ(server::owner_named_in(std::string(server::owned_elsewhere_prefix) + "node n1"), "");
+    EXPECT_EQ(server::owner_named_in("cannot store: node n1 owns game g"), "");
+}
