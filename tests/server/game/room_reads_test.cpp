@@ -122,7 +122,9 @@ TEST_F(RoomReads, ARebuildHoldsItsRoomOnlyAndItsRequestsFollowInOrder) {
     ASSERT_TRUE(store_->wait_held(2));
     first.ann->send(
         {{"type", "move"}, {"game_id", first.game_id}, {"move", one["legal"][0]}, {"id", "m1"}});
-    first.bob->send({{"type", "draw_offer"}, {"game_id", first.game_id}, {"id", "d1"}});
+    // On the same connection as the move: two sockets' frames reach the room in whichever order
+    // their threads run, one connection's in the order sent.
+    first.ann->send({{"type", "draw_offer"}, {"game_id", first.game_id}, {"id", "d1"}});
 
     expect_answered_meanwhile(free);
     EXPECT_EQ(first.ann->wait_error("c1")["code"], "internal_error") << "told at once";
@@ -136,7 +138,7 @@ TEST_F(RoomReads, ARebuildHoldsItsRoomOnlyAndItsRequestsFollowInOrder) {
     EXPECT_EQ(first.event(1)["move"], one["legal"][0]);
     EXPECT_EQ(first.event(2)["kind"], "draw_offered");
     const auto offered =
-        first.bob->wait_for([](const json& m) { return m.value("id", json()) == "d1"; });
+        first.ann->wait_for([](const json& m) { return m.value("id", json()) == "d1"; });
     EXPECT_EQ(offered.value("version", 0), 2) << offered.dump();
     EXPECT_EQ(second.ann->wait_error("c2")["code"], "internal_error");
 }
