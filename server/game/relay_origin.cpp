@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "server/game/room.h"
 
 namespace server {
@@ -42,7 +44,7 @@ void RelayOrigin::forward(const std::string& owner, const std::shared_ptr<Client
     std::weak_ptr<Client> weak = client;
     // Answered once, by whichever comes first: nobody heard it, or the owner stayed silent.
     auto answered = std::make_shared<std::atomic<bool>>(false);
-    transport_.send(
+    auto outgoing =
         Outgoing::to(owner, std::move(record),
                      [weak, id = request.id, game_id = request.game_id, owner, answered] {
                          if (answered->exchange(true)) {
@@ -53,7 +55,21 @@ void RelayOrigin::forward(const std::string& owner, const std::shared_ptr<Client
                              c->send(error_frame(protocol::ErrorCode::server_restarting,
                                                  lost_room_text, id, game_id));
                          }
-                     }));
+                     });
+    if (!request.id.is_null()) {
+        outgoing.request_id = request.id.dump();
+        // The same id asked again of the same owner: its reply is this request's.
+        std::lock_guard lock(mutex_);
+        auto local = locals_.find(actor.client_id);
+        if (local != locals_.end()) {
+            if (auto ids = local->second.answered.find(owner);
+                ids != local->second.answered.end() && ids->second.erase(outgoing.request_id) &&
+                ids->second.empty()) {
+                local->second.answered.erase(ids);
+            }
+        }
+    }
+    transport_.send(std::move(outgoing));
 }
 
 void RelayOrigin::looked_away(const std::string& owner, std::uint64_t client_id,
@@ -104,11 +120,34 @@ void RelayOrigin::present(const std::string& holder, const std::shared_ptr<Clien
     transport_.send(Outgoing::to(holder, speaking_for(RelayKind::present, holder, client, actor)));
 }
 
+bool RelayOrigin::answered_before(Local& local, const std::string& owner,
+                                  const std::string& frame) {
+    auto it = local.answered.find(owner);
+    if (it == local.answered.end()) {
+        return false;  // the common road: nothing answered for this owner, nothing parsed
+    }
+    const auto parsed = nlohmann::json::parse(frame, nullptr, false);
+    if (!parsed.is_object() || !parsed.contains("id") || parsed.at("id").is_null()) {
+        return false;
+    }
+    if (it->second.erase(parsed.at("id").dump()) == 0) {
+        return false;
+    }
+    if (it->second.empty()) {
+        local.answered.erase(it);
+    }
+    return true;
+}
+
 void RelayOrigin::deliver(const RelayRecord& record) {
     std::shared_ptr<Client> client;
     {
         std::lock_guard lock(mutex_);
         if (auto it = locals_.find(record.client); it != locals_.end()) {
+            if (record.kind == RelayKind::frame &&
+                answered_before(it->second, record.from, record.text)) {
+                return;
+            }
             client = it->second.client.lock();
         }
         if (record.kind == RelayKind::watching) {

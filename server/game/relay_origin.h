@@ -88,12 +88,22 @@ private:
         std::uint64_t serial = 0;
         bool published = false;
         std::function<void()> answer;
+        std::uint64_t client = 0;
+        std::string request_id;  // Outgoing::request_id
     };
-    // A local client that relays: the session, and the nodes it relayed to.
+    // A local client that relays: the session, the nodes it relayed to, and per node the ids of
+    // its requests answered server_restarting because that node stayed silent (owner_lost): a
+    // reply of that node's with one of those ids comes from an owner that woke, and is dropped,
+    // so that no request is answered twice. At most answered_kept ids a node.
     struct Local {
         std::weak_ptr<Client> client;
         std::set<std::string> owners;
+        std::map<std::string, std::set<std::string>> answered;
     };
+    static constexpr std::size_t answered_kept = 64;
+    // Under mutex_: whether `frame` (from `owner`, for `local`) answers a request already answered
+    // server_restarting; if so that id is forgotten (a reply comes once).
+    static bool answered_before(Local& local, const std::string& owner, const std::string& frame);
 
     // A record of `kind` in which `client` speaks for `actor` to `owner` (who is told when the
     // client closes).

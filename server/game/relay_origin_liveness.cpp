@@ -44,6 +44,18 @@ void RelayOrigin::owner_lost(const std::string& owner) {
             }
             it->second.swap(unpublished);
             awaiting_now_.fetch_sub(unanswered.size(), std::memory_order_relaxed);
+            // Answered server_restarting below: should the owner answer them after all (it woke),
+            // those replies are not delivered.
+            for (const auto& pending : unanswered) {
+                auto local = locals_.find(pending.client);
+                if (pending.request_id.empty() || local == locals_.end()) {
+                    continue;
+                }
+                auto& ids = local->second.answered[owner];
+                if (ids.size() < answered_kept) {
+                    ids.insert(pending.request_id);
+                }
+            }
             if (it->second.empty()) {
                 awaiting_word_.erase(it);
             }
@@ -121,7 +133,8 @@ RelayTransport::Serials RelayOrigin::await_word(const std::string& owner,
     const auto first = next_serial_;
     for (const auto* item : items) {
         if (item->record.kind == RelayKind::request && item->unheard) {
-            awaiting_word_[owner].push_back(Pending{now, next_serial_++, false, item->unheard});
+            awaiting_word_[owner].push_back(Pending{now, next_serial_++, false, item->unheard,
+                                                    item->record.client, item->request_id});
             awaiting_now_.fetch_add(1, std::memory_order_relaxed);
         }
     }

@@ -44,6 +44,9 @@ public:
         // Runs on the sending thread when nobody listened on the channel.
         std::function<void()> unheard;
         std::string lobby_record;
+        // A request's id as JSON text ("" for none): should its owner be given up on before it
+        // answers, a reply carrying this id that comes later is not delivered (relay_origin.h).
+        std::string request_id;
 
         static Outgoing to(std::string node, cluster::RelayRecord record,
                            std::function<void()> unheard = {}) {

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <iostream>
@@ -305,6 +306,64 @@ TEST(RelayFrozenOwner, ARequestToAnOwnerThatNeverAnswersIsAnsweredAfterTheTimeou
     EXPECT_EQ(spectator->elsewhere().back(),
               std::make_tuple(std::string("g_watched"), std::string("far"), false));
     EXPECT_EQ(far.listeners(), 1) << "far still subscribed: NUMSUB could not tell";
+}
+
+// An owner that wakes after its request was answered server_restarting (issue 42): its reply to
+// that request is not delivered — the client would hear twice about one request — while its other
+// frames are, and a request sent again with the same id is answered as usual.
+TEST(RelayFrozenOwner, AWokenOwnersReplyToARequestAnsweredForItIsNotDelivered) {
+    test::PrivateRedis redis;
+    ASSERT_TRUE(redis.start());
+    const auto prefix = test::unique_prefix();
+    boost::asio::io_context io;
+    auto store = server::make_memory_store();
+    server::ServerState state(io, *store, server::Limits{}, "");
+    auto relay = server::Relay::open(state, redis.url(), "near", prefix);
+    ASSERT_TRUE(relay) << relay.error();
+    FrozenNode far(redis.url(), prefix, "far");
+
+    auto mover = make_watcher(9);
+    relay_request(**relay, "far", mover, protocol::RequestType::move, "move", "m1", "g_moved");
+    ASSERT_TRUE(wait_for(5s, [&] { return far.received() >= 1; })) << "relayed to the owner";
+    ASSERT_TRUE(wait_for(server::relay_request_timeout + 2s, [&] {
+        return !restarting(mover->frames(), "g_moved").empty();
+    })) << "the move relayed to a silent owner was never answered";
+
+    // far wakes and answers the move, then pushes an event and answers something else.
+    const auto frame = [](const json& body) {
+        RelayRecord record;
+        record.kind = RelayKind::frame;
+        record.client = 9;
+        record.text = body.dump();
+        return record;
+    };
+    ASSERT_NO_FATAL_FAILURE(far.say(
+        "near", {frame({{"type", "ack"}, {"id", "m1"}, {"game_id", "g_moved"}, {"version", 4}}),
+                 frame({{"type", "event"}, {"game_id", "g_moved"}, {"version", 4}}),
+                 frame({{"type", "ack"}, {"id", "other"}, {"game_id", "g_moved"}})}));
+    ASSERT_TRUE(wait_for(5s, [&] {
+        const auto frames = mover->frames();
+        return std::any_of(frames.begin(), frames.end(),
+                           [](const json& f) { return f.value("id", json()) == "other"; });
+    })) << "far's later frames reach the mover";
+    const auto with_id = [&](const std::string& id) {
+        const auto frames = mover->frames();
+        return std::count_if(frames.begin(), frames.end(),
+                             [&](const json& f) { return f.value("id", json()) == id; });
+    };
+    EXPECT_EQ(with_id("m1"), 1) << "m1 answered once: server_restarting, not far's late ack too";
+    const auto frames = mover->frames();
+    EXPECT_TRUE(std::any_of(frames.begin(), frames.end(), [](const json& f) {
+        return f.value("type", "") == "event";
+    })) << "frames that answer nothing are delivered";
+
+    // Asked again with the same id: far's answer is this request's, and it is delivered.
+    relay_request(**relay, "far", mover, protocol::RequestType::move, "move", "m1", "g_moved");
+    ASSERT_TRUE(wait_for(5s, [&] { return far.received() >= 2; }));
+    ASSERT_NO_FATAL_FAILURE(far.say(
+        "near", {frame({{"type", "ack"}, {"id", "m1"}, {"game_id", "g_moved"}, {"version", 5}})}));
+    EXPECT_TRUE(wait_for(5s, [&] { return with_id("m1") == 2; }))
+        << "the second m1's ack is delivered";
 }
 
 }  // namespace relay_frozen_owner_test
