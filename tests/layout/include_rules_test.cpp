@@ -102,6 +102,8 @@ TEST(Layout, ServerFoldersIncludeOnlyDownwards) {
         {"store", {"store", "metrics"}},
         // Issue 27: cluster mode's Redis client and room leases (a leaf: nothing of the server).
         {"cluster", {"cluster"}},
+        // Issue 43: the arena machine, pure (core, protocol and Boost headers only).
+        {"tournament", {"tournament"}},
         {"records", {"records", "bots", "store", "metrics"}},
         // Issue 25: a game's analysis runs on the bots' pool and is kept in the store.
         {"analysis", {"analysis", "bots", "store", "metrics"}},
