@@ -84,38 +84,47 @@ namespace arena_event {
 struct Joined {
     std::string player;
     int rating = 0;
+    friend bool operator==(const Joined&, const Joined&) = default;
 };
 struct Rejoined {  // a withdrawn player is back
     std::string player;
     int rating = 0;
+    friend bool operator==(const Rejoined&, const Rejoined&) = default;
 };
 struct Left {  // withdrew before the start: no longer a player
     std::string player;
+    friend bool operator==(const Left&, const Left&) = default;
 };
 struct Withdrew {
     std::string player;
+    friend bool operator==(const Withdrew&, const Withdrew&) = default;
 };
 struct Paused {
     std::string player;
     bool counted = false;  // a top player's pause: it makes them wait before coming back
     ArenaTime at = 0;
+    friend bool operator==(const Paused&, const Paused&) = default;
 };
 struct CameBack {
     std::string player;
+    friend bool operator==(const CameBack&, const CameBack&) = default;
 };
 struct Berserked {
     int game = 0;
     core::Side side = core::Side::first;
+    friend bool operator==(const Berserked&, const Berserked&) = default;
 };
 struct Paired {
     int game = 0;
     std::string first;
     std::string second;
     ArenaTime at = 0;
+    friend bool operator==(const Paired&, const Paired&) = default;
 };
 struct GameStarted {
     int game = 0;
     std::string game_id;
+    friend bool operator==(const GameStarted&, const GameStarted&) = default;
 };
 struct GameFinished {
     int game = 0;
@@ -123,13 +132,16 @@ struct GameFinished {
     int plies = 0;
     bool first_berserk = false;
     bool second_berserk = false;
+    friend bool operator==(const GameFinished&, const GameFinished&) = default;
 };
 struct GameCancelled {
     int game = 0;
+    friend bool operator==(const GameCancelled&, const GameCancelled&) = default;
 };
 // The end: the games still running do not count.
 struct Finished {
     ArenaTime at = 0;
+    friend bool operator==(const Finished&, const Finished&) = default;
 };
 }  // namespace arena_event
 
