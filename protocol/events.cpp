@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "protocol/json_reader.h"
 #include "protocol/json_text.h"
 
 namespace protocol::events {
@@ -168,19 +169,10 @@ json fields(const RoundOver& e) {
             {"score", e.score}};
 }
 
-// Reads fields of a stored event; the first problem is kept, later reads return defaults.
-class Reader {
+// Reads fields of a stored event (json_reader.h), with the kinds of field events have.
+class Reader : public FieldReader {
 public:
-    explicit Reader(const json& object) : object_(object) {}
-
-    std::string string(const char* key) {
-        const json* value = find(key);
-        if (value && value->is_string()) {
-            return value->get<std::string>();
-        }
-        fail(key, "a string");
-        return {};
-    }
+    using FieldReader::FieldReader;
 
     std::optional<std::string> nullable_string(const char* key) {
         const json* value = find(key);
@@ -201,25 +193,8 @@ public:
         return string(key);
     }
 
-    bool boolean(const char* key) {
-        const json* value = find(key);
-        if (value && value->is_boolean()) {
-            return value->get<bool>();
-        }
-        fail(key, "true or false");
-        return false;
-    }
-
     int integer(const char* key) {
-        const json* value = find(key);
-        if (value && value->is_number_integer()) {
-            const auto n = value->get<std::int64_t>();
-            if (n >= -1000000000 && n <= 1000000000) {
-                return static_cast<int>(n);
-            }
-        }
-        fail(key, "a whole number");
-        return 0;
+        return static_cast<int>(whole(key, -1000000000, 1000000000).value_or(0));
     }
 
     const json* object(const char* key) {
@@ -257,27 +232,6 @@ public:
 
     // Absent reads as 0.
     int optional_integer(const char* key) { return object_.contains(key) ? integer(key) : 0; }
-
-    void fail_with(std::string message) {
-        if (!error_) {
-            error_ = std::move(message);
-        }
-    }
-
-    const std::optional<std::string>& error() const { return error_; }
-
-private:
-    const json* find(const char* key) const {
-        const auto it = object_.find(key);
-        return it == object_.end() ? nullptr : &*it;
-    }
-
-    void fail(const char* key, const char* what) {
-        fail_with(std::string("`") + key + "` must be " + what);
-    }
-
-    const json& object_;
-    std::optional<std::string> error_;
 };
 
 Move read_move(Reader& r) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/variant.h"
+#include "protocol/json_reader.h"
 #include "protocol/time_control.h"
 
 namespace server::tournament {
@@ -115,28 +116,10 @@ json arena_fields(const ev::Finished& e) {
     return {{"at", e.at}};
 }
 
-// Reads the fields of a stored object; the first problem is kept, later reads return defaults.
-class ArenaFieldReader {
+// Reads the fields of a stored object (protocol/json_reader.h), with an arena's kinds of field.
+class ArenaFieldReader : public protocol::FieldReader {
 public:
-    explicit ArenaFieldReader(const json& object) : object_(object) {}
-
-    std::string string(const char* key) {
-        const json* value = find(key);
-        if (value && value->is_string()) {
-            return value->get<std::string>();
-        }
-        fail(key, "a string");
-        return {};
-    }
-
-    bool boolean(const char* key) {
-        const json* value = find(key);
-        if (value && value->is_boolean()) {
-            return value->get<bool>();
-        }
-        fail(key, "true or false");
-        return false;
-    }
+    using FieldReader::FieldReader;
 
     int integer(const char* key) {
         const auto n = whole(key, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
@@ -176,55 +159,7 @@ public:
         return std::nullopt;
     }
 
-    // The value at `key`, which must be present (of any type).
-    const json* present(const char* key) {
-        const json* value = find(key);
-        if (!value) {
-            fail_with(std::string("`") + key + "` is missing");
-        }
-        return value;
-    }
-
-    void fail_with(std::string message) {
-        if (!error_) {
-            error_ = std::move(message);
-        }
-    }
-
-    const std::optional<std::string>& error() const { return error_; }
-
 private:
-    const json* find(const char* key) const {
-        const auto it = object_.find(key);
-        return it == object_.end() ? nullptr : &*it;
-    }
-
-    void fail(const char* key, const char* what) {
-        if (!find(key)) {
-            fail_with(std::string("`") + key + "` is missing");
-        } else {
-            fail_with(std::string("`") + key + "` must be " + what);
-        }
-    }
-
-    std::optional<std::int64_t> whole(const char* key, std::int64_t low, std::int64_t high,
-                                      const char* what = "a whole number") {
-        const json* value = find(key);
-        if (value && value->is_number_unsigned()) {
-            const auto n = value->get<std::uint64_t>();
-            if (n <= static_cast<std::uint64_t>(high)) {
-                return static_cast<std::int64_t>(n);
-            }
-        } else if (value && value->is_number_integer()) {
-            const auto n = value->get<std::int64_t>();
-            if (n >= low && n <= high) {
-                return n;
-            }
-        }
-        fail(key, what);
-        return std::nullopt;
-    }
-
     static std::optional<core::Side> parse_side(const std::string& name) {
         if (name == "first") {
             return core::Side::first;
@@ -234,9 +169,6 @@ private:
         }
         return std::nullopt;
     }
-
-    const json& object_;
-    std::optional<std::string> error_;
 };
 
 // The event of `kind` read from `r`; nothing for a kind this arena does not know.
