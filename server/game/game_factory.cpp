@@ -149,6 +149,8 @@ core::Expected<PreparedGame> GameFactory::prepare(const GameSpec& spec) {
     }
     record.rated = spec.rated;
     record.time_control = protocol::time_control_text(spec.clock);
+    record.tournament_id = spec.tournament_id;
+    record.berserkable = spec.berserkable;
     record.created_at = unix_now();
     if (spec.variant == core::VariantId::sniderman) {
         record.seed = random_u64() >> 1;  // stays positive in a signed 64-bit column

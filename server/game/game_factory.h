@@ -33,6 +33,9 @@ struct GameSpec {
     bool rated = false;
     protocol::TimeControl clock;     // unlimited by default
     std::vector<std::string> seats;  // player ids: white/black or player0/player1
+    // A tournament's game (issue 43): its tournament, and whether its players may berserk.
+    std::string tournament_id{};
+    bool berserkable = false;
 };
 
 class GameFactory {

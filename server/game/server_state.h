@@ -32,6 +32,7 @@
 #include "server/game/readiness.h"
 #include "server/game/sessions.h"
 #include "server/game/time_source.h"
+#include "server/game/tournament_news.h"
 #include "server/limits.h"
 #include "server/puzzles/puzzle_collection.h"
 #include "server/store/store.h"
@@ -103,6 +104,11 @@ public:
 
     // Mutes and sign-outs, here and (cluster mode) on every node (account_news.h).
     AccountNews& account_news() { return account_news_; }
+    // Where tournament games' rooms send their ends (issue 43): the tournaments, set once at
+    // start-up before any room runs; null until then (a tournament game's end is then only
+    // stored, and the tournament learns it from the store when it resumes).
+    TournamentNews* tournament_news() const { return tournament_news_; }
+    void set_tournament_news(TournamentNews* news) { tournament_news_ = news; }
     const TimeSource& time() const { return *time_; }
     // When the server was down before this run (set by start_run; none before).
     const Downtime& downtime() const { return downtime_; }
@@ -197,6 +203,7 @@ private:
 
     Sessions sessions_;
     AccountNews account_news_{sessions_};
+    TournamentNews* tournament_news_ = nullptr;
 
     // Before rooms_: a room gives its lease back as it goes. on_lost reaches rooms_ only while
     // lost_open_ (closed first thing in ~ServerState).

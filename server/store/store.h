@@ -23,6 +23,7 @@
 #include "core/expected.h"
 #include "server/store/account_records.h"
 #include "server/store/fences.h"
+#include "server/store/tournament_records.h"
 
 namespace server {
 
@@ -56,6 +57,10 @@ struct GameRecord {
     // The newest fencing number that claimed the game (fences.h, ClaimGame); 0 = never claimed
     // (a single node never claims).
     std::int64_t fence = 0;
+    // A tournament game (issue 43): the tournament that paired it ("" for any other game), and
+    // whether its players may berserk.
+    std::string tournament_id{};
+    bool berserkable = false;
 };
 
 struct StoredEvent {

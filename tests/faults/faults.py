@@ -35,6 +35,25 @@ def check(condition, message):
         raise Failure(message)
 
 
+def all_threads_stopped(pid):
+    """Whether every thread of process `pid` is stopped (state T in /proc); a gone process counts
+    as stopped."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:
+        return True
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat") as stat:
+                # "pid (comm) S ...": the state follows the last ')', as comm may hold one
+                state = stat.read().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, IndexError):
+            continue
+        if state not in ("T", "t", "Z", "X"):
+            return False
+    return True
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind((HOST, 0))
@@ -84,8 +103,16 @@ class Process:
     def alive(self):
         return self.proc.poll() is None
 
-    def pause(self):
+    def pause(self, timeout=5):
+        """SIGSTOP, returning once every thread of the process is stopped: kill() returns while
+        threads on other cores may still run for a moment, and a frame sent in that moment would
+        be served by a process the test believes stopped."""
         self.proc.send_signal(signal.SIGSTOP)
+        deadline = time.monotonic() + timeout
+        while not all_threads_stopped(self.proc.pid):
+            if time.monotonic() > deadline:
+                raise Failure(f"process {self.proc.pid} did not stop within {timeout} s")
+            time.sleep(0.002)
 
     def resume(self):
         self.proc.send_signal(signal.SIGCONT)
@@ -229,7 +256,10 @@ class PrivatePostgres:
         """Every process stopped; the postmaster first, so that nothing new starts unstopped."""
         os.kill(self.postmaster, signal.SIGSTOP)
         self.signal_all(signal.SIGSTOP)
-        return len(self.children()) + 1
+        processes = [self.postmaster, *self.children()]
+        wait_until(lambda: all(all_threads_stopped(pid) for pid in processes), 5,
+                   "PostgreSQL's processes stopped", interval=0.002)
+        return len(processes)
 
     def resume(self):
         self.signal_all(signal.SIGCONT)

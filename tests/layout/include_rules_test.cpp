@@ -107,9 +107,13 @@ TEST(Layout, ServerFoldersIncludeOnlyDownwards) {
         {"records", {"records", "bots", "store", "metrics"}},
         // Issue 25: a game's analysis runs on the bots' pool and is kept in the store.
         {"analysis", {"analysis", "bots", "store", "metrics"}},
-        {"game", {"game", "analysis", "records", "bots", "puzzles", "store", "cluster", "metrics"}},
+        // Issue 43: the rooms and the tournament actors beside them use the arena machine.
+        {"game",
+         {"game", "tournament", "analysis", "records", "bots", "puzzles", "store", "cluster",
+          "metrics"}},
         {"net",
-         {"net", "game", "analysis", "records", "bots", "puzzles", "store", "cluster", "metrics"}},
+         {"net", "game", "tournament", "analysis", "records", "bots", "puzzles", "store",
+          "cluster", "metrics"}},
     };
     for (const auto& [folder, may] : allowed) {
         const auto found = includes_under("server/" + folder);
