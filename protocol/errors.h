@@ -53,6 +53,13 @@ enum class ErrorCode : std::uint8_t {
     // Issue 25: no bot can take a game against the computer now (the bot pool's queue is full, or
     // the server runs no bot threads).
     bots_busy,
+    // Issue 43: tournaments.
+    no_such_tournament,
+    tournament_finished,
+    already_joined,
+    not_joined,
+    wrong_code,  // a private tournament's join code missing or wrong
+    pause_wait,  // a player who paused must wait before coming back
     internal_error,
 };
 

@@ -46,6 +46,11 @@ constexpr std::array<std::string_view, request_type_count> type_names = {
     "change_password",
     "admin_mute",
     "admin_close",
+    "tournament_watch",
+    "tournament_unwatch",
+    "tournament_join",
+    "tournament_withdraw",
+    "tournament_pause",
     "ping",
 };
 
@@ -322,6 +327,15 @@ void read_fields(FieldReader& in, Request& r) {
             r.game_id = *id;
         }
     }
+    if (is_tournament_request(r.type)) {
+        if (auto id = in.string("tournament_id", max_ref_length, true)) {
+            r.tournament_id = *id;
+        }
+        if (r.type == T::tournament_join) {
+            r.code = in.string("code", max_join_code_length, false).value_or("");
+        }
+        return;
+    }
     switch (r.type) {
         case T::hello:
             if (auto p = in.integer("protocol", 0, INT32_MAX, true)) {
@@ -451,6 +465,10 @@ bool is_lobby_request(RequestType type) {
            type == RequestType::lobby_games || type == RequestType::seek_create ||
            type == RequestType::seek_cancel || type == RequestType::seek_accept ||
            type == RequestType::quick_pair;
+}
+
+bool is_tournament_request(RequestType type) {
+    return type >= RequestType::tournament_watch && type <= RequestType::tournament_pause;
 }
 
 std::optional<RequestType> parse_request_type(std::string_view name) {
