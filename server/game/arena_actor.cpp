@@ -273,6 +273,7 @@ void ArenaActor::commit(std::vector<tournament::ArenaEvent> events, WriteBatch e
                 ->error("tournament {}: event {} does not apply: {}", record_.id,
                         tournament::encode_event(event), applied.error());
             after(false);
+            take_waiting();
             return;
         }
         texts.push_back(tournament::encode_event(event));
@@ -302,6 +303,7 @@ void ArenaActor::commit(std::vector<tournament::ArenaEvent> events, WriteBatch e
     }
     if (batch.empty()) {
         after(true);
+        take_waiting();
         return;
     }
     busy_ = true;
