@@ -34,6 +34,9 @@ constexpr std::array<std::string_view, error_code_count> code_names = {
     "server_restarting",
     // Issue 25.
     "bots_busy",
+    // Issue 43.
+    "berserk_not_allowed", "berserk_after_first_move",
+    "already_berserk",
     "internal_error",
 };
 // clang-format on

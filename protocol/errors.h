@@ -53,6 +53,12 @@ enum class ErrorCode : std::uint8_t {
     // Issue 25: no bot can take a game against the computer now (the bot pool's queue is full, or
     // the server runs no bot threads).
     bots_busy,
+    // Issue 43: berserk in a tournament game — not allowed in this game (not a tournament game,
+    // a tournament without berserk, a clock without a base time), after the player's own first
+    // move, or a second time.
+    berserk_not_allowed,
+    berserk_after_first_move,
+    already_berserk,
     internal_error,
 };
 
