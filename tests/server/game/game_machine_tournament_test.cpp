@@ -151,6 +151,19 @@ TEST(TournamentBerserk, ASpectatorIsRefusedAndAFinishedGameToo) {
     EXPECT_EQ(game.refused(RequestType::berserk, 1, t0), ErrorCode::game_over);
 }
 
+TEST(TournamentBerserk, ATakebackOfTheFirstMoveKeepsTheCutClock) {
+    Game game(tournament_record("chessence", "180+2"));
+    game.move(t0);
+    ASSERT_FALSE(game.run(command(RequestType::berserk, 1), t0).error);
+    game.move(t0 + seconds(1));
+    ASSERT_FALSE(game.run(command(RequestType::takeback_offer, 1), t0 + seconds(2)).error);
+    ASSERT_FALSE(game.run(command(RequestType::takeback_accept, 0), t0 + seconds(2)).error);
+    ASSERT_EQ(game.state.game->moves().size(), 1u) << "Black's move taken back";
+    EXPECT_EQ(game.state.clock.left(1, t0 + seconds(2)), 90000) << "the cut stays";
+    EXPECT_EQ(game.state.clock.left(0, t0 + seconds(2)), 180000);
+    EXPECT_EQ(game.refused(RequestType::berserk, 1, t0 + seconds(2)), ErrorCode::already_berserk);
+}
+
 TEST(TournamentBerserk, AReplayOfTheStoredEventsGivesTheSameClocks) {
     Game game(tournament_record("sniderman", "120+1"));
     ASSERT_FALSE(game.run(command(RequestType::berserk, 1), t0 + seconds(2)).error);
