@@ -60,6 +60,12 @@ enum class ErrorCode : std::uint8_t {
     not_joined,
     wrong_code,  // a private tournament's join code missing or wrong
     pause_wait,  // a player who paused must wait before coming back
+    // Issue 43: berserk in a tournament game — not allowed in this game (not a tournament game,
+    // a tournament without berserk, a clock without a base time), after the player's own first
+    // move, or a second time.
+    berserk_not_allowed,
+    berserk_after_first_move,
+    already_berserk,
     internal_error,
 };
 

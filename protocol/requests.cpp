@@ -11,45 +11,16 @@ namespace {
 using nlohmann::json;
 
 constexpr std::array<std::string_view, request_type_count> type_names = {
-    "hello",
-    "set_name",
-    "lobby_subscribe",
-    "lobby_unsubscribe",
-    "lobby_games",
-    "seek_create",
-    "seek_cancel",
-    "seek_accept",
-    "quick_pair",
-    "watch",
-    "unwatch",
-    "move",
-    "resign",
-    "draw_offer",
-    "draw_accept",
-    "draw_decline",
-    "rematch_offer",
-    "rematch_accept",
-    "name_object",
-    "choose_side",
-    "chat",
-    "abort",
-    "claim_victory",
-    "claim_draw",
-    "takeback_offer",
-    "takeback_accept",
-    "takeback_decline",
-    "moretime",
-    "spectator_chat",
-    "register",
-    "login",
-    "logout",
-    "change_password",
-    "admin_mute",
-    "admin_close",
-    "tournament_watch",
-    "tournament_unwatch",
-    "tournament_join",
-    "tournament_withdraw",
+    "hello",          "set_name",        "lobby_subscribe",  "lobby_unsubscribe",
+    "lobby_games",    "seek_create",     "seek_cancel",      "seek_accept",
+    "quick_pair",     "watch",           "unwatch",          "move",
+    "resign",         "draw_offer",      "draw_accept",      "draw_decline",
+    "rematch_offer",  "rematch_accept",  "name_object",      "choose_side",
+    "chat",           "abort",           "claim_victory",    "claim_draw",
+    "takeback_offer", "takeback_accept", "takeback_decline", "moretime",
+    "spectator_chat", "berserk",         "register",         "login",
+    "logout",         "change_password", "admin_mute",       "admin_close",
+    "tournament_watch", "tournament_unwatch", "tournament_join", "tournament_withdraw",
     "tournament_pause",
     "ping",
 };
@@ -321,7 +292,7 @@ void read_fields(FieldReader& in, Request& r) {
         r.type == T::choose_side || r.type == T::chat || r.type == T::abort ||
         r.type == T::claim_victory || r.type == T::claim_draw || r.type == T::takeback_offer ||
         r.type == T::takeback_accept || r.type == T::takeback_decline || r.type == T::moretime ||
-        r.type == T::spectator_chat;
+        r.type == T::spectator_chat || r.type == T::berserk;
     if (game_request) {
         if (auto id = in.string("game_id", max_ref_length, true)) {
             r.game_id = *id;

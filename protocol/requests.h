@@ -48,6 +48,7 @@ enum class RequestType : std::uint8_t {
     takeback_decline,
     moretime,
     spectator_chat,  // issue 23: a player opens or closes the spectators' chat
+    berserk,         // issue 43: a tournament game's player cuts their own clock
     // Issue 16: accounts and moderation ("register" on the wire).
     register_account,
     login,

@@ -52,7 +52,9 @@ write('defs/result.json', obj({
     'winner': {'anyOf': [ref('seat.json'), ref('side.json'), {'type': 'null'}]},
     'reason': enum('checkmate', 'stalemate', 'threefold_repetition', 'hundred_ply_rule',
                    'all_captured', 'no_legal_moves', 'object_decided', 'round_over',
-                   'resignation', 'agreement', 'match_won', 'aborted', 'timeout', 'abandoned')},
+                   'resignation', 'agreement', 'match_won', 'aborted', 'timeout', 'abandoned',
+                   # issue 43: a tournament game's player missed their first move
+                   'no_start')},
     ['winner', 'reason'], title='result'))
 rating_bound = {'type': 'integer', 'minimum': 0, 'maximum': 4000}
 # Clocks (issue 13): a time control (real time, correspondence, or null for unlimited) and the two
@@ -161,6 +163,8 @@ events = {
     'takeback': ({'by': seat_ref, 'plies': enum(1, 2), 'clock': clock_ref}, ['by', 'plies']),
     'moretime': ({'by': seat_ref, 'ms': {'type': 'integer', 'minimum': 1}, 'clock': clock_ref},
                  ['by', 'ms', 'clock']),
+    # issue 43: a tournament game's player went berserk (the clocks after it)
+    'berserk': ({'by': seat_ref, 'clock': clock_ref}, ['by', 'clock']),
 }
 live_position = {'fen': s(1, 200), 'board': ref('../defs/board.json'),
                  'to_move': nullable(ref('../defs/side.json')), 'legal': legal, 'in_check': B,
@@ -229,6 +233,8 @@ client = {
     'moretime': (gid, ['game_id']),
     # issue 23
     'spectator_chat': ({**gid, 'open': B}, ['game_id', 'open']),
+    # issue 43: a tournament game's player goes berserk
+    'berserk': (gid, ['game_id']),
     # issue 16: accounts and moderation
     'register': ({'username': s(3, 20), 'password': s(8, 256)}, ['username', 'password']),
     'login': ({'username': s(3, 20), 'password': s(1, 256)}, ['username', 'password']),
@@ -265,6 +271,7 @@ errors = ['hello_required', 'unsupported_protocol', 'bad_json', 'unknown_type', 
           # issue 43
           'no_such_tournament', 'tournament_finished', 'already_joined', 'not_joined', 'wrong_code',
           'pause_wait',
+          'berserk_not_allowed', 'berserk_after_first_move', 'already_berserk',
           'internal_error']
 snapshot_props = {
     **gid, 'version': {'type': 'integer', 'minimum': 0}, 'variant': ref('../defs/variant.json'),
@@ -289,6 +296,10 @@ snapshot_props = {
     'match': nullable(ref('../defs/match.json')),
     'rated': B, 'rating_change': nullable(ref('../defs/rating_change.json')),
     'access_key': s(32, 32),
+    # issue 43: a tournament game's tournament (only then), whether its players may berserk, and
+    # which seats did (by seat index)
+    'tournament_id': s(1, 64), 'berserkable': B,
+    'berserk': arr(B, minItems=2, maxItems=2),
 }
 # issue 43: a tournament's line of the standings, and the tournament itself
 NN = {'type': 'integer', 'minimum': 0}
@@ -334,7 +345,8 @@ server = {
     'game_started': ({**gid, 'variant': ref('../defs/variant.json'), 'you': ref('../defs/seat.json')},
                      ['game_id', 'variant', 'you']),
     # `powers` (issue 15), `rated` and `rating_change` (issue 16) may be absent.
-    'snapshot': (snapshot_props, [k for k in snapshot_props if k not in ('powers', 'rated', 'rating_change', 'access_key')]),
+    'snapshot': (snapshot_props, [k for k in snapshot_props
+                                  if k not in ('powers', 'rated', 'rating_change', 'access_key', 'tournament_id')]),
     'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/wire/event.json')},
               ['game_id', 'version', 'event']),
     'events': ({**gid, 'version': {'type': 'integer', 'minimum': 0},

@@ -49,6 +49,7 @@ const std::vector<std::string>& client_examples() {
         R"({"type":"takeback_decline","game_id":"g_0123456789ab"})",
         R"({"type":"moretime","game_id":"g_0123456789ab"})",
         R"({"type":"spectator_chat","game_id":"g_0123456789ab","open":false})",
+        R"({"type":"berserk","game_id":"g_0123456789ab","id":"b1"})",
         R"({"type":"ping","id":"p"})",
         R"({"type":"seek_create","variant":"chesica","rated":true,"rating_min":1400,"rating_max":1800})",
         R"({"type":"quick_pair","variant":"chessence","rated":true})",
