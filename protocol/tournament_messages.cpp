@@ -31,11 +31,10 @@ json tournament_info_json(const TournamentInfo& info) {
 }
 
 json tournament_row_json(const TournamentRow& row) {
-    return {{"player_id", row.player_id}, {"name", row.name},
-            {"rank", row.rank},           {"score", row.score},
-            {"rating", row.rating},       {"performance", row.performance},
-            {"games", row.games},         {"fire", row.fire},
-            {"status", row.status},       {"sheet", row.sheet}};
+    return {{"player_id", row.player_id}, {"name", row.name},     {"rank", row.rank},
+            {"score", row.score},         {"rating", row.rating}, {"performance", row.performance},
+            {"games", row.games},         {"fire", row.fire},     {"status", row.status},
+            {"sheet", row.sheet}};
 }
 
 namespace {

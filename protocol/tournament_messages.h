@@ -24,9 +24,9 @@ struct TournamentRow {
     int rating = 0;
     int performance = 0;
     int games = 0;
-    bool fire = false;       // on fire: the next game scores double
-    std::string status;      // "active" | "paused" | "withdrawn"
-    std::string sheet;       // points per finished game, newest first ("4220…"; lichess's sheet)
+    bool fire = false;   // on fire: the next game scores double
+    std::string status;  // "active" | "paused" | "withdrawn"
+    std::string sheet;   // points per finished game, newest first ("4220…"; lichess's sheet)
     friend bool operator==(const TournamentRow&, const TournamentRow&) = default;
 };
 
@@ -41,8 +41,8 @@ struct TournamentInfo {
     bool rated = true;
     bool berserkable = true;
     bool is_private = false;
-    std::string created_by;  // the creator's name ("" for the server's own)
-    std::string status;      // "created" | "started" | "finished"
+    std::string created_by;      // the creator's name ("" for the server's own)
+    std::string status;          // "created" | "started" | "finished"
     std::int64_t starts_at = 0;  // unix ms
     std::int64_t ends_at = 0;
     std::int64_t now = 0;  // unix ms: the seconds to start and to finish are counted from it

@@ -22,7 +22,8 @@ namespace {
 
 // How often the actor looks at the time and pairs (the machine's own interval), and how often at
 // most the standings' deltas go out.
-constexpr auto arena_tick_interval = std::chrono::milliseconds(tournament::pairing_pass_interval_ms);
+constexpr auto arena_tick_interval =
+    std::chrono::milliseconds(tournament::pairing_pass_interval_ms);
 constexpr auto arena_flush_interval = std::chrono::seconds(1);
 // The standings lines a watch shows at first.
 constexpr std::size_t arena_first_page = 50;
@@ -75,9 +76,7 @@ ArenaActor::ArenaActor(ServerState& state, TournamentRecord record, tournament::
 }
 
 void ArenaActor::start() {
-    boost::asio::post(strand_, [self = shared_from_this()] {
-        self->arm_tick();
-    });
+    boost::asio::post(strand_, [self = shared_from_this()] { self->arm_tick(); });
 }
 
 void ArenaActor::stop() {
@@ -140,7 +139,9 @@ void ArenaActor::post_ask(Actor actor, tournament::ArenaInput input, ArenaAnswer
         }
         guarded(
             "tournament", [&] { return "tournament " + self->id() + ": ask"; },
-            [&] { self->handle(Ask{std::move(actor), std::move(input), std::move(answer)}); });
+            [&] {
+                self->handle(Ask{std::move(actor), std::move(input), std::move(answer)});
+            });
     });
 }
 
@@ -153,9 +154,8 @@ void ArenaActor::post_watch(Actor actor, nlohmann::json request_id) {
 }
 
 void ArenaActor::post_unwatch(std::uint64_t client_id) {
-    boost::asio::post(strand_, [self = shared_from_this(), client_id] {
-        self->watchers_.erase(client_id);
-    });
+    boost::asio::post(strand_,
+                      [self = shared_from_this(), client_id] { self->watchers_.erase(client_id); });
 }
 
 void ArenaActor::post_game_ended(TournamentGameEnd end) {
@@ -167,9 +167,7 @@ void ArenaActor::post_game_ended(TournamentGameEnd end) {
 }
 
 void ArenaActor::post_tick() {
-    boost::asio::post(strand_, [self = shared_from_this()] {
-        self->tick();
-    });
+    boost::asio::post(strand_, [self = shared_from_this()] { self->tick(); });
 }
 
 void ArenaActor::post_barrier(std::function<void()> then) {
@@ -232,6 +230,10 @@ void ArenaActor::handle(Ask ask) {
             commit(std::move(events), {}, [](bool) {});
         }
         return;
+    }
+    if (std::holds_alternative<tournament::arena_input::Join>(ask.input) &&
+        !ask.actor.name.empty()) {
+        names_[ask.actor.player_id] = ask.actor.name;
     }
     events.insert(events.end(), decision.events.begin(), decision.events.end());
     commit(std::move(events), {}, [answer = std::move(ask.answer)](bool ok) {
@@ -418,9 +420,8 @@ void ArenaActor::send_tournament(const Actor& actor, const nlohmann::json& reque
         }
     }
     rows.resize(std::min(rows.size(), arena_first_page));
-    actor.send(make_frame(protocol::tournament_message(arena_info(*shown, now_ms()), rows,
-                                                       standings_version_, me, my_game,
-                                                       request_id)));
+    actor.send(make_frame(protocol::tournament_message(
+        arena_info(*shown, now_ms()), rows, standings_version_, me, my_game, request_id)));
 }
 
 }  // namespace server

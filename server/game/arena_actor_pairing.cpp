@@ -39,7 +39,8 @@ std::string arena_seat_name(core::VariantId variant, std::size_t seat) {
     if (variant == core::VariantId::sniderman) {
         return seat == 0 ? "player0" : "player1";
     }
-    return std::string(core::side_name(variant, seat == 0 ? core::Side::first : core::Side::second));
+    return std::string(
+        core::side_name(variant, seat == 0 ? core::Side::first : core::Side::second));
 }
 
 }  // namespace
@@ -59,8 +60,8 @@ void ArenaActor::pairing_pass(tournament::ArenaTime now) {
     auto& games = state_.games();
     const bool handed = state_.blocking().run_then(
         strand_,
-        [&games, specs = std::move(specs)]()
-            -> core::Expected<std::vector<core::Expected<PreparedGame>>> {
+        [&games,
+         specs = std::move(specs)]() -> core::Expected<std::vector<core::Expected<PreparedGame>>> {
             std::vector<core::Expected<PreparedGame>> prepared;
             prepared.reserve(specs.size());
             for (const auto& spec : specs) {
@@ -143,8 +144,7 @@ void ArenaActor::paired_games_prepared(std::vector<tournament::ArenaEvent> paire
             const auto& seats = seating.room->seats();
             for (std::size_t seat = 0; seat < seats.size(); ++seat) {
                 const auto frame = make_frame(protocol::tournament_paired_message(
-                    record_.id, seating.room->id(),
-                    arena_seat_name(arena_.config.variant, seat)));
+                    record_.id, seating.room->id(), arena_seat_name(arena_.config.variant, seat)));
                 for (const auto& actor : connections_of(seats[seat])) {
                     actor.send(frame);
                 }
@@ -173,8 +173,7 @@ void ArenaActor::game_ended(const TournamentGameEnd& end) {
         if (end.winner_seat) {
             winner = *end.winner_seat == 0 ? core::Side::first : core::Side::second;
         }
-        input = ti::GameFinished{found->number, winner, end.plies, end.berserk[0],
-                                 end.berserk[1]};
+        input = ti::GameFinished{found->number, winner, end.plies, end.berserk[0], end.berserk[1]};
     }
     handle(Ask{Actor{}, std::move(input), nullptr});
 }

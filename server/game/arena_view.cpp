@@ -77,8 +77,7 @@ protocol::TournamentInfo arena_info(const ArenaView& view, std::int64_t now) {
     info.ends_at = config.ends_at();
     info.now = now;
     info.pairings_closed =
-        view.state.finished ||
-        now >= config.ends_at() - tournament::pairing_stop_ms(config.clock);
+        view.state.finished || now >= config.ends_at() - tournament::pairing_stop_ms(config.clock);
     info.players = static_cast<int>(view.state.players.size());
     return info;
 }

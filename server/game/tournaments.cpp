@@ -47,7 +47,7 @@ core::Expected<int> arena_rating(Store& store, const std::string& player_id,
             return static_cast<int>(std::lround(rating.value.rating));
         }
     }
-    return static_cast<int>(default_rating);
+    return static_cast<int>(glicko2::default_rating);
 }
 
 // The end of a finished tournament game as its room would have told it, read from its record
@@ -84,6 +84,23 @@ TournamentGameEnd stored_game_end(const GameRecord& game, const std::vector<Stor
     return end;
 }
 
+// The name a tournament shows for a player: the account's username, else the display name; ""
+// for a player the store does not have.
+core::Expected<std::string> tournament_name(Store& store, const std::string& player_id) {
+    auto account = store.account(player_id);
+    if (!account) {
+        return core::make_error(account.error());
+    }
+    if (*account) {
+        return (*account)->username;
+    }
+    auto player = store.player(player_id);
+    if (!player) {
+        return core::make_error(player.error());
+    }
+    return *player ? (*player)->name : std::string();
+}
+
 std::map<std::string, std::string> player_names(Store& store, const TournamentRecord& record,
                                                 const tournament::ArenaState& arena) {
     std::map<std::string, std::string> names;
@@ -91,8 +108,8 @@ std::map<std::string, std::string> player_names(Store& store, const TournamentRe
         if (id.empty() || names.count(id)) {
             return;
         }
-        if (auto player = store.player(id); player && *player) {
-            names[id] = (*player)->name;
+        if (auto name = tournament_name(store, id); name && !name->empty()) {
+            names[id] = *name;
         }
     };
     learn(record.created_by);
@@ -211,7 +228,8 @@ TournamentResult<TournamentRecord> Tournaments::create_arena(const ArenaCreation
                       ? std::string(core::variant_name(creation.config.variant)) + " Arena"
                       : creation.name;
     if (!record.name.empty()) {
-        record.name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(record.name[0])));
+        record.name[0] =
+            static_cast<char>(std::toupper(static_cast<unsigned char>(record.name[0])));
     }
     record.variant = std::string(core::variant_name(creation.config.variant));
     record.created_by = creator_id;
@@ -228,8 +246,9 @@ TournamentResult<TournamentRecord> Tournaments::create_arena(const ArenaCreation
         return refusal(500, ErrorCode::internal_error,
                        "the tournament could not be stored; try again");
     }
-    add(std::make_shared<ArenaActor>(state_, record, tournament::new_arena(creation.config), 0,
-                                     std::map<std::string, std::string>{{creator_id, creator_name}}));
+    add(std::make_shared<ArenaActor>(
+        state_, record, tournament::new_arena(creation.config), 0,
+        std::map<std::string, std::string>{{creator_id, creator_name}}));
     component_logger("tournament")
         ->info("tournament {}: {} created by {}", record.id, record.name, creator_id);
     return record;
@@ -293,11 +312,16 @@ TournamentResult<Tournaments::Prepared> Tournaments::prepare_ask(std::string_vie
                 in->second.status == tournament::PlayerStatus::paused) {
                 return Prepared{actor, ti::ComeBack{player.player_id}};
             }
-            auto rating = arena_rating(state_.store(), player.player_id, shown->state.config.variant);
+            auto rating =
+                arena_rating(state_.store(), player.player_id, shown->state.config.variant);
             if (!rating) {
                 return read_refusal("your rating", rating.error());
             }
-            return Prepared{actor, ti::Join{player.player_id, *rating}};
+            auto name = tournament_name(state_.store(), player.player_id);
+            if (!name) {
+                return read_refusal("your name", name.error());
+            }
+            return Prepared{actor, ti::Join{player.player_id, *rating}, *name};
         }
         case RequestType::tournament_withdraw:
             return Prepared{actor, ti::Withdraw{player.player_id}};
@@ -318,10 +342,13 @@ TournamentResult<bool> Tournaments::ask_sync(std::string_view id, RequestType ty
     auto& ask = std::get<Prepared>(prepared);
     auto answered = std::make_shared<std::promise<std::optional<protocol::ProtocolError>>>();
     auto future = answered->get_future();
-    ask.actor->post_ask(player, ask.input,
-                        [answered](std::optional<protocol::ProtocolError> error) {
-                            answered->set_value(std::move(error));
-                        });
+    Actor asker = player;
+    if (!ask.name.empty()) {
+        asker.name = ask.name;
+    }
+    ask.actor->post_ask(asker, ask.input, [answered](std::optional<protocol::ProtocolError> error) {
+        answered->set_value(std::move(error));
+    });
     if (future.wait_for(tournament_answer_wait) != std::future_status::ready) {
         return refusal(503, ErrorCode::rate_limited, "the tournament is busy; try again");
     }
@@ -353,22 +380,21 @@ void Tournaments::request(const Actor& actor, const protocol::Request& request) 
             auto shown = view(request.tournament_id);
             if (!shown) {
                 component_logger("tournament")
-                    ->error("cannot read tournament {}: {}", request.tournament_id,
-                            shown.error());
+                    ->error("cannot read tournament {}: {}", request.tournament_id, shown.error());
                 actor.send(error_frame(ErrorCode::internal_error,
                                        "the server could not read the tournament; try again",
                                        request.id));
             } else if (!*shown) {
-                actor.send(error_frame(ErrorCode::no_such_tournament,
-                                       "there is no such tournament", request.id));
+                actor.send(error_frame(ErrorCode::no_such_tournament, "there is no such tournament",
+                                       request.id));
             } else {
                 const auto& v = ***shown;
                 auto rows = arena_rows(v);
                 std::optional<protocol::TournamentRow> me = arena_row(v, actor.player_id);
                 rows.resize(std::min<std::size_t>(rows.size(), 50));
-                actor.send(make_frame(protocol::tournament_message(
-                    arena_info(v, unix_ms(state_.time().now())), rows, v.standings_version, me,
-                    "", request.id)));
+                actor.send(make_frame(
+                    protocol::tournament_message(arena_info(v, unix_ms(state_.time().now())), rows,
+                                                 v.standings_version, me, "", request.id)));
             }
             return;
         }
@@ -380,18 +406,22 @@ void Tournaments::request(const Actor& actor, const protocol::Request& request) 
         auto& ask = std::get<Prepared>(prepared);
         const bool join = request.type == RequestType::tournament_join;
         auto target = ask.actor;
-        target->post_ask(actor, ask.input,
-                         [actor, id = request.id, join, target](
-                             std::optional<protocol::ProtocolError> error) {
-                             if (error) {
-                                 actor.send(error_frame(*error, id));
-                                 return;
-                             }
-                             actor.send(make_frame(protocol::ack_message(id)));
-                             if (join) {
-                                 target->post_watch(actor, nullptr);
-                             }
-                         });
+        Actor asker = actor;
+        if (!ask.name.empty()) {
+            asker.name = ask.name;
+        }
+        target->post_ask(
+            asker, ask.input,
+            [actor, id = request.id, join, target](std::optional<protocol::ProtocolError> error) {
+                if (error) {
+                    actor.send(error_frame(*error, id));
+                    return;
+                }
+                actor.send(make_frame(protocol::ack_message(id)));
+                if (join) {
+                    target->post_watch(actor, nullptr);
+                }
+            });
     });
     if (!handed) {
         actor.send(error_frame(ErrorCode::rate_limited, std::string(pool_busy_text), request.id));

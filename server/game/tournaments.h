@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "core/expected.h"
@@ -21,6 +22,7 @@
 #include "server/game/arena_view.h"
 #include "server/game/client.h"
 #include "server/game/tournament_news.h"
+#include "server/tournament/arena.h"
 #include "server/tournament/arena_state.h"
 
 namespace server {
@@ -91,6 +93,7 @@ private:
     struct Prepared {
         std::shared_ptr<ArenaActor> actor;
         tournament::ArenaInput input;
+        std::string name{};  // a joiner's name as the tournament shows it
     };
     TournamentResult<Prepared> prepare_ask(std::string_view id, protocol::RequestType type,
                                            const Actor& player, std::string_view code);

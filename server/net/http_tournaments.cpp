@@ -106,8 +106,12 @@ json standing_player(const protocol::TournamentRow& row) {
     if (row.fire) {
         sheet["fire"] = true;
     }
-    json out = {{"name", row.name},   {"id", row.player_id},         {"rank", row.rank},
-                {"rating", row.rating}, {"score", row.score},        {"sheet", sheet},
+    json out = {{"name", row.name},
+                {"id", row.player_id},
+                {"rank", row.rank},
+                {"rating", row.rating},
+                {"score", row.score},
+                {"sheet", sheet},
                 {"performance", row.performance}};
     if (row.status == "withdrawn") {
         out["withdraw"] = true;
@@ -128,9 +132,10 @@ json full_tournament(const ArenaView& view, std::int64_t now, int page) {
                 {"clock", lichess_clock(info.clock)},
                 {"minutes", info.minutes},
                 {"variant", core::variant_name(info.variant)},
-                {"perf", {{"key", core::variant_name(info.variant)},
-                          {"name", variant_title(core::variant_name(info.variant))},
-                          {"icon", ""}}},
+                {"perf",
+                 {{"key", core::variant_name(info.variant)},
+                  {"name", variant_title(core::variant_name(info.variant))},
+                  {"icon", ""}}},
                 {"startsAt", iso_time(info.starts_at)},
                 {"finishesAt", info.ends_at},
                 {"status", status_number(info.status)},
@@ -450,7 +455,8 @@ std::optional<HttpReply> serve_tournaments(ServerState& state, bool post, std::s
     rest.remove_prefix(1);
     const auto slash = rest.find('/');
     const auto id = rest.substr(0, slash);
-    const auto action = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
+    const auto action =
+        slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
     if (id.empty() || id.size() > protocol::max_ref_length) {
         return tournament_error(404, ErrorCode::no_such_tournament, "there is no such tournament");
     }
@@ -497,7 +503,8 @@ std::optional<HttpReply> serve_tournaments(ServerState& state, bool post, std::s
         return games_reply(state, id);
     }
     const auto page_field = query_value(query, "page");
-    const auto page = (page_field ? whole_number(*page_field, 1, 10'000) : std::nullopt).value_or(1);
+    const auto page =
+        (page_field ? whole_number(*page_field, 1, 10'000) : std::nullopt).value_or(1);
     return json_reply(200, protocol::to_text(full_tournament(***shown, unix_ms(state.time().now()),
                                                              static_cast<int>(page))));
 }

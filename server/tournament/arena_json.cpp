@@ -329,8 +329,8 @@ core::Expected<ArenaConfig> decode_config(std::string_view text) {
     config.rated = r.boolean("rated");
     // "rules" came with the server's arenas (slice 2): settings without it are house rules.
     if (const auto it = object->find("rules"); it != object->end() && !r.error()) {
-        const auto rules = it->is_string() ? core::parse_rule_set(it->get<std::string>())
-                                           : std::nullopt;
+        const auto rules =
+            it->is_string() ? core::parse_rule_set(it->get<std::string>()) : std::nullopt;
         if (!rules) {
             r.fail_with("`rules` must be house or strict");
         } else {

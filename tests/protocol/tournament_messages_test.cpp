@@ -42,8 +42,8 @@ protected:
 };
 
 TEST_F(TournamentMessages, TheWatchAnswerCountsFromNow) {
-    const auto started = valid(protocol::tournament_message(info("started"), {ann_, bob_}, 3, ann_,
-                                                            "g_9", "w1"));
+    const auto started =
+        valid(protocol::tournament_message(info("started"), {ann_, bob_}, 3, ann_, "g_9", "w1"));
     EXPECT_EQ(started["id"], "w1");
     EXPECT_EQ(started["tournament"]["seconds_to_finish"], 3000);
     EXPECT_FALSE(started["tournament"].contains("seconds_to_start"));
@@ -55,13 +55,15 @@ TEST_F(TournamentMessages, TheWatchAnswerCountsFromNow) {
 
     auto early = info("created");
     early.now = early.starts_at - 90'000;
-    const auto created = valid(protocol::tournament_message(early, {}, 0, std::nullopt, "", nullptr));
+    const auto created =
+        valid(protocol::tournament_message(early, {}, 0, std::nullopt, "", nullptr));
     EXPECT_EQ(created["tournament"]["seconds_to_start"], 90);
     EXPECT_FALSE(created.contains("me"));
 }
 
 TEST_F(TournamentMessages, PushesCarryTheirLines) {
-    const auto delta = valid(protocol::tournament_standings_message("t_1", 4, 2, "started", {bob_}));
+    const auto delta =
+        valid(protocol::tournament_standings_message("t_1", 4, 2, "started", {bob_}));
     EXPECT_EQ(delta["changed"].size(), 1u);
     EXPECT_EQ(delta["changed"][0]["sheet"], "000");
     EXPECT_EQ(delta["version"], 4);

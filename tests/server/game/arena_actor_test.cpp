@@ -3,6 +3,7 @@
 // results, the standings reach watchers as deltas and the HTTP API shows lichess's shapes; a
 // restart resumes the arena with its standings and pairs no game twice; bad asks change nothing.
 #include "server/game/arena_actor.h"
+#include "server/game/tournaments.h"
 
 #include <gtest/gtest.h>
 
@@ -28,19 +29,19 @@ server::Limits arena_limits() {
     return limits;
 }
 
-struct Player {
+struct Entrant {
     std::unique_ptr<WsClient> ws;
     std::string id;
     std::string token;  // the session token (a bearer token for the HTTP API)
     std::string name;
 };
 
-Player registered(std::uint16_t port, const std::string& name) {
-    Player p;
+Entrant registered(std::uint16_t port, const std::string& name) {
+    Entrant p;
     p.ws = std::make_unique<WsClient>(port);
     p.ws->hello();
-    p.ws->send({{"type", "register"}, {"username", name}, {"password", "correct horse"},
-                {"id", "reg"}});
+    p.ws->send(
+        {{"type", "register"}, {"username", name}, {"password", "correct horse"}, {"id", "reg"}});
     const auto signed_in = p.ws->wait_type("signed_in");
     p.id = signed_in["player"]["id"];
     p.token = signed_in["token"];
@@ -62,7 +63,7 @@ test::HttpResult post_form(std::uint16_t port, const std::string& target, const 
     return test::HttpResult{raw.status, "", raw.body};
 }
 
-std::string create_arena(std::uint16_t port, const Player& by, const std::string& extra = "") {
+std::string create_arena(std::uint16_t port, const Entrant& by, const std::string& extra = "") {
     const auto answer = post_form(port, "/api/tournament", by.token,
                                   "name=Test+Arena&clockTime=3&clockIncrement=2&minutes=20&"
                                   "waitMinutes=0&variant=chessence&rated=false" +
@@ -72,7 +73,7 @@ std::string create_arena(std::uint16_t port, const Player& by, const std::string
     return body.is_object() ? body.value("id", "") : "";
 }
 
-json join(Player& p, const std::string& tournament, const std::string& code = "") {
+json join(Entrant& p, const std::string& tournament, const std::string& code = "") {
     json ask = {{"type", "tournament_join"}, {"tournament_id", tournament}, {"id", "join"}};
     if (!code.empty()) {
         ask["code"] = code;
@@ -96,9 +97,9 @@ std::map<std::string, int> results(std::uint16_t port, const std::string& tourna
 }
 
 // One pairing pass's games: each player's tournament_paired, by game id (white first).
-std::map<std::string, std::pair<Player*, Player*>> paired_games(std::vector<Player>& players,
-                                                                 const std::set<std::string>& seen) {
-    std::map<std::string, std::pair<Player*, Player*>> games;
+std::map<std::string, std::pair<Entrant*, Entrant*>> paired_games(
+    std::vector<Entrant>& players, const std::set<std::string>& seen) {
+    std::map<std::string, std::pair<Entrant*, Entrant*>> games;
     for (auto& p : players) {
         const auto paired = p.ws->wait_for(
             [&](const json& m) {
@@ -116,12 +117,12 @@ std::map<std::string, std::pair<Player*, Player*>> paired_games(std::vector<Play
 }
 
 // White moves once, Black resigns: a win of one ply for White.
-void white_wins(const std::string& game_id, Player& white, Player& black) {
+void white_wins(const std::string& game_id, Entrant& white, Entrant& black) {
     const auto snapshot = white.ws->wait_for(
         [&](const json& m) { return m["type"] == "snapshot" && m["game_id"] == game_id; });
     ASSERT_FALSE(snapshot["legal"].empty()) << snapshot.dump();
-    white.ws->send({{"type", "move"}, {"game_id", game_id}, {"move", snapshot["legal"][0]},
-                    {"id", "m"}});
+    white.ws->send(
+        {{"type", "move"}, {"game_id", game_id}, {"move", snapshot["legal"][0]}, {"id", "m"}});
     black.ws->wait_for([&](const json& m) {
         return m["type"] == "event" && m["game_id"] == game_id && m["event"]["kind"] == "move";
     });
@@ -138,7 +139,7 @@ protected:
 };
 
 TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
-    std::vector<Player> players;
+    std::vector<Entrant> players;
     for (int i = 0; i < 16; ++i) {
         players.push_back(registered(server_.port(), "arena_p" + std::to_string(i)));
     }
@@ -164,7 +165,7 @@ TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
     int played = 0;
     const auto deadline = std::chrono::steady_clock::now() + 60s;
     while (played < 16 && std::chrono::steady_clock::now() < deadline) {
-        std::map<std::string, std::pair<Player*, Player*>> games;
+        std::map<std::string, std::pair<Entrant*, Entrant*>> games;
         for (auto& p : players) {
             p.ws->sync();
             for (const auto& paired : p.ws->history_of("tournament_paired")) {
@@ -179,8 +180,8 @@ TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
                 continue;  // the other player's frame is still on its way
             }
             seen.insert(game_id);
-            for (auto [me, other] : {std::pair{seats.first, seats.second},
-                                     std::pair{seats.second, seats.first}}) {
+            for (auto [me, other] :
+                 {std::pair{seats.first, seats.second}, std::pair{seats.second, seats.first}}) {
                 EXPECT_NE(last_opponent[me->id], other->id) << "an immediate rematch";
                 last_opponent[me->id] = other->id;
             }
@@ -193,13 +194,15 @@ TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
     ASSERT_EQ(played, 16);
     // Every result counted: the standings say so (the API reads the live arena). White always
     // wins and nobody has White three times in a row, so nobody wins three in a row: no fire.
-    ASSERT_TRUE(test::eventually([&] {
-        int total = 0;
-        for (const auto& [name, score] : results(server_.port(), tournament)) {
-            total += score;
-        }
-        return total == 2 * 16;
-    }, 10s));
+    ASSERT_TRUE(test::eventually(
+        [&] {
+            int total = 0;
+            for (const auto& [name, score] : results(server_.port(), tournament)) {
+                total += score;
+            }
+            return total == 2 * 16;
+        },
+        10s));
     const auto scores = results(server_.port(), tournament);
     for (const auto& p : players) {
         EXPECT_EQ(scores.at(p.name), 2 * wins[p.name]) << p.name;
@@ -211,7 +214,8 @@ TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
     EXPECT_EQ(watcher.schema_violations(), 0u);
 
     // The full view: lichess's fields.
-    const auto full = json::parse(test::http_get(server_.port(), "/api/tournament/" + tournament).body);
+    const auto full =
+        json::parse(test::http_get(server_.port(), "/api/tournament/" + tournament).body);
     EXPECT_EQ(full["nbPlayers"], 16);
     EXPECT_EQ(full["status"], 20);
     EXPECT_EQ(full["system"], "arena");
@@ -222,11 +226,13 @@ TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
 
     // The end: the games still running (a third round) do not count.
     time_->advance(21min);
-    ASSERT_TRUE(test::eventually([&] {
-        const auto shown =
-            json::parse(test::http_get(server_.port(), "/api/tournament/" + tournament).body);
-        return shown.value("isFinished", false);
-    }, 10s));
+    ASSERT_TRUE(test::eventually(
+        [&] {
+            const auto shown =
+                json::parse(test::http_get(server_.port(), "/api/tournament/" + tournament).body);
+            return shown.value("isFinished", false);
+        },
+        10s));
     EXPECT_EQ(results(server_.port(), tournament), scores);
     const auto finished = watcher.wait_type("tournament_finished");
     EXPECT_EQ(finished["podium"].size(), 3u);
@@ -247,7 +253,7 @@ TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
 }
 
 TEST_F(Arenas, ARestartResumesTheStandingsAndPairsNoGameTwice) {
-    std::vector<Player> players;
+    std::vector<Entrant> players;
     for (int i = 0; i < 4; ++i) {
         players.push_back(registered(server_.port(), "resume_p" + std::to_string(i)));
     }
@@ -261,9 +267,9 @@ TEST_F(Arenas, ARestartResumesTheStandingsAndPairsNoGameTwice) {
     auto finished = games.begin();
     auto running = std::next(games.begin());
     white_wins(finished->first, *finished->second.first, *finished->second.second);
-    ASSERT_TRUE(test::eventually([&] {
-        return results(server_.port(), tournament)[finished->second.first->name] == 2;
-    }, 10s));
+    ASSERT_TRUE(test::eventually(
+        [&] { return results(server_.port(), tournament)[finished->second.first->name] == 2; },
+        10s));
 
     server_.restart();
     // The standings as they were; the game in progress goes on and counts when it ends.
@@ -279,9 +285,8 @@ TEST_F(Arenas, ARestartResumesTheStandingsAndPairsNoGameTwice) {
     black->ws->send({{"type", "watch"}, {"game_id", running->first}});
     black->ws->wait_for([&](const json& m) { return m["type"] == "snapshot"; });
     white_wins(running->first, *white, *black);
-    ASSERT_TRUE(test::eventually([&] {
-        return results(server_.port(), tournament)[white->name] >= 2;
-    }, 10s));
+    ASSERT_TRUE(test::eventually(
+        [&] { return results(server_.port(), tournament)[white->name] >= 2; }, 10s));
     // The winners of round one are paired again after the restart; nothing was paired twice.
     std::set<std::string> ids;
     for (const auto& game : server_.store().tournament_games(tournament).value()) {
@@ -295,15 +300,14 @@ TEST_F(Arenas, BadAsksAreRefusedWithTheirCodesAndChangeNothing) {
     auto ann = registered(server_.port(), "bad_ann");
     auto bob = registered(server_.port(), "bad_bob");
     // A guest creates nothing; bad clocks and durations are bad_field.
-    EXPECT_EQ(post_form(server_.port(), "/api/tournament", "",
-                        "clockTime=3&clockIncrement=2&minutes=30")
-                  .status,
-              401);
-    for (const std::string bad : {"clockTime=3&clockIncrement=2&minutes=10",
-                                  "clockTime=3&clockIncrement=2&minutes=200",
-                                  "clockTime=x&clockIncrement=2&minutes=30",
-                                  "clockTime=0&clockIncrement=0&minutes=30",
-                                  "clockTime=3&clockIncrement=2&minutes=30&variant=chess"}) {
+    EXPECT_EQ(
+        post_form(server_.port(), "/api/tournament", "", "clockTime=3&clockIncrement=2&minutes=30")
+            .status,
+        401);
+    for (const std::string bad :
+         {"clockTime=3&clockIncrement=2&minutes=10", "clockTime=3&clockIncrement=2&minutes=200",
+          "clockTime=x&clockIncrement=2&minutes=30", "clockTime=0&clockIncrement=0&minutes=30",
+          "clockTime=3&clockIncrement=2&minutes=30&variant=chess"}) {
         const auto answer = post_form(server_.port(), "/api/tournament", ann.token, bad);
         EXPECT_EQ(answer.status, 400) << bad << ": " << answer.body;
         EXPECT_EQ(json::parse(answer.body)["code"], "bad_field") << bad;
@@ -333,9 +337,9 @@ TEST_F(Arenas, BadAsksAreRefusedWithTheirCodesAndChangeNothing) {
     EXPECT_EQ(json::parse(twice.body)["code"], "already_joined");
     EXPECT_EQ(post_form(server_.port(), "/api/tournament/" + open + "/join", bob.token, "").status,
               200);
-    EXPECT_EQ(post_form(server_.port(), "/api/tournament/" + open + "/withdraw", bob.token, "")
-                  .status,
-              200);
+    EXPECT_EQ(
+        post_form(server_.port(), "/api/tournament/" + open + "/withdraw", bob.token, "").status,
+        200);
 
     // The limit of creations a day.
     for (int i = 2; i < server::tournaments_per_day; ++i) {
