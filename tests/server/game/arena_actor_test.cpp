@@ -353,3 +353,89 @@ TEST_F(Arenas, BadAsksAreRefusedWithTheirCodesAndChangeNothing) {
 }
 
 }  // namespace
+
+namespace {
+
+// Two players paired in an arena of `extra` settings: the game's id and (white, black).
+struct ArenaPair {
+    std::string tournament;
+    std::string game_id;
+    Entrant* white = nullptr;
+    Entrant* black = nullptr;
+};
+
+ArenaPair pair_two(std::uint16_t port, std::vector<Entrant>& two) {
+    ArenaPair pair;
+    pair.tournament = create_arena(port, two[0]);
+    for (auto& p : two) {
+        EXPECT_EQ(join(p, pair.tournament)["type"], "ack");
+    }
+    auto games = paired_games(two, {});
+    EXPECT_EQ(games.size(), 1u);
+    if (games.size() == 1) {
+        pair.game_id = games.begin()->first;
+        pair.white = games.begin()->second.first;
+        pair.black = games.begin()->second.second;
+    }
+    return pair;
+}
+
+// The line of `name` in the full view's first standings page.
+json standing_of(std::uint16_t port, const std::string& tournament, const std::string& name) {
+    const auto full = json::parse(test::http_get(port, "/api/tournament/" + tournament).body);
+    for (const auto& line : full["standing"]["players"]) {
+        if (line["name"] == name) {
+            return line;
+        }
+    }
+    return nullptr;
+}
+
+TEST_F(Arenas, AFirstMoveThatDoesNotComeLosesTheGameAndWithdrawsThePlayer) {
+    std::vector<Entrant> two;
+    two.push_back(registered(server_.port(), "late_white"));
+    two.push_back(registered(server_.port(), "on_time_black"));
+    const auto pair = pair_two(server_.port(), two);
+    ASSERT_TRUE(pair.white && pair.black);
+    time_->advance(31s);  // the first-move window passes: White loses, reason no_start
+    const auto over = pair.black->ws->wait_for([&](const json& m) {
+        return m["type"] == "event" && m["game_id"] == pair.game_id &&
+               m["event"]["kind"] == "game_over";
+    });
+    EXPECT_EQ(over["event"]["result"]["reason"], "no_start");
+    ASSERT_TRUE(test::eventually([&] {
+        const auto line = standing_of(server_.port(), pair.tournament, pair.black->name);
+        return line.is_object() && line["score"] == 2;
+    }, 10s));
+    const auto white = standing_of(server_.port(), pair.tournament, pair.white->name);
+    EXPECT_EQ(white["score"], 0);
+    EXPECT_EQ(white.value("withdraw", false), true) << white.dump();
+    // Coming back is joining again.
+    EXPECT_EQ(join(*pair.white, pair.tournament)["type"], "ack");
+    EXPECT_TRUE(test::eventually([&] {
+        return !standing_of(server_.port(), pair.tournament, pair.white->name).contains("withdraw");
+    }, 5s));
+}
+
+TEST_F(Arenas, ABerserkInTheRoomReachesTheArenasSheet) {
+    std::vector<Entrant> two;
+    two.push_back(registered(server_.port(), "berserk_a"));
+    two.push_back(registered(server_.port(), "berserk_b"));
+    const auto pair = pair_two(server_.port(), two);
+    ASSERT_TRUE(pair.white && pair.black);
+    pair.white->ws->send({{"type", "berserk"}, {"game_id", pair.game_id}, {"id", "b"}});
+    const auto cut = pair.white->ws->wait_for([&](const json& m) {
+        return m["type"] == "event" && m["event"]["kind"] == "berserk";
+    });
+    EXPECT_EQ(cut["event"]["clock"]["white"], 90'000);  // 3 minutes halved
+    white_wins(pair.game_id, *pair.white, *pair.black);
+    ASSERT_TRUE(test::eventually([&] {
+        const auto full =
+            json::parse(test::http_get(server_.port(), "/api/tournament/" + pair.tournament).body);
+        return full["stats"]["berserks"] == 1;
+    }, 10s));
+    // One ply: a berserk win under 14 plies has no bonus.
+    EXPECT_EQ(standing_of(server_.port(), pair.tournament, pair.white->name)["score"], 2);
+}
+
+}  // namespace
