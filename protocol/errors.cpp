@@ -34,6 +34,12 @@ constexpr std::array<std::string_view, error_code_count> code_names = {
     "server_restarting",
     // Issue 25.
     "bots_busy",
+    // Issue 43.
+    "no_such_tournament", "tournament_finished",
+    "already_joined",  "not_joined",
+    "wrong_code",      "pause_wait",
+    "berserk_not_allowed", "berserk_after_first_move",
+    "already_berserk",
     "internal_error",
 };
 // clang-format on

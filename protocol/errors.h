@@ -53,6 +53,19 @@ enum class ErrorCode : std::uint8_t {
     // Issue 25: no bot can take a game against the computer now (the bot pool's queue is full, or
     // the server runs no bot threads).
     bots_busy,
+    // Issue 43: tournaments.
+    no_such_tournament,
+    tournament_finished,
+    already_joined,
+    not_joined,
+    wrong_code,  // a private tournament's join code missing or wrong
+    pause_wait,  // a player who paused must wait before coming back
+    // Issue 43: berserk in a tournament game — not allowed in this game (not a tournament game,
+    // a tournament without berserk, a clock without a base time), after the player's own first
+    // move, or a second time.
+    berserk_not_allowed,
+    berserk_after_first_move,
+    already_berserk,
     internal_error,
 };
 

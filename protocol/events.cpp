@@ -77,6 +77,10 @@ template <>
 constexpr std::string_view kind_of<MoreTime>() {
     return "moretime";
 }
+template <>
+constexpr std::string_view kind_of<Berserk>() {
+    return "berserk";
+}
 
 const char* clock_key(const ClockReading& clock, int seat) {
     if (clock.by_player) {
@@ -161,6 +165,9 @@ json fields(const Takeback& e) {
 }
 json fields(const MoreTime& e) {
     return {{"by", e.by}, {"ms", e.ms}, {"clock", clock_json(e.clock)}};
+}
+json fields(const Berserk& e) {
+    return {{"by", e.by}, {"clock", clock_json(e.clock)}};
 }
 json fields(const RoundOver& e) {
     return {{"round", e.round},
@@ -487,6 +494,14 @@ core::Expected<RoomEvent> decode_event(const json& object) {
         MoreTime e;
         e.by = r.string("by");
         e.ms = r.integer("ms");
+        e.clock = r.optional_clock("clock").value_or(ClockReading{});
+        if (!object.contains("clock")) {
+            r.fail_with("`clock` is required");
+        }
+        event = std::move(e);
+    } else if (kind == "berserk") {
+        Berserk e;
+        e.by = r.string("by");
         e.clock = r.optional_clock("clock").value_or(ClockReading{});
         if (!object.contains("clock")) {
             r.fail_with("`clock` is required");

@@ -139,10 +139,18 @@ struct SpectatorChat {
     bool open = true;
 };
 
+// A tournament game's player went berserk (issue 43, docs/tournaments.md "Berserk"): `by`'s base
+// time is cut (berserk_clock) and it gets no increment for the rest of the game. `clock`: the
+// clocks after it.
+struct Berserk {
+    std::string by;  // seat
+    ClockReading clock{};
+};
+
 using RoomEvent =
     std::variant<Move, GameOver, DrawOffered, DrawDeclined, RematchOffered, RematchStarted, Chat,
                  RoundStarted, ObjectNamed, SideChosen, RoundOver, TakebackOffered,
-                 TakebackDeclined, Takeback, MoreTime, SpectatorChat>;
+                 TakebackDeclined, Takeback, MoreTime, SpectatorChat, Berserk>;
 
 // The wire name of the event's kind ("move", "game_over", …).
 std::string_view kind_name(const RoomEvent& event);

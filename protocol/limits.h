@@ -28,6 +28,8 @@ inline constexpr std::size_t min_password_length = 8;  // in code points
 inline constexpr std::size_t max_password_bytes = 256;
 // A private game's access key (32 hex digits; a little room for the future).
 inline constexpr std::size_t max_access_key_length = 64;
+// A private tournament's join code (issue 43), as its creator chose it.
+inline constexpr std::size_t max_join_code_length = 64;
 inline constexpr int min_rating_bound = 0;
 inline constexpr int max_rating_bound = 4000;
 

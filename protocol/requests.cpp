@@ -40,12 +40,18 @@ constexpr std::array<std::string_view, request_type_count> type_names = {
     "takeback_decline",
     "moretime",
     "spectator_chat",
+    "berserk",
     "register",
     "login",
     "logout",
     "change_password",
     "admin_mute",
     "admin_close",
+    "tournament_watch",
+    "tournament_unwatch",
+    "tournament_join",
+    "tournament_withdraw",
+    "tournament_pause",
     "ping",
 };
 
@@ -316,11 +322,20 @@ void read_fields(FieldReader& in, Request& r) {
         r.type == T::choose_side || r.type == T::chat || r.type == T::abort ||
         r.type == T::claim_victory || r.type == T::claim_draw || r.type == T::takeback_offer ||
         r.type == T::takeback_accept || r.type == T::takeback_decline || r.type == T::moretime ||
-        r.type == T::spectator_chat;
+        r.type == T::spectator_chat || r.type == T::berserk;
     if (game_request) {
         if (auto id = in.string("game_id", max_ref_length, true)) {
             r.game_id = *id;
         }
+    }
+    if (is_tournament_request(r.type)) {
+        if (auto id = in.string("tournament_id", max_ref_length, true)) {
+            r.tournament_id = *id;
+        }
+        if (r.type == T::tournament_join) {
+            r.code = in.string("code", max_join_code_length, false).value_or("");
+        }
+        return;
     }
     switch (r.type) {
         case T::hello:
@@ -451,6 +466,10 @@ bool is_lobby_request(RequestType type) {
            type == RequestType::lobby_games || type == RequestType::seek_create ||
            type == RequestType::seek_cancel || type == RequestType::seek_accept ||
            type == RequestType::quick_pair;
+}
+
+bool is_tournament_request(RequestType type) {
+    return type >= RequestType::tournament_watch && type <= RequestType::tournament_pause;
 }
 
 std::optional<RequestType> parse_request_type(std::string_view name) {

@@ -48,6 +48,7 @@ enum class RequestType : std::uint8_t {
     takeback_decline,
     moretime,
     spectator_chat,  // issue 23: a player opens or closes the spectators' chat
+    berserk,         // issue 43: a tournament game's player cuts their own clock
     // Issue 16: accounts and moderation ("register" on the wire).
     register_account,
     login,
@@ -55,6 +56,12 @@ enum class RequestType : std::uint8_t {
     change_password,
     admin_mute,
     admin_close,
+    // Issue 43: tournaments (docs/protocol.md, "Tournaments").
+    tournament_watch,
+    tournament_unwatch,
+    tournament_join,
+    tournament_withdraw,
+    tournament_pause,
     ping,
 };
 
@@ -65,6 +72,8 @@ std::string_view request_type_name(RequestType type);
 bool is_account_request(RequestType type);
 // The lobby's requests: lobby_subscribe/unsubscribe, lobby_games, seek_*, quick_pair.
 bool is_lobby_request(RequestType type);
+// tournament_watch, tournament_unwatch, tournament_join, tournament_withdraw, tournament_pause.
+bool is_tournament_request(RequestType type);
 std::optional<RequestType> parse_request_type(std::string_view name);
 
 // One validated client request. Only the fields of its type are set; the parser guarantees that
@@ -102,6 +111,8 @@ struct Request {
     bool open = true;                   // spectator_chat
     int offset = 0;                     // lobby_games
     int limit = lobby_games_page;       // lobby_games
+    std::string tournament_id;          // every tournament request
+    std::string code;                   // tournament_join: a private tournament's join code
 
     std::string username;      // register, login (valid: 3-20 letters, digits, '_', '-')
     std::string password;      // register, login, change_password (the current one)

@@ -19,6 +19,7 @@
 #include "server/game/game_factory.h"
 #include "server/game/secrets.h"
 #include "server/game/server_state.h"
+#include "server/game/tournaments.h"
 #include "server/guard.h"
 #include "server/limits.h"
 #include "server/log.h"
@@ -315,6 +316,9 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     }
     if (auto restored = impl->state.games().restore(); !restored) {
         return core::make_error("cannot restore the games: " + restored.error());
+    }
+    if (auto resumed = impl->state.tournaments().restore(); !resumed) {
+        return core::make_error("cannot resume the tournaments: " + resumed.error());
     }
     impl->state.readiness().start();
     impl->spawn_accept_loop();

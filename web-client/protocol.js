@@ -337,6 +337,7 @@ export function applyEvent(g, msg) {
     case 'takeback_declined': g.takebackOffer = null; break;
     case 'takeback': applyTakeback(g, e); break;
     case 'moretime': setClock(g, e.clock); break;
+    case 'berserk': setClock(g, e.clock); break;  // issue 43: a tournament player's cut clock
     case 'chat': break;  // legacy: chat lines were events before issue 23; chat now comes apart
     case 'spectator_chat': g.spectatorChat = !!e.open; break;
     case 'round_started': applyRoundStarted(g, e); break;

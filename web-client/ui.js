@@ -43,7 +43,7 @@ const REASONS = {
     hundred_ply_rule: '100 plies without a capture', all_captured: 'all pieces captured',
     no_legal_moves: 'no legal move', resignation: 'resignation', agreement: 'agreement',
     match_won: 'winning the match', object_decided: 'the object', round_over: 'the round ended',
-    timeout: 'time', abandoned: 'abandonment', aborted: 'abort',
+    timeout: 'time', abandoned: 'abandonment', aborted: 'abort', no_start: 'a missed first move',
 };
 export const reasonText = (r) => REASONS[r] ?? String(r ?? '').replace(/_/g, ' ');
 
@@ -76,6 +76,8 @@ export function reasonSentence(variant, reason, winner, loser) {
         return `${winner} won more than half of the rounds.`;
     case 'aborted':
         return 'The game was aborted before both players had moved: it counts for nobody.';
+    case 'no_start':
+        return `${loser} did not make their first move in time: in a tournament that loses the game.`;
     default:
         return reasonText(reason);
     }

@@ -52,7 +52,9 @@ write('defs/result.json', obj({
     'winner': {'anyOf': [ref('seat.json'), ref('side.json'), {'type': 'null'}]},
     'reason': enum('checkmate', 'stalemate', 'threefold_repetition', 'hundred_ply_rule',
                    'all_captured', 'no_legal_moves', 'object_decided', 'round_over',
-                   'resignation', 'agreement', 'match_won', 'aborted', 'timeout', 'abandoned')},
+                   'resignation', 'agreement', 'match_won', 'aborted', 'timeout', 'abandoned',
+                   # issue 43: a tournament game's player missed their first move
+                   'no_start')},
     ['winner', 'reason'], title='result'))
 rating_bound = {'type': 'integer', 'minimum': 0, 'maximum': 4000}
 # Clocks (issue 13): a time control (real time, correspondence, or null for unlimited) and the two
@@ -161,6 +163,8 @@ events = {
     'takeback': ({'by': seat_ref, 'plies': enum(1, 2), 'clock': clock_ref}, ['by', 'plies']),
     'moretime': ({'by': seat_ref, 'ms': {'type': 'integer', 'minimum': 1}, 'clock': clock_ref},
                  ['by', 'ms', 'clock']),
+    # issue 43: a tournament game's player went berserk (the clocks after it)
+    'berserk': ({'by': seat_ref, 'clock': clock_ref}, ['by', 'clock']),
 }
 live_position = {'fen': s(1, 200), 'board': ref('../defs/board.json'),
                  'to_move': nullable(ref('../defs/side.json')), 'legal': legal, 'in_check': B,
@@ -184,6 +188,7 @@ write('events/wire/event.json', {D: SCHEMA, 'title': 'room event as sent', 'oneO
 
 # --- client messages
 gid = {'game_id': ref('../defs/ref.json')}
+tid = {'tournament_id': ref('../defs/ref.json')}
 idp = {'id': ref('../defs/id.json')}
 client = {
     'hello': ({'protocol': {'type': 'integer', 'minimum': 0}, 'token': s(1, 128), 'name': s(1, 64)}, ['protocol']),
@@ -228,6 +233,8 @@ client = {
     'moretime': (gid, ['game_id']),
     # issue 23
     'spectator_chat': ({**gid, 'open': B}, ['game_id', 'open']),
+    # issue 43: a tournament game's player goes berserk
+    'berserk': (gid, ['game_id']),
     # issue 16: accounts and moderation
     'register': ({'username': s(3, 20), 'password': s(8, 256)}, ['username', 'password']),
     'login': ({'username': s(3, 20), 'password': s(1, 256)}, ['username', 'password']),
@@ -235,6 +242,12 @@ client = {
     'change_password': ({'password': s(1, 256), 'new_password': s(8, 256)}, ['password', 'new_password']),
     'admin_mute': ({'player_id': s(1, 64), 'muted': B}, ['player_id']),
     'admin_close': ({'player_id': s(1, 64), 'closed': B}, ['player_id']),
+    # issue 43: tournaments (docs/protocol.md, "Tournaments")
+    'tournament_watch': (tid, ['tournament_id']),
+    'tournament_unwatch': (tid, ['tournament_id']),
+    'tournament_join': ({**tid, 'code': s(1, 64)}, ['tournament_id']),
+    'tournament_withdraw': (tid, ['tournament_id']),
+    'tournament_pause': (tid, ['tournament_id']),
     'ping': ({}, []),
 }
 for t, (props, req) in client.items():
@@ -255,6 +268,10 @@ errors = ['hello_required', 'unsupported_protocol', 'bad_json', 'unknown_type', 
           'server_restarting',
           # issue 25
           'bots_busy',
+          # issue 43
+          'no_such_tournament', 'tournament_finished', 'already_joined', 'not_joined', 'wrong_code',
+          'pause_wait',
+          'berserk_not_allowed', 'berserk_after_first_move', 'already_berserk',
           'internal_error']
 snapshot_props = {
     **gid, 'version': {'type': 'integer', 'minimum': 0}, 'variant': ref('../defs/variant.json'),
@@ -279,7 +296,30 @@ snapshot_props = {
     'match': nullable(ref('../defs/match.json')),
     'rated': B, 'rating_change': nullable(ref('../defs/rating_change.json')),
     'access_key': s(32, 32),
+    # issue 43: a tournament game's tournament (only then), whether its players may berserk, and
+    # which seats did (by seat index)
+    'tournament_id': s(1, 64), 'berserkable': B,
+    'berserk': arr(B, minItems=2, maxItems=2),
 }
+# issue 43: a tournament's line of the standings, and the tournament itself
+NN = {'type': 'integer', 'minimum': 0}
+write('defs/tournament_row.json', obj({
+    'player_id': s(1, 64), 'name': s(1, 64), 'rank': {'type': 'integer', 'minimum': 1}, 'score': NN,
+    'rating': NN, 'performance': I, 'games': NN, 'fire': B,
+    'status': enum('active', 'paused', 'withdrawn'), 'sheet': S,
+    'game_id': ref('ref.json')},
+    ['player_id', 'name', 'rank', 'score', 'rating', 'performance', 'games', 'fire', 'status', 'sheet'],
+    title='tournament standings line'))
+write('defs/tournament.json', obj({
+    'id': s(1, 64), 'kind': enum('arena'), 'name': s(1, 100), 'variant': ref('variant.json'),
+    'clock': ref('time_control.json'), 'minutes': {'type': 'integer', 'minimum': 1}, 'rated': B,
+    'berserkable': B, 'private': B, 'created_by': {'type': 'string', 'maxLength': 64},
+    'status': enum('created', 'started', 'finished'), 'starts_at': I, 'ends_at': I,
+    'seconds_to_start': NN, 'seconds_to_finish': NN, 'pairings_closed': B, 'players': NN},
+    ['id', 'kind', 'name', 'variant', 'clock', 'minutes', 'rated', 'berserkable', 'private',
+     'created_by', 'status', 'starts_at', 'ends_at', 'pairings_closed', 'players'],
+    title='tournament'))
+
 server = {
     'welcome': ({'protocol': const(1), 'server': s(1, 100), 'player': ref('../defs/player.json'),
                  'token': s(16, 128), 'games': arr(ref('../defs/ref.json')),
@@ -305,7 +345,8 @@ server = {
     'game_started': ({**gid, 'variant': ref('../defs/variant.json'), 'you': ref('../defs/seat.json')},
                      ['game_id', 'variant', 'you']),
     # `powers` (issue 15), `rated` and `rating_change` (issue 16) may be absent.
-    'snapshot': (snapshot_props, [k for k in snapshot_props if k not in ('powers', 'rated', 'rating_change', 'access_key')]),
+    'snapshot': (snapshot_props, [k for k in snapshot_props
+                                  if k not in ('powers', 'rated', 'rating_change', 'access_key', 'tournament_id')]),
     'event': ({**gid, 'version': {'type': 'integer', 'minimum': 1}, 'event': ref('../events/wire/event.json')},
               ['game_id', 'version', 'event']),
     'events': ({**gid, 'version': {'type': 'integer', 'minimum': 0},
@@ -337,6 +378,21 @@ server = {
     'account_status': ({'player': ref('../defs/player.json'), 'muted': B, 'closed': B},
                        ['player', 'muted', 'closed']),
     'rating_change': ({**gid, 'changes': ref('../defs/rating_change.json')}, ['game_id', 'changes']),
+    # issue 43: tournaments
+    'tournament': ({'tournament': ref('../defs/tournament.json'),
+                    'standings': arr(ref('../defs/tournament_row.json')),
+                    'version': {'type': 'integer', 'minimum': 0},
+                    'me': {'allOf': [ref('../defs/tournament_row.json')]}},
+                   ['tournament', 'standings', 'version']),
+    'tournament_standings': ({**tid, 'version': {'type': 'integer', 'minimum': 1},
+                              'players': {'type': 'integer', 'minimum': 0},
+                              'status': enum('created', 'started', 'finished'),
+                              'changed': arr(ref('../defs/tournament_row.json'))},
+                             ['tournament_id', 'version', 'players', 'status', 'changed']),
+    'tournament_paired': ({**tid, **gid, 'you': ref('../defs/seat.json')},
+                          ['tournament_id', 'game_id', 'you']),
+    'tournament_finished': ({**tid, 'podium': arr(ref('../defs/tournament_row.json'), maxItems=3)},
+                            ['tournament_id', 'podium']),
 }
 for t, (props, req) in server.items():
     write(f'server/{t}.json', obj({'type': const(t), **idp, **props}, ['type'] + req, title=f'server {t}'))

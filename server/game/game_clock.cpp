@@ -80,7 +80,7 @@ GameClock::Action GameClock::after_action(int seat, std::optional<int> next, Ser
             std::clamp<std::int64_t>(std::min<std::int64_t>(lag_ms, took), 0, quota);
         action.lag_credited = static_cast<int>(credit);
         action.in_time = left_[mover] - took + credit > 0;
-        left[mover] = left_[mover] - took + credit + control_.increment_ms();
+        left[mover] = left_[mover] - took + credit + increment_ms(seat);
     }
     // The clocks start once both seats have acted; this action is the mover's.
     const bool both = acted_[1 - mover];

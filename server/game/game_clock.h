@@ -99,6 +99,12 @@ public:
     void set_acted(std::array<bool, 2> acted) { acted_ = acted; }
     // Keys of the readings it makes: player0/player1 (Sniderman) or white/black.
     void set_by_player(bool by_player) { by_player_ = by_player; }
+    // What a timed action of `seat` adds to its clock: the increment, or nothing once the seat
+    // went berserk (drop_increment, issue 43).
+    std::int64_t increment_ms(int seat) const {
+        return no_increment_[static_cast<std::size_t>(seat)] ? 0 : control_.increment_ms();
+    }
+    void drop_increment(int seat) { no_increment_[static_cast<std::size_t>(seat)] = true; }
 
 private:
     protocol::TimeControl control_;
@@ -108,6 +114,7 @@ private:
     std::array<bool, 2> acted_{false, false};
     std::array<std::int64_t, 2> quota_{0, 0};
     bool by_player_ = false;
+    std::array<bool, 2> no_increment_{false, false};  // a berserk seat's
 };
 
 }  // namespace server

@@ -58,6 +58,10 @@ Decision decide_draw(const GameState& state, const Command& command, ServerTime 
 // Accepting (or offering against a standing offer) starts the rematch: `rematch_started` names
 // the new game, which the room creates in the same commit.
 Decision decide_rematch(const GameState& state, const Command& command) {
+    if (state.in_tournament()) {
+        return Decision::refuse(ErrorCode::wrong_phase,
+                                "a tournament game has no rematch: the tournament pairs you again");
+    }
     if (!state.result) {
         return Decision::refuse(ErrorCode::wrong_phase,
                                 "a rematch can be offered once the game is over");
@@ -123,6 +127,7 @@ Decision decide(const GameState& state, const Command& command, ServerTime now) 
         case RequestType::claim_victory:
         case RequestType::claim_draw:
         case RequestType::moretime:
+        case RequestType::berserk:
             return decide_clock_request(state, command, now);
         case RequestType::takeback_offer:
         case RequestType::takeback_accept:
@@ -274,6 +279,11 @@ core::Status apply_game(GameState& state, RoomEvent& event, json* derived, std::
                     return core::make_error("more time in a game without a real-time clock");
                 }
                 ++state.moretime_given[static_cast<std::size_t>(*by(e.by))];
+            } else if constexpr (std::is_same_v<E, events::Berserk>) {
+                if (!by(e.by) || !state.in_tournament() || !state.time_control.real_time()) {
+                    return core::make_error("a berserk outside a real-time tournament game");
+                }
+                state.berserk[static_cast<std::size_t>(*by(e.by))] = true;
             } else if constexpr (std::is_same_v<E, events::DrawOffered>) {
                 state.draw_offer = by(e.by);
             } else if constexpr (std::is_same_v<E, events::DrawDeclined>) {
@@ -303,7 +313,8 @@ const events::ClockReading* reading_of(const RoomEvent& event) {
     return std::visit(
         [](const auto& e) -> const events::ClockReading* {
             using E = std::decay_t<decltype(e)>;
-            if constexpr (std::is_same_v<E, events::MoreTime>) {
+            if constexpr (std::is_same_v<E, events::MoreTime> ||
+                          std::is_same_v<E, events::Berserk>) {
                 return &e.clock;
             } else if constexpr (requires { e.clock; }) {
                 return e.clock ? &*e.clock : nullptr;

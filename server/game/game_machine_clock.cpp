@@ -1,7 +1,9 @@
 // Time in the game machine (docs/protocol.md, "Clocks"): the clock part of the reducer, what time
 // alone decides (flag fall, a first move that does not come), and the requests around time:
-// abort, claims against a player who left, more time.
+// abort, claims against a player who left, more time, berserk (a tournament game's, issue 43).
 #include "server/game/game_machine.h"
+
+#include "server/tournament/arena_clock.h"
 
 namespace server {
 
@@ -31,7 +33,25 @@ void update_abort_deadline(GameState& state, ServerTime now) {
     state.abort_deadline = now + first_move_window;
 }
 
+// What berserk takes off a seat's clock under `control` (which has a base time).
+std::int64_t berserk_cut_ms(const protocol::TimeControl& control) {
+    return control.initial_ms() - tournament::berserk_clock(control).initial_ms;
+}
+
+// The seat whose first move did not come in time: the one that has not acted yet, or (neither
+// has) the one to act first.
+int missed_first_move_seat(const GameState& state) {
+    if (state.clock.has_acted(0) != state.clock.has_acted(1)) {
+        return state.clock.has_acted(0) ? 1 : 0;
+    }
+    return state.acting_seat().value_or(0);
+}
+
 Decision decide_abort(const GameState& state, ServerTime now) {
+    if (state.in_tournament()) {
+        return Decision::refuse(ErrorCode::wrong_phase,
+                                "a tournament game cannot be aborted; resign instead");
+    }
     if (state.clock.both_acted()) {
         return Decision::refuse(ErrorCode::wrong_phase,
                                 "a game can be aborted only until both players have moved");
@@ -48,7 +68,9 @@ Decision decide_claim(const GameState& state, const Command& command, ServerTime
     }
     if (!state.clock.both_acted()) {
         return Decision::refuse(ErrorCode::wrong_phase,
-                                "the game has not started yet: abort it instead");
+                                state.in_tournament()
+                                    ? "the game has not started yet"
+                                    : "the game has not started yet: abort it instead");
     }
     const int seat = *command.seat;
     const int opponent = 1 - seat;
@@ -88,6 +110,39 @@ Decision decide_more_time(const GameState& state, const Command& command, Server
     return decision;
 }
 
+// Berserk (docs/tournaments.md): a seated player of a tournament game that allows it, with a base
+// time, once, before their own first move. The event carries the clocks with that seat's base
+// cut (berserk_clock: what it had, less what berserk takes off the base).
+Decision decide_berserk(const GameState& state, const Command& command, ServerTime now) {
+    if (!state.in_tournament()) {
+        return Decision::refuse(ErrorCode::berserk_not_allowed,
+                                "berserk is only for tournament games");
+    }
+    if (!state.record.berserkable) {
+        return Decision::refuse(ErrorCode::berserk_not_allowed,
+                                "this tournament does not allow berserk");
+    }
+    if (!tournament::has_base_time(state.time_control)) {
+        return Decision::refuse(ErrorCode::berserk_not_allowed,
+                                "berserk needs a real-time clock with a base time");
+    }
+    const int seat = *command.seat;
+    const auto index = static_cast<std::size_t>(seat);
+    if (state.berserk[index]) {
+        return Decision::refuse(ErrorCode::already_berserk, "you have gone berserk already");
+    }
+    if (state.clock.has_acted(seat)) {
+        return Decision::refuse(ErrorCode::berserk_after_first_move,
+                                "berserk is possible only before your first move");
+    }
+    auto clock = state.clock.reading(now);
+    clock.left[index] =
+        std::max<std::int64_t>(0, clock.left[index] - berserk_cut_ms(state.time_control));
+    Decision decision;
+    decision.events.push_back(events::Berserk{state.seat_name(seat), clock});
+    return decision;
+}
+
 }  // namespace
 
 Decision decide_clock_request(const GameState& state, const Command& command, ServerTime now) {
@@ -100,6 +155,8 @@ Decision decide_clock_request(const GameState& state, const Command& command, Se
         case RequestType::claim_victory:
         case RequestType::claim_draw:
             return decide_claim(state, command, now);
+        case RequestType::berserk:
+            return decide_berserk(state, command, now);
         default:
             return decide_more_time(state, command, now);
     }
@@ -113,7 +170,13 @@ std::vector<RoomEvent> decide_time(const GameState& state, ServerTime now) {
     if (const auto flagged = state.clock.flagged(now)) {
         out.push_back(game_over(state, {state.seat_name(1 - *flagged), "timeout"}, now));
     } else if (state.abort_deadline && now >= *state.abort_deadline) {
-        out.push_back(game_over(state, {std::nullopt, "aborted"}, now));
+        if (state.in_tournament()) {
+            // A tournament game is not aborted: whoever did not make their first move loses.
+            const int missed = missed_first_move_seat(state);
+            out.push_back(game_over(state, {state.seat_name(1 - missed), "no_start"}, now));
+        } else {
+            out.push_back(game_over(state, {std::nullopt, "aborted"}, now));
+        }
     }
     return out;
 }
@@ -147,6 +210,28 @@ std::vector<RoomEvent> decide_absence(const GameState& state, const GoneSince& g
     return out;
 }
 
+namespace {
+
+// The berserk seat's clock: the event's reading, no increment from now on, and the readings kept
+// for takebacks (all from before that seat's first move) cut as its clock was.
+void apply_berserk_clock(GameState& state, const events::Berserk& berserk, ServerTime now) {
+    const auto seat = state.seat_from_name(berserk.by);
+    if (!seat) {
+        return;
+    }
+    state.clock.set(berserk.clock, now);
+    state.clock.drop_increment(*seat);
+    if (state.keeps_history && tournament::has_base_time(state.time_control)) {
+        const auto index = static_cast<std::size_t>(*seat);
+        for (auto& reading : state.clock_history) {
+            reading.left[index] =
+                std::max<std::int64_t>(0, reading.left[index] - berserk_cut_ms(state.time_control));
+        }
+    }
+}
+
+}  // namespace
+
 void apply_clock(GameState& state, const RoomEvent& event, ServerTime now) {
     std::visit(
         [&](const auto& e) {
@@ -171,6 +256,8 @@ void apply_clock(GameState& state, const RoomEvent& event, ServerTime now) {
                 state.abort_deadline.reset();
             } else if constexpr (std::is_same_v<E, events::MoreTime>) {
                 state.clock.set(e.clock, now);
+            } else if constexpr (std::is_same_v<E, events::Berserk>) {
+                apply_berserk_clock(state, e, now);
             } else if constexpr (std::is_same_v<E, events::Takeback>) {
                 if (e.clock) {
                     state.clock.set(*e.clock, now);

@@ -63,7 +63,8 @@ struct GameStateNow {
     std::optional<std::string> rematch_game;
     bool spectator_chat = true;      // the players have not closed the spectators' chat
     std::int64_t round_version = 0;  // Sniderman: version of the current round's round_started
-    std::array<int, 2> moretime_given{0, 0};  // moretime events by the seat that gave them
+    std::array<int, 2> moretime_given{0, 0};    // moretime events by the seat that gave them
+    std::array<bool, 2> berserk{false, false};  // issue 43: the seats that went berserk
 
     // The clocks: what the events made of them, and when a real-time game is aborted if nobody
     // acts.
@@ -80,6 +81,8 @@ struct GameStateNow {
     const core::Game& current_game() const;
     // Moves played in the whole game (every round of a Sniderman match).
     std::size_t move_count() const;
+    // A tournament's game (issue 43): no abort, no rematch, a missed first move loses.
+    bool in_tournament() const { return !record.tournament_id.empty(); }
 };
 
 struct GameState : GameStateNow {

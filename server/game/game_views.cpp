@@ -152,6 +152,11 @@ json snapshot_json(const GameState& state, const std::array<SeatPresence, 2>& se
     snapshot["match"] = state.match ? match_json(state) : json(nullptr);
     snapshot["rated"] = record.rated;
     snapshot["rating_change"] = rating_change;
+    if (state.in_tournament()) {
+        snapshot["tournament_id"] = record.tournament_id;  // issue 43
+    }
+    snapshot["berserkable"] = record.berserkable && state.in_tournament();
+    snapshot["berserk"] = state.berserk;
     return snapshot;
 }
 

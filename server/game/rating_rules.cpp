@@ -20,7 +20,9 @@ RatingValue to_value(const glicko2::Rating& rating) {
 
 std::optional<double> first_seat_score(const protocol::events::Result& result,
                                        std::string_view first_seat) {
-    if (result.reason == "aborted") {
+    // A tournament game whose first moves did not come (issue 43) has a winner but, like an
+    // aborted game, fewer than two moves: it rates nobody.
+    if (result.reason == "aborted" || result.reason == "no_start") {
         return std::nullopt;
     }
     if (!result.winner) {

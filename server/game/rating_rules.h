@@ -14,8 +14,8 @@
 namespace server {
 
 // The first seat's score in a finished game (1 win, 0.5 draw, 0 loss), or nothing when the game
-// rates nobody (aborted). `first_seat` is the first seat's name ("white" or "player0"), which is
-// also how a result names that seat (or its side) as the winner.
+// rates nobody (aborted, or a tournament game's no_start). `first_seat` is the first seat's name
+// ("white" or "player0"), which is also how a result names that seat (or its side) as the winner.
 std::optional<double> first_seat_score(const protocol::events::Result& result,
                                        std::string_view first_seat);
 

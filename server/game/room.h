@@ -8,7 +8,8 @@
 //
 // Files: room.cpp (life, requests, commits, the clock timer), room_watchers.cpp (watching,
 // catch-up, snapshots, presence, spectators, the lobby line), room_rating.cpp (rated games),
-// room_bots.cpp (the computer's seat), room_lease.cpp (cluster mode: the game's lease).
+// room_bots.cpp (the computer's seat), room_lease.cpp (cluster mode: the game's lease),
+// room_tournament.cpp (a tournament game's end, told to its tournament).
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -34,6 +35,7 @@
 #include "server/game/game_state.h"
 #include "server/game/game_views.h"
 #include "server/game/throttle.h"
+#include "server/game/tournament_news.h"
 #include "server/store/store.h"
 
 namespace server {
@@ -48,6 +50,11 @@ inline constexpr const char* lost_room_text =
 // What a spectator's chat line is refused with once the game is over (game_over).
 inline constexpr const char* spectators_chat_over_text =
     "the game is over: only its players may chat now";
+
+// What a finished tournament game tells its tournament (issue 43): its winner seat, reason,
+// plies, berserks and, for `no_start`, the seat that missed its first move. Nothing for a game
+// not of a tournament, or not over.
+std::optional<TournamentGameEnd> tournament_game_end(const GameState& state);
 
 class Room : public std::enable_shared_from_this<Room> {
 public:
@@ -310,6 +317,12 @@ private:
     // holding its requests meanwhile) and pushes it to the room.
     void announce_rating_change();
     Json rating_change_json() const;
+
+    // room_tournament.cpp (issue 43): once the end of a tournament game is durable, the
+    // tournament hears of it (ServerState::tournament_news), on the strand. A room restored or
+    // rebuilt from the store that finds its game over does not tell it again: the tournament
+    // reconciles its games from the store by itself.
+    void tell_tournament();
 
     ServerState& state_;
     boost::asio::strand<boost::asio::io_context::executor_type> strand_;

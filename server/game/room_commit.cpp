@@ -203,6 +203,7 @@ void Room::finish_commit(core::Status status, InFlight batch,
                 log->info("game {}: over, {}", id(),
                           protocol::to_text(events::result_json(*batch.finish)));
                 announce_rating_change();
+                tell_tournament();
             }
             if (batch.after) {
                 batch.after();

@@ -15,6 +15,7 @@
 #include "server/game/room_adoption.h"
 #include "server/game/room_directory.h"
 #include "server/game/secrets.h"
+#include "server/game/tournaments.h"
 #include "server/log.h"
 
 namespace server {
@@ -59,7 +60,9 @@ ServerState::ServerState(boost::asio::io_context& io, Store& store, Limits limit
       bots_(limits.bot_threads, static_cast<std::size_t>(std::max(1, limits.bot_queue))),
       analyses_(store, bots_, limits, [this] { return holder(); }),
       rooms_(std::make_unique<RoomDirectory>(*this)),
-      games_(std::make_unique<GameFactory>(*this)) {
+      games_(std::make_unique<GameFactory>(*this)),
+      tournaments_(std::make_unique<Tournaments>(*this)) {
+    tournament_news_ = tournaments_.get();
     time_listener_ = time_->on_jump([this] { check_clocks(); });
 }
 
@@ -224,6 +227,7 @@ std::size_t ServerState::room_count() {
 void ServerState::begin_drain() {
     stopping_ = true;
     bots_.cancel();
+    tournaments_->stop();  // no pairing while the server drains
     const auto frame = make_frame(protocol::server_restart_message(restart_reconnect_ms));
     for (auto& client : sessions_.open()) {
         client->send(frame);

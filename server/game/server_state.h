@@ -61,6 +61,8 @@ std::string owned_elsewhere_error(std::string_view owner, std::string_view game_
 // The owner such an error names; empty for any other error.
 std::string owner_named_in(std::string_view error);
 
+class Tournaments;
+
 class ServerState {
 public:
     // `time` drives the game clocks (the steady clock when null).
@@ -142,6 +144,8 @@ public:
     // How games come to be (game_factory.h): a new game prepared and registered, and at start-up
     // every unfinished game restored.
     GameFactory& games() { return *games_; }
+    // This node's tournaments (tournaments.h, issue 43): created, resumed at start-up, asked.
+    Tournaments& tournaments() { return *tournaments_; }
     // The rooms in memory and the loads of the others (room_directory.h): a game not in memory is
     // looked up there, on the blocking pool.
     RoomDirectory& rooms() { return *rooms_; }
@@ -212,6 +216,7 @@ private:
     bool lost_open_ = true;
     std::unique_ptr<RoomDirectory> rooms_;
     std::unique_ptr<GameFactory> games_;  // holds nothing but this state
+    std::unique_ptr<Tournaments> tournaments_;
     // Cluster mode: the sweep for orphaned games, started once the games are restored and stopped
     // first thing in ~ServerState (before the pool and the leases go).
     std::shared_ptr<RoomAdoption> adoption_;

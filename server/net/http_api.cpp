@@ -31,20 +31,22 @@ json result_json(const GameRecord& game) {
     return result.is_discarded() ? json(nullptr) : result;
 }
 
-HttpReply game_reply(Store& store, const GameRecord& record) {
+}  // namespace
+
+core::Expected<json> game_json(Store& store, const GameRecord& record) {
     const GameRecord* game = &record;
     const std::string_view game_id = record.id;
     const auto events = store.events(game_id);
     if (!events) {
-        return read_failed_reply("the game", events.error());
+        return core::make_error(events.error());
     }
     const auto players = players_json(store, *game);
     if (!players) {
-        return read_failed_reply("the game", players.error());
+        return core::make_error(players.error());
     }
     const auto ratings = store.game_ratings(game_id);
     if (!ratings) {
-        return read_failed_reply("the game", ratings.error());
+        return core::make_error(ratings.error());
     }
     json moves = json::array();
     for (const auto& stored : *events) {
@@ -90,7 +92,20 @@ HttpReply game_reply(Store& store, const GameRecord& record) {
                              {"volatility", row.after.volatility}}}});
     }
     body["rating_change"] = changes.empty() ? json(nullptr) : changes;
-    return json_reply(200, protocol::to_text(body));
+    if (!game->tournament_id.empty()) {
+        body["tournament_id"] = game->tournament_id;
+    }
+    return body;
+}
+
+namespace {
+
+HttpReply game_reply(Store& store, const GameRecord& record) {
+    auto body = game_json(store, record);
+    if (!body) {
+        return read_failed_reply("the game", body.error());
+    }
+    return json_reply(200, protocol::to_text(*body));
 }
 
 HttpReply pgn_reply(Store& store, std::string_view game_id) {

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "server/net/http_reply.h"
 #include "server/store/store.h"
 
@@ -15,6 +17,10 @@ namespace server {
 // whom their own private games are shown).
 std::optional<HttpReply> serve_api(Store& store, std::string_view target,
                                    std::string_view authorization = {});
+
+// The game as GET /api/games/<id> shows it (its record, players, moves, result, rating change);
+// an error when a read fails.
+core::Expected<nlohmann::json> game_json(Store& store, const GameRecord& record);
 
 // A private game is read only with its key (`key=` in `query`) or by one of its players (a bearer
 // token in `authorization`): otherwise 403 (500 when the token's player cannot be read). Nothing

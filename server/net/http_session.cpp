@@ -24,6 +24,7 @@
 #include "server/net/http_api.h"
 #include "server/net/http_operations.h"
 #include "server/net/http_puzzles.h"
+#include "server/net/http_tournaments.h"
 #include "server/net/origin.h"
 #include "server/net/pool_await.h"
 #include "server/net/static_files.h"
@@ -109,9 +110,13 @@ HttpReply route(ServerState& state, const http::request<http::string_body>& req,
     if (!post && req.method() != http::verb::get && req.method() != http::verb::head) {
         return json_reply(405, R"({"error":"method not allowed"})");
     }
-    // Issue 25: the one address that takes a POST (the body, if any, is not read).
+    // Issue 25: the analysis takes a POST (the body, if any, is not read).
     if (auto analysis = serve_analysis(state, post, target, authorization, ip)) {
         return *analysis;
+    }
+    // Issue 43: the tournaments take POSTs with a form body.
+    if (auto tournaments = serve_tournaments(state, post, target, authorization, req.body())) {
+        return *tournaments;
     }
     if (post) {
         return json_reply(405, R"({"error":"method not allowed"})");

@@ -11,6 +11,7 @@
 #include "server/game/room.h"
 #include "server/game/room_directory.h"
 #include "server/game/server_state.h"
+#include "server/game/tournaments.h"
 #include "server/guard.h"
 #include "server/log.h"
 #include "server/net/websocket_pool_job.h"
@@ -112,6 +113,8 @@ void WebSocketSession::on_request(protocol::Request request, const std::string& 
         set_name(request);
     } else if (protocol::is_lobby_request(request.type)) {
         lobby_request(std::move(request));
+    } else if (protocol::is_tournament_request(request.type)) {
+        state_.tournaments().request(actor(), request);
     } else {
         room_request(std::move(request), text);
     }

@@ -26,6 +26,14 @@ std::size_t text_bytes(const WriteBatch& batch) {
                         sum += event.size();
                     }
                     return sum;
+                } else if constexpr (std::is_same_v<W, AppendTournamentEvents>) {
+                    std::size_t sum = w.tournament_id.size();
+                    for (const auto& event : w.events) {
+                        sum += event.size();
+                    }
+                    return sum;
+                } else if constexpr (std::is_same_v<W, CreateTournament>) {
+                    return w.tournament.id.size() + w.tournament.config_json.size();
                 } else if constexpr (std::is_same_v<W, SaveSeek>) {
                     return w.seek.id.size() + w.seek.json.size();
                 } else if constexpr (std::is_same_v<W, SaveAnalysis>) {

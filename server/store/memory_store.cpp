@@ -137,6 +137,10 @@ core::Status MemoryStore::apply(const WriteOp& op, Undo& undo) {
                 return apply_fence(w, undo);
             } else if constexpr (std::is_same_v<W, CheckFence>) {
                 return apply_fence(w);
+            } else if constexpr (std::is_same_v<W, CreateTournament> ||
+                                 std::is_same_v<W, AppendTournamentEvents> ||
+                                 std::is_same_v<W, SetTournamentStatus>) {
+                return apply_tournament(w, undo);
             } else {
                 return apply_account(w, undo);
             }

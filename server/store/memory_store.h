@@ -31,6 +31,18 @@ public:
     core::Expected<std::optional<AnalysisRecord>> analysis(std::string_view game_id) override;
     core::Expected<std::vector<AnalysisRecord>> queued_analyses() override;
 
+    // memory_store_tournaments.cpp
+    core::Expected<std::optional<TournamentRecord>> tournament(std::string_view id) override;
+    core::Expected<std::vector<TournamentRecord>> tournaments(
+        const TournamentQuery& query) override;
+    core::Expected<std::vector<TournamentRecord>> unfinished_tournaments() override;
+    core::Expected<std::vector<StoredTournamentEvent>> tournament_events(
+        std::string_view id, std::int64_t after_version) override;
+    core::Expected<int> tournaments_created_since(std::string_view player_id,
+                                                  std::int64_t since_ms) override;
+    core::Expected<std::vector<GameRecord>> tournament_games(
+        std::string_view tournament_id) override;
+
     // memory_store_accounts.cpp
     core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) override;
     core::Expected<std::optional<AccountRecord>> account_by_username(
@@ -62,6 +74,10 @@ private:
     // memory_store_fences.cpp: claiming a game and checking a batch's fence (fences.h).
     core::Status apply_fence(const ClaimGame& w, Undo& undo);
     core::Status apply_fence(const CheckFence& w);
+    // memory_store_tournaments.cpp: the tournaments' writes (tournament_records.h).
+    core::Status apply_tournament(const CreateTournament& w, Undo& undo);
+    core::Status apply_tournament(const AppendTournamentEvents& w, Undo& undo);
+    core::Status apply_tournament(const SetTournamentStatus& w, Undo& undo);
     // The finished games of `player_id` that `viewer_id` may see, newest first, with the seat.
     std::vector<std::pair<const GameRecord*, int>> visible_games(std::string_view player_id,
                                                                  std::string_view viewer_id);
@@ -80,6 +96,16 @@ private:
         std::vector<ChatLine> chat;  // each channel's newest chat_lines_kept, oldest first
         std::int64_t order = 0;      // creation order, to break ties in find_games
     };
+
+    struct StoredTournament {
+        TournamentRecord record;
+        std::vector<StoredTournamentEvent> events;
+        std::int64_t order = 0;  // creation order, to break ties in the lists
+    };
+    // The tournaments `keep` accepts, ordered by `before` and then creation (mutex_ held).
+    template <class Keep, class Before>
+    std::vector<TournamentRecord> tournaments_where(Keep&& keep, Before&& before) const;
+    std::map<std::string, StoredTournament, std::less<>> tournaments_;
 
     std::mutex mutex_;
     std::map<std::string, PlayerRecord, std::less<>> players_;

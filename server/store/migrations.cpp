@@ -8,7 +8,7 @@ namespace server {
 namespace {
 
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
-constexpr std::array<std::string_view, 11> steps = {
+constexpr std::array<std::string_view, 12> steps = {
     // 1: identities, games with their seats, and the gapless event log of every room.
     R"sql(
 CREATE TABLE players (
@@ -207,6 +207,43 @@ ALTER TABLE analyses ADD COLUMN positions_done INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE analyses ADD COLUMN positions_total INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE seeks ADD COLUMN node TEXT NOT NULL DEFAULT '';
 ALTER TABLE seeks ADD COLUMN run INTEGER NOT NULL DEFAULT 0;
+)sql",
+    // 12 (issue 43): tournaments, event-sourced like games (tournament_records.h): a record and
+    // its gapless events; a game names the tournament that paired it ('' for the games before and
+    // every other game) and whether its players may berserk.
+    R"sql(
+CREATE TABLE tournaments (
+    id             TEXT PRIMARY KEY,
+    kind           TEXT NOT NULL CHECK (kind IN ('arena', 'swiss', 'roundrobin')),
+    name           TEXT NOT NULL,
+    variant        TEXT NOT NULL CHECK (variant IN ('chessence', 'chesica', 'sniderman')),
+    created_by     TEXT NOT NULL,  -- a player id; '' for the server's own
+    config_json    TEXT NOT NULL,
+    status         TEXT NOT NULL CHECK (status IN ('created', 'started', 'finished')),
+    starts_at      INTEGER NOT NULL,  -- unix milliseconds, as ends_at and created_at
+    ends_at        INTEGER NOT NULL,
+    created_at     INTEGER NOT NULL,
+    password_hash  TEXT NOT NULL,
+    players        INTEGER NOT NULL,
+    winner_json    TEXT NOT NULL
+);
+CREATE INDEX tournaments_by_status ON tournaments (status, starts_at);
+CREATE INDEX tournaments_by_creator ON tournaments (created_by, created_at);
+CREATE TABLE tournament_events (
+    tournament_id  TEXT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    version        INTEGER NOT NULL CHECK (version >= 1),
+    json           TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, version)
+) WITHOUT ROWID;
+CREATE TRIGGER tournament_events_gapless BEFORE INSERT ON tournament_events
+WHEN NEW.version <> 1 + (SELECT COALESCE(MAX(version), 0) FROM tournament_events
+                         WHERE tournament_id = NEW.tournament_id)
+BEGIN
+    SELECT RAISE(ABORT, 'tournament event version is not the last one + 1');
+END;
+ALTER TABLE games ADD COLUMN tournament_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE games ADD COLUMN berserkable INTEGER NOT NULL DEFAULT 0 CHECK (berserkable IN (0, 1));
+CREATE INDEX games_by_tournament ON games (tournament_id, created_at) WHERE tournament_id <> '';
 )sql",
 };
 

@@ -4,6 +4,7 @@
 
 #include "server/store/sql_reads.h"
 #include "server/store/sql_rows.h"
+#include "server/store/sql_tournaments.h"
 
 namespace server::pg_reads {
 
@@ -29,7 +30,7 @@ core::Expected<std::vector<GameRecord>> query_games(Connection& db, std::string_
     std::vector<GameRecord> games;
     auto status = query(db, what, sql::reads::games(dialect, where), params, [&](const Row& r) {
         auto g = sql::game_from_row(r);
-        const auto seats = r.text(15);
+        const auto seats = r.text(sql::reads::game_column_count);
         for (std::size_t at = 0; at < seats.size();) {
             auto end = seats.find('\x1f', at);
             end = end == std::string::npos ? seats.size() : end;
@@ -67,6 +68,12 @@ core::Expected<std::optional<GameRecord>> game(Connection& db, std::string_view 
 core::Expected<std::vector<GameRecord>> unfinished_games(Connection& db) {
     return query_games(db, "the unfinished games", sql::reads::unfinished_games_clause(dialect),
                        Params());
+}
+
+core::Expected<std::vector<GameRecord>> tournament_games(Connection& db,
+                                                         std::string_view tournament_id) {
+    return query_games(db, "the games of tournament " + std::string(tournament_id),
+                       sql::reads::tournament_games_clause(dialect), Params(tournament_id));
 }
 
 core::Expected<std::vector<std::string>> unfinished_game_ids_of(Connection& db,

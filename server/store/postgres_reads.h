@@ -24,6 +24,8 @@ core::Expected<std::optional<GameRecord>> game(pg::Connection& db, std::string_v
 core::Expected<std::vector<GameRecord>> unfinished_games(pg::Connection& db);
 core::Expected<std::vector<std::string>> unfinished_game_ids_of(pg::Connection& db,
                                                                 std::string_view player_id);
+core::Expected<std::vector<GameRecord>> tournament_games(pg::Connection& db,
+                                                         std::string_view tournament_id);
 core::Expected<std::vector<StoredEvent>> events(pg::Connection& db, std::string_view game_id,
                                                 std::int64_t after_version);
 core::Expected<std::vector<ChatLine>> chat_lines(pg::Connection& db, std::string_view game_id);
@@ -32,6 +34,17 @@ core::Expected<std::vector<ServerRun>> server_runs(pg::Connection& db);
 core::Expected<std::optional<AnalysisRecord>> analysis(pg::Connection& db,
                                                        std::string_view game_id);
 core::Expected<std::vector<AnalysisRecord>> queued_analyses(pg::Connection& db);
+
+// postgres_tournaments.cpp: tournaments and their events (tournament_records.h).
+core::Expected<std::optional<TournamentRecord>> tournament(pg::Connection& db, std::string_view id);
+core::Expected<std::vector<TournamentRecord>> tournaments(pg::Connection& db,
+                                                          const TournamentQuery& query);
+core::Expected<std::vector<TournamentRecord>> unfinished_tournaments(pg::Connection& db);
+core::Expected<std::vector<StoredTournamentEvent>> tournament_events(pg::Connection& db,
+                                                                     std::string_view id,
+                                                                     std::int64_t after_version);
+core::Expected<int> tournaments_created_since(pg::Connection& db, std::string_view player_id,
+                                              std::int64_t since_ms);
 
 // postgres_account_reads.cpp: accounts, moderation, ratings, a player's games.
 core::Expected<std::optional<AccountRecord>> account(pg::Connection& db,

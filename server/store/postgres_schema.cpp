@@ -10,7 +10,7 @@ namespace {
 // Step N brings the schema from version N-1 to N. Append new steps; never edit a released one.
 // Integers are BIGINT (SQLite's INTEGER), flags SMALLINT 0/1 as in SQLite, doubles DOUBLE
 // PRECISION; `seq` columns stand for SQLite's rowid where the order of insertion is read.
-constexpr std::array<std::string_view, 3> postgres_steps = {
+constexpr std::array<std::string_view, 4> postgres_steps = {
     // 1: everything SQLite's nine steps built (migrations.cpp), in one.
     R"sql(
 CREATE TABLE players (
@@ -156,6 +156,47 @@ ALTER TABLE analyses ADD COLUMN positions_done BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE analyses ADD COLUMN positions_total BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE seeks ADD COLUMN node TEXT NOT NULL DEFAULT '';
 ALTER TABLE seeks ADD COLUMN run BIGINT NOT NULL DEFAULT 0;
+)sql",
+    // 4 (issue 43), SQLite's step 12: tournaments, a record and its gapless events each; a game
+    // names the tournament that paired it ('' for every other) and whether it is berserkable.
+    R"sql(
+CREATE TABLE tournaments (
+    id             TEXT PRIMARY KEY,
+    seq            BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    kind           TEXT NOT NULL CHECK (kind IN ('arena', 'swiss', 'roundrobin')),
+    name           TEXT NOT NULL,
+    variant        TEXT NOT NULL CHECK (variant IN ('chessence', 'chesica', 'sniderman')),
+    created_by     TEXT NOT NULL,  -- a player id; '' for the server's own
+    config_json    TEXT NOT NULL,
+    status         TEXT NOT NULL CHECK (status IN ('created', 'started', 'finished')),
+    starts_at      BIGINT NOT NULL,  -- unix milliseconds, as ends_at and created_at
+    ends_at        BIGINT NOT NULL,
+    created_at     BIGINT NOT NULL,
+    password_hash  TEXT NOT NULL,
+    players        BIGINT NOT NULL,
+    winner_json    TEXT NOT NULL
+);
+CREATE INDEX tournaments_by_status ON tournaments (status, starts_at);
+CREATE INDEX tournaments_by_creator ON tournaments (created_by, created_at);
+CREATE TABLE tournament_events (
+    tournament_id  TEXT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    version        BIGINT NOT NULL CHECK (version >= 1),
+    json           TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, version)
+);
+CREATE FUNCTION tournament_events_gapless() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.version <> 1 + (SELECT COALESCE(MAX(version), 0) FROM tournament_events
+                           WHERE tournament_id = NEW.tournament_id) THEN
+        RAISE EXCEPTION 'tournament event version is not the last one + 1';
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER tournament_events_gapless BEFORE INSERT ON tournament_events
+    FOR EACH ROW EXECUTE FUNCTION tournament_events_gapless();
+ALTER TABLE games ADD COLUMN tournament_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE games ADD COLUMN berserkable SMALLINT NOT NULL DEFAULT 0 CHECK (berserkable IN (0, 1));
+CREATE INDEX games_by_tournament ON games (tournament_id, created_at) WHERE tournament_id <> '';
 )sql",
 };
 

@@ -209,6 +209,36 @@ core::Expected<std::vector<AnalysisRecord>> PostgresStore::queued_analyses() {
     return read([&](Connection& db) { return pg_reads::queued_analyses(db); });
 }
 
+core::Expected<std::optional<TournamentRecord>> PostgresStore::tournament(std::string_view id) {
+    return read([&](Connection& db) { return pg_reads::tournament(db, id); });
+}
+
+core::Expected<std::vector<TournamentRecord>> PostgresStore::tournaments(
+    const TournamentQuery& query) {
+    return read([&](Connection& db) { return pg_reads::tournaments(db, query); });
+}
+
+core::Expected<std::vector<TournamentRecord>> PostgresStore::unfinished_tournaments() {
+    return read([&](Connection& db) { return pg_reads::unfinished_tournaments(db); });
+}
+
+core::Expected<std::vector<StoredTournamentEvent>> PostgresStore::tournament_events(
+    std::string_view id, std::int64_t after_version) {
+    return read([&](Connection& db) { return pg_reads::tournament_events(db, id, after_version); });
+}
+
+core::Expected<int> PostgresStore::tournaments_created_since(std::string_view player_id,
+                                                             std::int64_t since_ms) {
+    return read([&](Connection& db) {
+        return pg_reads::tournaments_created_since(db, player_id, since_ms);
+    });
+}
+
+core::Expected<std::vector<GameRecord>> PostgresStore::tournament_games(
+    std::string_view tournament_id) {
+    return read([&](Connection& db) { return pg_reads::tournament_games(db, tournament_id); });
+}
+
 core::Expected<std::optional<AccountRecord>> PostgresStore::account(std::string_view player_id) {
     return read([&](Connection& db) { return pg_reads::account(db, player_id); });
 }

@@ -51,11 +51,11 @@ core::Status apply(Connection& db, const RenamePlayer& w) {
 
 core::Status apply(Connection& db, const CreateGame& w) {
     const auto& g = w.game;
-    auto inserted =
-        db.query(writes::create_game(dialect),
-                 Params(g.id, g.variant, g.rules, g.start_fen, static_cast<std::int64_t>(g.seed),
-                        g.rounds, g.is_private, g.status, g.result_json, g.created_at,
-                        g.finished_at, g.time_control, g.rated, g.access_key, g.fence));
+    auto inserted = db.query(
+        writes::create_game(dialect),
+        Params(g.id, g.variant, g.rules, g.start_fen, static_cast<std::int64_t>(g.seed), g.rounds,
+               g.is_private, g.status, g.result_json, g.created_at, g.finished_at, g.time_control,
+               g.rated, g.access_key, g.fence, g.tournament_id, g.berserkable));
     if (!inserted) {
         return failed_with(db, pg::unique_violation)
                    ? core::make_error("create_game: game " + g.id + " already exists")

@@ -35,6 +35,11 @@ core::Status apply(pg::Connection& db, const RevokeSession& write);
 core::Status apply(pg::Connection& db, const RevokeSessions& write);
 core::Status apply(pg::Connection& db, const RateGame& write);
 
+// postgres_tournaments.cpp: tournaments and their events (tournament_records.h).
+core::Status apply(pg::Connection& db, const CreateTournament& write);
+core::Status apply(pg::Connection& db, const AppendTournamentEvents& write);
+core::Status apply(pg::Connection& db, const SetTournamentStatus& write);
+
 // postgres_fences.cpp: claiming a game and checking a batch's fence (fences.h).
 core::Status apply(pg::Connection& db, const ClaimGame& write);
 core::Status apply(pg::Connection& db, const CheckFence& write);

@@ -6,7 +6,7 @@ namespace {
 
 constexpr std::string_view game_columns =
     "id, variant, rules, start_fen, seed, rounds, private, status, result_json, created_at, "
-    "finished_at, time_control, rated, access_key, fence";
+    "finished_at, time_control, rated, access_key, fence, tournament_id, berserkable";
 
 std::string account_where(Dialect d, std::string_view where) {
     return in_dialect(d,

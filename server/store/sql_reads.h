@@ -14,9 +14,10 @@ namespace server::sql::reads {
 std::string player(Dialect d);
 std::string player_by_token_hash(Dialect d);
 
-// games: game_columns (game_from_row) with the clause `where` (a WHERE, an ORDER BY) appended. On
-// PostgreSQL a 16th column holds the seats, joined by the unit separator in seat order; SQLite
-// (3.40 cannot order an aggregate) reads them with seats_of_game.
+// games: the game_column_count game columns (game_from_row) with the clause `where` (a WHERE, an
+// ORDER BY) appended. On PostgreSQL one more column holds the seats, joined by the unit separator
+// in seat order; SQLite (3.40 cannot order an aggregate) reads them with seats_of_game.
+inline constexpr int game_column_count = 17;
 std::string games(Dialect d, std::string_view where);
 // The clauses for games(): the game ?1; the unfinished games in creation order.
 inline constexpr std::string_view game_by_id = "WHERE id = ?1";

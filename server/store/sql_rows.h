@@ -17,7 +17,7 @@ PlayerRecord player_from_row(const Row& r) {
     return PlayerRecord{r.text(0), r.text(1), r.text(2), r.integer(3)};
 }
 
-// The 15 game columns (reads::games), seats left empty.
+// The game columns (reads::games), seats left empty.
 template <class Row>
 GameRecord game_from_row(const Row& r) {
     GameRecord g;
@@ -36,7 +36,29 @@ GameRecord game_from_row(const Row& r) {
     g.rated = r.integer(12) != 0;
     g.access_key = r.text(13);
     g.fence = r.integer(14);
+    g.tournament_id = r.text(15);
+    g.berserkable = r.integer(16) != 0;
     return g;
+}
+
+// The tournament columns (reads::tournament, sql_tournaments.h).
+template <class Row>
+TournamentRecord tournament_from_row(const Row& r) {
+    TournamentRecord t;
+    t.id = r.text(0);
+    t.kind = r.text(1);
+    t.name = r.text(2);
+    t.variant = r.text(3);
+    t.created_by = r.text(4);
+    t.config_json = r.text(5);
+    t.status = r.text(6);
+    t.starts_at = r.integer(7);
+    t.ends_at = r.integer(8);
+    t.created_at = r.integer(9);
+    t.password_hash = r.text(10);
+    t.players = static_cast<int>(r.integer(11));
+    t.winner_json = r.text(12);
+    return t;
 }
 
 // channel, player_id, name, seat, text, at of a line of game `game_id`.

@@ -15,8 +15,9 @@ std::string create_game(Dialect d) {
     return in_dialect(
         d,
         "INSERT INTO games (id, variant, rules, start_fen, seed, rounds, private, status, "
-        "result_json, created_at, finished_at, time_control, rated, access_key, fence) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+        "result_json, created_at, finished_at, time_control, rated, access_key, fence, "
+        "tournament_id, berserkable) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
 }
 
 std::string seat_player(Dialect d) {
@@ -99,8 +100,9 @@ std::string save_analysis(Dialect d) {
 std::string claim_analysis(Dialect d) {
     // Appended in place (GCC 12 warns falsely, -Warray-bounds, on string&& + literal here).
     std::string text(analysis_upsert);
-    text.append(" WHERE analyses.status = 'failed' OR "
-                "(analyses.status = 'queued' AND analyses.run = ?9)");
+    text.append(
+        " WHERE analyses.status = 'failed' OR "
+        "(analyses.status = 'queued' AND analyses.run = ?9)");
     return in_dialect(d, text);
 }
 

@@ -14,7 +14,7 @@ namespace server::sql::writes {
 std::string insert_player(Dialect d);
 std::string rename_player(Dialect d);
 
-// A game's 15 columns, in the order of reads::games, as ?1…?15; seat ?2 of game ?1 is player ?3.
+// A game's 17 columns, in the order of reads::games, as ?1…?17; seat ?2 of game ?1 is player ?3.
 std::string create_game(Dialect d);
 std::string seat_player(Dialect d);
 // 1 if game ?1 exists (no row otherwise).

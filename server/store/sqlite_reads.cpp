@@ -4,6 +4,7 @@
 
 #include "server/store/sql_reads.h"
 #include "server/store/sql_rows.h"
+#include "server/store/sql_tournaments.h"
 
 namespace server::sqlite_reads {
 
@@ -74,6 +75,13 @@ core::Expected<std::optional<GameRecord>> game(Connection& db, std::string_view 
 core::Expected<std::vector<GameRecord>> unfinished_games(Connection& db) {
     return query_games(db, "the unfinished games", sql::reads::unfinished_games_clause(dialect),
                        [](Statement&) {});
+}
+
+core::Expected<std::vector<GameRecord>> tournament_games(Connection& db,
+                                                         std::string_view tournament_id) {
+    return query_games(db, "the games of tournament " + std::string(tournament_id),
+                       sql::reads::tournament_games_clause(dialect),
+                       [&](Statement& s) { s.bind(1, tournament_id); });
 }
 
 core::Expected<std::vector<std::string>> unfinished_game_ids_of(Connection& db,

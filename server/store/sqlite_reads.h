@@ -20,6 +20,8 @@ core::Expected<std::optional<GameRecord>> game(sqlite::Connection& db, std::stri
 core::Expected<std::vector<GameRecord>> unfinished_games(sqlite::Connection& db);
 core::Expected<std::vector<std::string>> unfinished_game_ids_of(sqlite::Connection& db,
                                                                 std::string_view player_id);
+core::Expected<std::vector<GameRecord>> tournament_games(sqlite::Connection& db,
+                                                         std::string_view tournament_id);
 core::Expected<std::vector<StoredEvent>> events(sqlite::Connection& db, std::string_view game_id,
                                                 std::int64_t after_version);
 core::Expected<std::vector<ChatLine>> chat_lines(sqlite::Connection& db, std::string_view game_id);

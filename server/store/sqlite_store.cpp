@@ -7,6 +7,7 @@
 #include "server/store/sqlite_analyses.h"
 #include "server/store/sqlite_reads.h"
 #include "server/store/sqlite_runs.h"
+#include "server/store/sqlite_tournaments.h"
 
 namespace server {
 
@@ -111,6 +112,38 @@ core::Expected<std::optional<AnalysisRecord>> SqliteStore::analysis(std::string_
 
 core::Expected<std::vector<AnalysisRecord>> SqliteStore::queued_analyses() {
     return read([&](Connection& db) { return sqlite_analyses::queued_analyses(db); });
+}
+
+core::Expected<std::optional<TournamentRecord>> SqliteStore::tournament(std::string_view id) {
+    return read([&](Connection& db) { return sqlite_tournaments::tournament(db, id); });
+}
+
+core::Expected<std::vector<TournamentRecord>> SqliteStore::tournaments(
+    const TournamentQuery& query) {
+    return read([&](Connection& db) { return sqlite_tournaments::tournaments(db, query); });
+}
+
+core::Expected<std::vector<TournamentRecord>> SqliteStore::unfinished_tournaments() {
+    return read([&](Connection& db) { return sqlite_tournaments::unfinished_tournaments(db); });
+}
+
+core::Expected<std::vector<StoredTournamentEvent>> SqliteStore::tournament_events(
+    std::string_view id, std::int64_t after_version) {
+    return read([&](Connection& db) {
+        return sqlite_tournaments::tournament_events(db, id, after_version);
+    });
+}
+
+core::Expected<int> SqliteStore::tournaments_created_since(std::string_view player_id,
+                                                           std::int64_t since_ms) {
+    return read([&](Connection& db) {
+        return sqlite_tournaments::tournaments_created_since(db, player_id, since_ms);
+    });
+}
+
+core::Expected<std::vector<GameRecord>> SqliteStore::tournament_games(
+    std::string_view tournament_id) {
+    return read([&](Connection& db) { return sqlite_reads::tournament_games(db, tournament_id); });
 }
 
 core::Expected<std::optional<AccountRecord>> SqliteStore::account(std::string_view player_id) {

@@ -50,6 +50,16 @@ public:
     core::Expected<std::vector<ServerRun>> server_runs() override;
     core::Expected<std::optional<AnalysisRecord>> analysis(std::string_view game_id) override;
     core::Expected<std::vector<AnalysisRecord>> queued_analyses() override;
+    core::Expected<std::optional<TournamentRecord>> tournament(std::string_view id) override;
+    core::Expected<std::vector<TournamentRecord>> tournaments(
+        const TournamentQuery& query) override;
+    core::Expected<std::vector<TournamentRecord>> unfinished_tournaments() override;
+    core::Expected<std::vector<StoredTournamentEvent>> tournament_events(
+        std::string_view id, std::int64_t after_version) override;
+    core::Expected<int> tournaments_created_since(std::string_view player_id,
+                                                  std::int64_t since_ms) override;
+    core::Expected<std::vector<GameRecord>> tournament_games(
+        std::string_view tournament_id) override;
     core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) override;
     core::Expected<std::optional<AccountRecord>> account_by_username(
         std::string_view username) override;

@@ -13,6 +13,7 @@
 #include "server/store/sqlite_fences.h"
 #include "server/store/sqlite_runs.h"
 #include "server/store/sqlite_store.h"
+#include "server/store/sqlite_tournaments.h"
 
 namespace server {
 
@@ -31,7 +32,8 @@ constexpr auto sqlite_dialect = sql::Dialect::sqlite;
 // failure each says why in the words of store.h ("append_event: version 4 of game g_1 is not the
 // last stored version (2) + 1"); the caller rolls back what the batch did so far. The accounts'
 // writes are in sqlite_account_writes.cpp, the heartbeat's in sqlite_runs.cpp, the analyses' in
-// sqlite_analyses.cpp, the fences' in sqlite_fences.cpp.
+// sqlite_analyses.cpp, the fences' in sqlite_fences.cpp, the tournaments' in
+// sqlite_tournaments.cpp.
 
 bool game_exists(Connection& db, std::string_view game_id) {
     auto stmt = db.prepare(writes::game_exists(sqlite_dialect));
@@ -91,7 +93,8 @@ core::Status apply(Connection& db, const CreateGame& w) {
         s.bind(7, std::int64_t{g.is_private ? 1 : 0}).bind(8, g.status);
         s.bind(9, g.result_json).bind(10, g.created_at).bind(11, g.finished_at);
         s.bind(12, g.time_control).bind(13, std::int64_t{g.rated ? 1 : 0});
-        s.bind(14, g.access_key).bind(15, g.fence);
+        s.bind(14, g.access_key).bind(15, g.fence).bind(16, g.tournament_id);
+        s.bind(17, std::int64_t{g.berserkable ? 1 : 0});
     });
     if (!inserted) {
         return db.last_error_code() == SQLITE_CONSTRAINT_PRIMARYKEY
@@ -195,6 +198,18 @@ core::Status apply(Connection& db, const ClaimGame& w) {
 
 core::Status apply(Connection& db, const CheckFence& w) {
     return sqlite_fences::check_fence(db, w);
+}
+
+core::Status apply(Connection& db, const CreateTournament& w) {
+    return sqlite_tournaments::create_tournament(db, w);
+}
+
+core::Status apply(Connection& db, const AppendTournamentEvents& w) {
+    return sqlite_tournaments::append_tournament_events(db, w);
+}
+
+core::Status apply(Connection& db, const SetTournamentStatus& w) {
+    return sqlite_tournaments::set_tournament_status(db, w);
 }
 
 // Runs one write of a batch.

@@ -190,11 +190,13 @@ struct SaveAnalysis {
     std::int64_t taken_from = 0;
 };
 
-// A new player's token also becomes one of its sessions (account_records.h has the other writes).
+// A new player's token also becomes one of its sessions (account_records.h has the account
+// writes, tournament_records.h the tournaments').
 using WriteOp = std::variant<InsertPlayer, RenamePlayer, CreateGame, AppendEvents, FinishGame,
                              SaveSeek, DeleteSeek, CreateAccount, SetPassword, SetAdmin,
                              SetModeration, AddSession, RevokeSession, RevokeSessions, RateGame,
-                             RecordRun, AddChatLine, SaveAnalysis, ClaimGame, CheckFence>;
+                             RecordRun, AddChatLine, SaveAnalysis, ClaimGame, CheckFence,
+                             CreateTournament, AppendTournamentEvents, SetTournamentStatus>;
 // Writes that belong together: committed in one transaction, all or nothing.
 using WriteBatch = std::vector<WriteOp>;
 // Called exactly once per batch with ok (durable) or the error (nothing of the batch was written).
@@ -270,6 +272,25 @@ public:
     virtual core::Expected<std::optional<AnalysisRecord>> analysis(std::string_view game_id) = 0;
     // The analyses still "queued", oldest first (at start-up: they are queued again).
     virtual core::Expected<std::vector<AnalysisRecord>> queued_analyses() = 0;
+
+    // --- Tournaments (tournament_records.h).
+    virtual core::Expected<std::optional<TournamentRecord>> tournament(std::string_view id) = 0;
+    // The tournaments of query.status (and query.kind unless empty), at most query.limit:
+    // "created" soonest starts_at first, "started" soonest ends_at first, "finished" newest
+    // ends_at first; ties in creation order.
+    virtual core::Expected<std::vector<TournamentRecord>> tournaments(
+        const TournamentQuery& query) = 0;
+    // The tournaments "created" or "started", oldest created first (what start-up resumes).
+    virtual core::Expected<std::vector<TournamentRecord>> unfinished_tournaments() = 0;
+    // A tournament's events with version > after_version, in order.
+    virtual core::Expected<std::vector<StoredTournamentEvent>> tournament_events(
+        std::string_view id, std::int64_t after_version = 0) = 0;
+    // How many tournaments `player_id` created at or after since_ms (the per-day limit).
+    virtual core::Expected<int> tournaments_created_since(std::string_view player_id,
+                                                          std::int64_t since_ms) = 0;
+    // The games a tournament paired (GameRecord::tournament_id), oldest first.
+    virtual core::Expected<std::vector<GameRecord>> tournament_games(
+        std::string_view tournament_id) = 0;
 
     // --- Accounts, sessions, moderation and ratings (account_records.h).
     virtual core::Expected<std::optional<AccountRecord>> account(std::string_view player_id) = 0;

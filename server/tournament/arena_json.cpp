@@ -295,6 +295,7 @@ std::string encode_config(const ArenaConfig& config) {
                       {"clock", protocol::time_control_json(config.clock)},
                       {"berserkable", config.berserkable},
                       {"variant", core::variant_name(config.variant)},
+                      {"rules", core::rule_set_name(config.rules)},
                       {"rated", config.rated}};
     return arena_text(out);
 }
@@ -326,6 +327,16 @@ core::Expected<ArenaConfig> decode_config(std::string_view text) {
         }
     }
     config.rated = r.boolean("rated");
+    // "rules" came with the server's arenas (slice 2): settings without it are house rules.
+    if (const auto it = object->find("rules"); it != object->end() && !r.error()) {
+        const auto rules =
+            it->is_string() ? core::parse_rule_set(it->get<std::string>()) : std::nullopt;
+        if (!rules) {
+            r.fail_with("`rules` must be house or strict");
+        } else {
+            config.rules = *rules;
+        }
+    }
     if (r.error()) {
         return core::make_error("arena settings: " + *r.error());
     }

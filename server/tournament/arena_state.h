@@ -30,6 +30,7 @@ struct ArenaConfig {
     protocol::TimeControl clock;
     bool berserkable = true;
     core::VariantId variant = core::VariantId::chessence;
+    core::RuleSet rules = core::RuleSet::house;  // Chessence's rule set (the others ignore it)
     bool rated = true;
 
     ArenaTime ends_at() const { return starts_at + duration_ms; }

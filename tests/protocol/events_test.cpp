@@ -47,6 +47,8 @@ std::vector<events::RoomEvent> one_of_each() {
         events::Takeback{"white", 2, clock({290000, 295000}, 0)},
         events::Takeback{"black", 1},
         events::MoreTime{"black", 15000, clock({75000, 40000}, 0)},
+        events::Berserk{"white", clock({150000, 300000}, std::nullopt)},
+        events::Berserk{"player1", clock({60000, 30000}, 0, true)},
     };
 }
 
@@ -94,6 +96,8 @@ TEST_F(Events, ClocksAreWrittenBySeatWithTheRunningSeat) {
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().find("black"), std::string::npos) << bad.error();
     EXPECT_FALSE(events::decode_event_text(R"({"kind":"moretime","by":"white","ms":15000})").ok());
+    EXPECT_FALSE(events::decode_event_text(R"({"kind":"berserk","by":"white"})").ok())
+        << "a berserk carries the clocks after it";
     EXPECT_FALSE(
         events::decode_event_text(
             R"({"kind":"takeback","by":"white","plies":1,"clock":{"white":1,"black":2,"running":"odd"}})")

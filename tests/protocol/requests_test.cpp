@@ -49,6 +49,7 @@ const std::vector<std::string>& client_examples() {
         R"({"type":"takeback_decline","game_id":"g_0123456789ab"})",
         R"({"type":"moretime","game_id":"g_0123456789ab"})",
         R"({"type":"spectator_chat","game_id":"g_0123456789ab","open":false})",
+        R"({"type":"berserk","game_id":"g_0123456789ab","id":"b1"})",
         R"({"type":"ping","id":"p"})",
         R"({"type":"seek_create","variant":"chesica","rated":true,"rating_min":1400,"rating_max":1800})",
         R"({"type":"quick_pair","variant":"chessence","rated":true})",
@@ -60,6 +61,11 @@ const std::vector<std::string>& client_examples() {
         R"({"type":"change_password","password":"old","new_password":"battery staple"})",
         R"({"type":"admin_mute","player_id":"p_0123456789ab","muted":false})",
         R"({"type":"admin_close","player_id":"p_0123456789ab"})",
+        R"({"type":"tournament_watch","tournament_id":"t_0123456789ab"})",
+        R"({"type":"tournament_unwatch","tournament_id":"t_0123456789ab"})",
+        R"({"type":"tournament_join","tournament_id":"t_0123456789ab","code":"s3cret","id":1})",
+        R"({"type":"tournament_withdraw","tournament_id":"t_0123456789ab"})",
+        R"({"type":"tournament_pause","tournament_id":"t_0123456789ab"})",
     };
     return examples;
 }
@@ -363,3 +369,21 @@ TEST(ParseRequest, ComputerOpponentNeedsALevelAndIsCasual) {
 }
 
 }  // namespace
+
+TEST(ParseRequest, TournamentRequestsReadTheirFields) {
+    const auto join = request_of(
+        R"({"type":"tournament_join","tournament_id":"t_0123456789ab","code":"s3cret"})");
+    EXPECT_EQ(join.type, RequestType::tournament_join);
+    EXPECT_EQ(join.tournament_id, "t_0123456789ab");
+    EXPECT_EQ(join.code, "s3cret");
+    EXPECT_TRUE(protocol::is_tournament_request(join.type));
+    EXPECT_FALSE(protocol::is_tournament_request(RequestType::watch));
+    EXPECT_EQ(error_of(R"({"type":"tournament_watch"})").error.code,
+              protocol::ErrorCode::missing_field);
+    EXPECT_EQ(error_of(R"({"type":"tournament_join","tournament_id":7})").error.code,
+              protocol::ErrorCode::bad_field);
+    EXPECT_EQ(error_of(R"({"type":"tournament_join","tournament_id":"t_1","code":")" +
+                       std::string(65, 'x') + R"("})")
+                  .error.code,
+              protocol::ErrorCode::bad_field);
+}

@@ -204,6 +204,31 @@ public:
     core::Expected<std::vector<server::AnalysisRecord>> queued_analyses() override {
         return read("queued_analyses", [&] { return inner_->queued_analyses(); });
     }
+    core::Expected<std::optional<server::TournamentRecord>> tournament(
+        std::string_view id) override {
+        return read("tournament", [&] { return inner_->tournament(id); });
+    }
+    core::Expected<std::vector<server::TournamentRecord>> tournaments(
+        const server::TournamentQuery& query) override {
+        return read("tournaments", [&] { return inner_->tournaments(query); });
+    }
+    core::Expected<std::vector<server::TournamentRecord>> unfinished_tournaments() override {
+        return read("unfinished_tournaments", [&] { return inner_->unfinished_tournaments(); });
+    }
+    core::Expected<std::vector<server::StoredTournamentEvent>> tournament_events(
+        std::string_view id, std::int64_t after_version) override {
+        return read("tournament_events",
+                    [&] { return inner_->tournament_events(id, after_version); });
+    }
+    core::Expected<int> tournaments_created_since(std::string_view player_id,
+                                                  std::int64_t since_ms) override {
+        return read("tournaments_created_since",
+                    [&] { return inner_->tournaments_created_since(player_id, since_ms); });
+    }
+    core::Expected<std::vector<server::GameRecord>> tournament_games(
+        std::string_view tournament_id) override {
+        return read("tournament_games", [&] { return inner_->tournament_games(tournament_id); });
+    }
     core::Expected<std::optional<server::AccountRecord>> account(
         std::string_view player_id) override {
         return read("account", [&] { return inner_->account(player_id); });

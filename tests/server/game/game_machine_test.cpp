@@ -102,6 +102,7 @@ json view(const GameState& state, ServerTime now) {
         {"grace", {state.clock.grace(0), state.clock.grace(1)}},
         {"next_deadline", deadline ? json(server::unix_ms(*deadline)) : json(nullptr)},
         {"moretime_given", state.moretime_given},
+        {"increment", {state.clock.increment_ms(0), state.clock.increment_ms(1)}},
         {"clock_history", state.clock_history.size()}};
     return view;
 }
@@ -254,6 +255,9 @@ Command random_command(const GameState& state, std::mt19937& rng) {
     if (roll < 13) {
         return command(RequestType::abort, pick(2));
     }
+    if (roll < 16 && state.in_tournament()) {
+        return command(RequestType::berserk, pick(2));
+    }
     if (state.match) {
         switch (state.match->phase()) {
             case core::sniderman::MatchPhase::naming: {
@@ -284,9 +288,13 @@ Command random_command(const GameState& state, std::mt19937& rng) {
 // and checks after every decision that replaying the stored events later gives the live state as
 // the snapshot shows it, the running clock included.
 void expect_replay_is_live(const std::string& variant, const std::string& time_control,
-                           unsigned seed) {
+                           unsigned seed, bool tournament = false) {
     std::mt19937 rng(seed);
-    const auto record = record_of(variant, time_control, seed);
+    auto record = record_of(variant, time_control, seed);
+    if (tournament) {
+        record.tournament_id = "t_test";  // with berserks, and no aborts
+        record.berserkable = true;
+    }
     auto t = ServerTime{} + std::chrono::hours(1);
     Live live{*server::replay(record, {}, t), {}};
     int decisions = 0;
@@ -322,6 +330,13 @@ TEST(GameMachineProperty, ReplayOfStoredEventsIsTheLiveStateInChesica) {
 TEST(GameMachineProperty, ReplayOfStoredEventsIsTheLiveStateInSniderman) {
     for (unsigned seed = 1; seed <= 6; ++seed) {
         expect_replay_is_live("sniderman", seed % 2 ? "120+1" : "-", seed);
+    }
+}
+
+TEST(GameMachineProperty, ReplayOfStoredEventsIsTheLiveStateInTournamentGames) {
+    for (unsigned seed = 1; seed <= 6; ++seed) {
+        const char* variant = seed % 3 == 0 ? "sniderman" : seed % 3 == 1 ? "chessence" : "chesica";
+        expect_replay_is_live(variant, seed % 2 ? "180+2" : "60+3", seed, true);
     }
 }
 

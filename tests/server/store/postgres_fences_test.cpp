@@ -322,7 +322,7 @@ TEST(PostgresFences, AClaimTriedAgainAfterTheStaleTransactionEndedSucceeds) {
     EXPECT_EQ(claimer->game("g_1").value()->fence, 2);
 }
 
-// Schema steps 2 and 3 on a database at step 1: the games stored before read with fence 0.
+// Schema steps 2 to 4 on a database at step 1: the games stored before read with fence 0.
 TEST(PostgresFences, GamesStoredBeforeFencesReadWithFenceZero) {
     const auto uri = database_with_a_game();
     ASSERT_FALSE(uri.empty());
@@ -331,7 +331,11 @@ TEST(PostgresFences, GamesStoredBeforeFencesReadWithFenceZero) {
         ASSERT_TRUE(other);
         // Back to schema version 1, the game with it.
         ASSERT_TRUE(other
-                        ->exec("ALTER TABLE games DROP COLUMN fence; "
+                        ->exec("DROP TABLE tournament_events; DROP TABLE tournaments; "
+                               "DROP FUNCTION tournament_events_gapless(); "
+                               "ALTER TABLE games DROP COLUMN tournament_id, "
+                               "DROP COLUMN berserkable; "
+                               "ALTER TABLE games DROP COLUMN fence; "
                                "ALTER TABLE analyses DROP COLUMN node, DROP COLUMN run, "
                                "DROP COLUMN positions_done, DROP COLUMN positions_total; "
                                "ALTER TABLE seeks DROP COLUMN node, DROP COLUMN run; "

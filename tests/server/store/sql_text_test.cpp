@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "server/store/sql_reads.h"
+#include "server/store/sql_tournaments.h"
 #include "server/store/sqlite_db.h"
 
 namespace {
@@ -79,7 +80,7 @@ TEST(SqlText, TheSqliteJsonFieldOfBrokenJsonIsNull) {
     EXPECT_EQ((*json)->text(0), "null");
 }
 
-// Every shared read in one dialect.
+// Every shared read in one dialect, and the tournaments' statements (sql_tournaments.h).
 std::vector<std::string> sql_text_all_reads(Dialect d) {
     namespace r = server::sql::reads;
     return {r::player(d),
@@ -107,7 +108,19 @@ std::vector<std::string> sql_text_all_reads(Dialect d) {
             r::find_games(d, "loss"),
             r::find_games(d, "draw"),
             r::find_games(d, ""),
-            r::tally(d)};
+            r::tally(d),
+            r::tournament(d),
+            r::tournaments(d, "created"),
+            r::tournaments(d, "started"),
+            r::tournaments(d, "finished"),
+            r::unfinished_tournaments(d),
+            r::tournament_events(d),
+            r::tournaments_created_since(d),
+            r::games(d, r::tournament_games_clause(d)),
+            server::sql::writes::create_tournament(d),
+            server::sql::writes::tournament_log_state(d),
+            server::sql::writes::append_tournament_event(d),
+            server::sql::writes::set_tournament_status(d)};
 }
 
 TEST(SqlText, EveryReadHasOnlyItsDialectsPlaceholders) {

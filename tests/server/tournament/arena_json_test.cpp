@@ -96,8 +96,27 @@ TEST(ArenaJson, StoredFormIsCompactWithSortedKeys) {
               R"({"game":4,"kind":"berserked","side":"first"})");
     EXPECT_EQ(encode_config(sample_config()),
               R"({"berserkable":false,"clock":{"increment":2,"initial":180},)"
-              R"("duration_ms":3600000,"rated":false,"starts_at":1767225600000,)"
-              R"("variant":"chesica"})");
+              R"("duration_ms":3600000,"rated":false,"rules":"house",)"
+              R"("starts_at":1767225600000,"variant":"chesica"})");
+}
+
+TEST(ArenaJson, SettingsWithoutRulesAreHouseRulesAndBadRulesAreRefused) {
+    const std::string before_rules =
+        R"({"berserkable":false,"clock":{"increment":2,"initial":180},)"
+        R"("duration_ms":3600000,"rated":false,"starts_at":1767225600000,"variant":"chessence"})";
+    const auto old = decode_config(before_rules);
+    ASSERT_TRUE(old.ok()) << old.error();
+    EXPECT_EQ(old->rules, core::RuleSet::house);
+    auto strict = sample_config();
+    strict.rules = core::RuleSet::strict;
+    const auto back = decode_config(encode_config(strict));
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(*back, strict);
+    auto bad = before_rules;
+    bad.insert(bad.size() - 1, R"(,"rules":"chaos")");
+    const auto refused = decode_config(bad);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().find("`rules`"), std::string::npos) << refused.error();
 }
 
 TEST(ArenaJson, UnknownFieldsAreIgnored) {

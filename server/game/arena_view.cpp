@@ -1,0 +1,135 @@
+#include "server/game/arena_view.h"
+
+#include "server/tournament/arena.h"
+#include "server/tournament/arena_json.h"
+#include "server/tournament/arena_scoring.h"
+#include "server/tournament/arena_standings.h"
+
+namespace server {
+
+namespace {
+
+const char* player_status_name(tournament::PlayerStatus status) {
+    switch (status) {
+        case tournament::PlayerStatus::active:
+            return "active";
+        case tournament::PlayerStatus::paused:
+            return "paused";
+        case tournament::PlayerStatus::withdrawn:
+            break;
+    }
+    return "withdrawn";
+}
+
+// The points of each game of `player`'s sheet, newest first, one digit each.
+std::string sheet_text(const tournament::ArenaPlayer& player, core::VariantId variant) {
+    const auto score = tournament::score_sheet(player.sheet, variant);
+    std::string text;
+    text.reserve(score.games.size());
+    for (auto it = score.games.rbegin(); it != score.games.rend(); ++it) {
+        text.push_back(static_cast<char>('0' + std::min(it->points, 9)));
+    }
+    return text;
+}
+
+protocol::TournamentRow line_of(const ArenaView& view, const tournament::Standing& standing) {
+    const auto& player = view.state.players.at(standing.id);
+    protocol::TournamentRow row;
+    row.player_id = standing.id;
+    const auto name = view.names.find(standing.id);
+    row.name = name == view.names.end() ? standing.id : name->second;
+    row.rank = standing.rank;
+    row.score = standing.points;
+    row.rating = player.rating;
+    row.performance = standing.performance;
+    row.games = standing.games;
+    row.fire = standing.on_fire;
+    row.status = player_status_name(standing.status);
+    row.sheet = sheet_text(player, view.state.config.variant);
+    return row;
+}
+
+}  // namespace
+
+std::string arena_status(const tournament::ArenaState& state, std::int64_t now) {
+    if (state.finished) {
+        return "finished";
+    }
+    return now >= state.config.starts_at ? "started" : "created";
+}
+
+protocol::TournamentInfo arena_info(const ArenaView& view, std::int64_t now) {
+    const auto& config = view.state.config;
+    protocol::TournamentInfo info;
+    info.id = view.record.id;
+    info.kind = view.record.kind;
+    info.name = view.record.name;
+    info.variant = config.variant;
+    info.clock = config.clock;
+    info.minutes = static_cast<int>(config.duration_ms / 60'000);
+    info.rated = config.rated;
+    info.berserkable = config.berserkable;
+    info.is_private = !view.record.password_hash.empty();
+    const auto creator = view.names.find(view.record.created_by);
+    info.created_by = creator == view.names.end() ? "" : creator->second;
+    info.status = arena_status(view.state, now);
+    info.starts_at = config.starts_at;
+    info.ends_at = config.ends_at();
+    info.now = now;
+    info.pairings_closed =
+        view.state.finished || now >= config.ends_at() - tournament::pairing_stop_ms(config.clock);
+    info.players = static_cast<int>(view.state.players.size());
+    return info;
+}
+
+std::vector<protocol::TournamentRow> arena_rows(const ArenaView& view) {
+    std::vector<protocol::TournamentRow> rows;
+    const auto table = tournament::standings(view.state);
+    rows.reserve(table.size());
+    for (const auto& standing : table) {
+        rows.push_back(line_of(view, standing));
+    }
+    return rows;
+}
+
+std::optional<protocol::TournamentRow> arena_row(const ArenaView& view,
+                                                 const std::string& player_id) {
+    if (!view.state.players.count(player_id)) {
+        return std::nullopt;
+    }
+    for (const auto& standing : tournament::standings(view.state)) {
+        if (standing.id == player_id) {
+            return line_of(view, standing);
+        }
+    }
+    return std::nullopt;
+}
+
+core::Expected<ReplayedArena> replay_arena(const TournamentRecord& record,
+                                           const std::vector<StoredTournamentEvent>& events) {
+    auto config = tournament::decode_config(record.config_json);
+    if (!config) {
+        return core::make_error("tournament " + record.id + ": its settings: " + config.error());
+    }
+    ReplayedArena replayed{tournament::new_arena(*config), 0};
+    for (const auto& stored : events) {
+        if (stored.version != replayed.version + 1) {
+            return core::make_error("tournament " + record.id + ": event " +
+                                    std::to_string(stored.version) + " after " +
+                                    std::to_string(replayed.version));
+        }
+        auto event = tournament::decode_event(stored.json);
+        if (!event) {
+            return core::make_error("tournament " + record.id + ": event " +
+                                    std::to_string(stored.version) + ": " + event.error());
+        }
+        if (auto applied = tournament::apply(replayed.state, *event); !applied) {
+            return core::make_error("tournament " + record.id + ": event " +
+                                    std::to_string(stored.version) + ": " + applied.error());
+        }
+        replayed.version = stored.version;
+    }
+    return replayed;
+}
+
+}  // namespace server

@@ -1,0 +1,44 @@
+#pragma once
+// What an arena shows (issue 43): its record, its state and its players' names as of one moment,
+// and the protocol's values built from them — the tournament's info and the standings' lines —
+// for the watchers' frames (arena_actor.cpp) and the HTTP API (net/http_tournaments.cpp). Pure.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/expected.h"
+#include "protocol/tournament_messages.h"
+#include "server/store/tournament_records.h"
+#include "server/tournament/arena_state.h"
+
+namespace server {
+
+struct ArenaView {
+    TournamentRecord record;
+    tournament::ArenaState state;
+    std::map<std::string, std::string> names;  // player id → display name
+    std::int64_t standings_version = 0;
+};
+
+// The tournament, counted from `now` (unix ms).
+protocol::TournamentInfo arena_info(const ArenaView& view, std::int64_t now);
+// Every player's line, best first.
+std::vector<protocol::TournamentRow> arena_rows(const ArenaView& view);
+// The line of `player_id`, if they are in the arena.
+std::optional<protocol::TournamentRow> arena_row(const ArenaView& view,
+                                                 const std::string& player_id);
+// The record's status as the state says at `now`: "finished" once the end was applied,
+// "started" from the start, else "created".
+std::string arena_status(const tournament::ArenaState& state, std::int64_t now);
+
+// The arena of `record` rebuilt from its stored events: its state and the count of events.
+struct ReplayedArena {
+    tournament::ArenaState state;
+    std::int64_t version = 0;
+};
+core::Expected<ReplayedArena> replay_arena(const TournamentRecord& record,
+                                           const std::vector<StoredTournamentEvent>& events);
+
+}  // namespace server
