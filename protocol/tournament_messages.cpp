@@ -47,14 +47,33 @@ json tournament_rows_json(const std::vector<TournamentRow>& rows) {
     return out;
 }
 
+json duelist_json(const TournamentDuelist& duelist) {
+    return {{"player_id", duelist.player_id},
+            {"name", duelist.name},
+            {"rank", duelist.rank},
+            {"rating", duelist.rating}};
+}
+
+json tournament_duels_json(const std::vector<TournamentDuel>& duels) {
+    json out = json::array();
+    for (const auto& duel : duels) {
+        out.push_back({{"game_id", duel.game_id},
+                       {"first", duelist_json(duel.first)},
+                       {"second", duelist_json(duel.second)}});
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string tournament_message(const TournamentInfo& info, const std::vector<TournamentRow>& page,
-                               std::int64_t version, const std::optional<TournamentRow>& me,
-                               std::string_view my_game, const json& id) {
+                               const std::vector<TournamentDuel>& duels, std::int64_t version,
+                               const std::optional<TournamentRow>& me, std::string_view my_game,
+                               const json& id) {
     json out = {{"type", "tournament"},
                 {"tournament", tournament_info_json(info)},
                 {"standings", tournament_rows_json(page)},
+                {"duels", tournament_duels_json(duels)},
                 {"version", version}};
     if (!id.is_null()) {
         out["id"] = id;
@@ -70,13 +89,15 @@ std::string tournament_message(const TournamentInfo& info, const std::vector<Tou
 
 std::string tournament_standings_message(std::string_view tournament_id, std::int64_t version,
                                          int players, std::string_view status,
-                                         const std::vector<TournamentRow>& changed) {
+                                         const std::vector<TournamentRow>& changed,
+                                         const std::vector<TournamentDuel>& duels) {
     return to_text({{"type", "tournament_standings"},
                     {"tournament_id", tournament_id},
                     {"version", version},
                     {"players", players},
                     {"status", status},
-                    {"changed", tournament_rows_json(changed)}});
+                    {"changed", tournament_rows_json(changed)},
+                    {"duels", tournament_duels_json(duels)}});
 }
 
 std::string tournament_paired_message(std::string_view tournament_id, std::string_view game_id,

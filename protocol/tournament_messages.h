@@ -30,6 +30,21 @@ struct TournamentRow {
     friend bool operator==(const TournamentRow&, const TournamentRow&) = default;
 };
 
+// A game in progress of the tournament, as its lists show it: the two players with their ranks.
+struct TournamentDuelist {
+    std::string player_id;
+    std::string name;
+    int rank = 0;
+    int rating = 0;
+    friend bool operator==(const TournamentDuelist&, const TournamentDuelist&) = default;
+};
+struct TournamentDuel {
+    std::string game_id;
+    TournamentDuelist first;  // White, player0
+    TournamentDuelist second;
+    friend bool operator==(const TournamentDuel&, const TournamentDuel&) = default;
+};
+
 // What a tournament is and where it stands, without its players.
 struct TournamentInfo {
     std::string id;
@@ -57,13 +72,17 @@ nlohmann::json tournament_row_json(const TournamentRow& row);
 // The answer to tournament_watch (and to a join, for the joiner's other pages): the tournament,
 // its first standings page, `version` (the count of standings pushes so far; each delta carries
 // the next), and for a player in it their own line and the game they are in.
+// `duels` are the best placed games in progress.
 std::string tournament_message(const TournamentInfo& info, const std::vector<TournamentRow>& page,
-                               std::int64_t version, const std::optional<TournamentRow>& me,
-                               std::string_view my_game, const nlohmann::json& id);
-// At most once a second while the standings change: the lines that changed since the last push.
+                               const std::vector<TournamentDuel>& duels, std::int64_t version,
+                               const std::optional<TournamentRow>& me, std::string_view my_game,
+                               const nlohmann::json& id);
+// At most once a second while the standings or the games in progress change: the lines that
+// changed since the last push, and the best placed games in progress now.
 std::string tournament_standings_message(std::string_view tournament_id, std::int64_t version,
                                          int players, std::string_view status,
-                                         const std::vector<TournamentRow>& changed);
+                                         const std::vector<TournamentRow>& changed,
+                                         const std::vector<TournamentDuel>& duels);
 // To a paired player's connections: the game to go to (game_started comes from the game too).
 std::string tournament_paired_message(std::string_view tournament_id, std::string_view game_id,
                                       std::string_view you);

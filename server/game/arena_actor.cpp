@@ -8,6 +8,7 @@
 #include "protocol/messages.h"
 #include "protocol/tournament_messages.h"
 #include "server/game/server_state.h"
+#include "server/game/tournaments.h"
 #include "server/guard.h"
 #include "server/log.h"
 #include "server/tournament/arena_json.h"
@@ -181,18 +182,7 @@ void ArenaActor::tick() {
     const auto now = now_ms();
     auto timed = tournament::decide_time(arena_, now);
     if (!timed.empty()) {
-        commit(std::move(timed), {}, [this](bool ok) {
-            if (ok && arena_.finished) {
-                flush();
-                std::vector<protocol::TournamentRow> podium = arena_rows(*view());
-                podium.resize(std::min<std::size_t>(podium.size(), 3));
-                send_to_watchers(
-                    make_frame(protocol::tournament_finished_message(record_.id, podium)));
-                component_logger("tournament")
-                    ->info("tournament {}: finished with {} player(s)", record_.id,
-                           arena_.players.size());
-            }
-        });
+        commit(std::move(timed), {}, [](bool) {});
         return;
     }
     if (status_change(now)) {
@@ -321,12 +311,16 @@ void ArenaActor::commit(std::vector<tournament::ArenaEvent> events, WriteBatch e
                         ->error("tournament {}: cannot store its batch: {}", self->id(),
                                 stored.error());
                 } else {
+                    const bool was_finished = self->arena_.finished;
                     self->arena_ = std::move(*scratch);
                     self->version_ += count;
                     self->record_ = std::move(listed);
                     self->changed_ = true;
                     self->publish();
                     self->arm_flush();
+                    if (!was_finished && self->arena_.finished) {
+                        self->ended();
+                    }
                 }
                 guarded(
                     "tournament", [&] { return "tournament " + self->id() + ": committed"; },
@@ -334,6 +328,16 @@ void ArenaActor::commit(std::vector<tournament::ArenaEvent> events, WriteBatch e
                 self->take_waiting();
             });
         });
+}
+
+void ArenaActor::ended() {
+    flush();
+    std::vector<protocol::TournamentRow> podium = arena_rows(*view());
+    podium.resize(std::min<std::size_t>(podium.size(), 3));
+    send_to_watchers(make_frame(protocol::tournament_finished_message(record_.id, podium)));
+    component_logger("tournament")
+        ->info("tournament {}: finished with {} player(s)", record_.id, arena_.players.size());
+    state_.tournaments().forget(record_.id);
 }
 
 void ArenaActor::publish() {
@@ -347,7 +351,8 @@ void ArenaActor::flush() {
         return;
     }
     changed_ = false;
-    const auto rows = arena_rows(*view());
+    const auto shown = view();
+    const auto rows = arena_rows(*shown);
     std::vector<protocol::TournamentRow> delta;
     for (const auto& row : rows) {
         auto& before = pushed_[row.player_id];
@@ -356,14 +361,16 @@ void ArenaActor::flush() {
             delta.push_back(row);
         }
     }
-    if (delta.empty()) {
+    auto duels = arena_duels(*shown);
+    if (delta.empty() && duels == pushed_duels_) {
         return;
     }
+    pushed_duels_ = duels;
     ++standings_version_;
     publish();
     send_to_watchers(make_frame(protocol::tournament_standings_message(
         record_.id, standings_version_, static_cast<int>(rows.size()),
-        arena_status(arena_, now_ms()), delta)));
+        arena_status(arena_, now_ms()), delta, duels)));
 }
 
 std::vector<std::string> ArenaActor::present_players() {
@@ -420,8 +427,9 @@ void ArenaActor::send_tournament(const Actor& actor, const nlohmann::json& reque
         }
     }
     rows.resize(std::min(rows.size(), arena_first_page));
-    actor.send(make_frame(protocol::tournament_message(
-        arena_info(*shown, now_ms()), rows, standings_version_, me, my_game, request_id)));
+    actor.send(make_frame(protocol::tournament_message(arena_info(*shown, now_ms()), rows,
+                                                       arena_duels(*shown), standings_version_, me,
+                                                       my_game, request_id)));
 }
 
 }  // namespace server

@@ -99,6 +99,9 @@ private:
     // The record's listed status as the state now says, if it differs: one more write.
     std::optional<SetTournamentStatus> status_change(tournament::ArenaTime now) const;
     void publish();
+    // The end was applied: the last standings, the podium to the watchers, and the directory
+    // forgets the actor (a finished tournament is read from the store).
+    void ended();
     // Sends the changed standings lines to every watcher (at most once a second).
     void flush();
     std::vector<std::string> present_players();
@@ -132,6 +135,7 @@ private:
     // The lines last pushed (what a delta is measured against) and the count of pushes.
     std::map<std::string, protocol::TournamentRow> pushed_;
     std::int64_t standings_version_ = 0;
+    std::vector<protocol::TournamentDuel> pushed_duels_;
 
     mutable std::mutex view_mutex_;
     std::shared_ptr<const ArenaView> view_;

@@ -1,5 +1,7 @@
 #include "server/game/arena_view.h"
 
+#include <algorithm>
+
 #include "server/tournament/arena.h"
 #include "server/tournament/arena_json.h"
 #include "server/tournament/arena_scoring.h"
@@ -103,6 +105,33 @@ std::optional<protocol::TournamentRow> arena_row(const ArenaView& view,
         }
     }
     return std::nullopt;
+}
+
+std::vector<protocol::TournamentDuel> arena_duels(const ArenaView& view, std::size_t limit) {
+    const auto rank_of = tournament::ranks(view.state);
+    auto duelist = [&](const std::string& id, int rating) {
+        const auto name = view.names.find(id);
+        const auto rank = rank_of.find(id);
+        return protocol::TournamentDuelist{id, name == view.names.end() ? id : name->second,
+                                           rank == rank_of.end() ? 0 : rank->second, rating};
+    };
+    std::vector<protocol::TournamentDuel> duels;
+    for (const auto& [number, game] : view.state.games) {
+        if (game.game_id) {
+            duels.push_back({*game.game_id, duelist(game.first, game.first_rating),
+                             duelist(game.second, game.second_rating)});
+        }
+    }
+    auto placed = [](const protocol::TournamentDuel& duel) {
+        return std::pair{std::min(duel.first.rank, duel.second.rank),
+                         std::max(duel.first.rank, duel.second.rank)};
+    };
+    std::sort(duels.begin(), duels.end(),
+              [&](const auto& a, const auto& b) { return placed(a) < placed(b); });
+    if (duels.size() > limit) {
+        duels.resize(limit);
+    }
+    return duels;
 }
 
 core::Expected<ReplayedArena> replay_arena(const TournamentRecord& record,

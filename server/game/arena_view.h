@@ -29,6 +29,11 @@ std::vector<protocol::TournamentRow> arena_rows(const ArenaView& view);
 // The line of `player_id`, if they are in the arena.
 std::optional<protocol::TournamentRow> arena_row(const ArenaView& view,
                                                  const std::string& player_id);
+// The games in progress that have started, the best placed first (by the better rank of their
+// players, then the other's), at most `limit`.
+inline constexpr std::size_t arena_duels_shown = 6;
+std::vector<protocol::TournamentDuel> arena_duels(const ArenaView& view,
+                                                  std::size_t limit = arena_duels_shown);
 // The record's status as the state says at `now`: "finished" once the end was applied,
 // "started" from the start, else "created".
 std::string arena_status(const tournament::ArenaState& state, std::int64_t now);

@@ -392,9 +392,9 @@ void Tournaments::request(const Actor& actor, const protocol::Request& request) 
                 auto rows = arena_rows(v);
                 std::optional<protocol::TournamentRow> me = arena_row(v, actor.player_id);
                 rows.resize(std::min<std::size_t>(rows.size(), 50));
-                actor.send(make_frame(
-                    protocol::tournament_message(arena_info(v, unix_ms(state_.time().now())), rows,
-                                                 v.standings_version, me, "", request.id)));
+                actor.send(make_frame(protocol::tournament_message(
+                    arena_info(v, unix_ms(state_.time().now())), rows, arena_duels(v),
+                    v.standings_version, me, "", request.id)));
             }
             return;
         }
@@ -426,6 +426,20 @@ void Tournaments::request(const Actor& actor, const protocol::Request& request) 
     if (!handed) {
         actor.send(error_frame(ErrorCode::rate_limited, std::string(pool_busy_text), request.id));
     }
+}
+
+void Tournaments::forget(std::string_view id) {
+    std::shared_ptr<ArenaActor> gone;
+    {
+        std::lock_guard lock(mutex_);
+        const auto found = running_.find(id);
+        if (found == running_.end()) {
+            return;
+        }
+        gone = std::move(found->second);
+        running_.erase(found);
+    }
+    gone->stop();
 }
 
 void Tournaments::game_ended(TournamentGameEnd end) {

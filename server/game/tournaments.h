@@ -86,6 +86,8 @@ public:
     std::shared_ptr<ArenaActor> running(std::string_view id);
 
     void game_ended(TournamentGameEnd end) override;
+    // A finished tournament leaves memory: from now on it is read from the store (view()).
+    void forget(std::string_view id);
 
 private:
     // The refusal of `type` for `player` before it reaches the tournament (account, join code),

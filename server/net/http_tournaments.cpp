@@ -145,6 +145,14 @@ json full_tournament(const ArenaView& view, std::int64_t now, int page) {
                 {"nbPlayers", info.players},
                 {"private", info.is_private},
                 {"duels", json::array()}};
+    // lichess's duels: the games in progress, best placed first, {id, p: [{n, r, k}, …]}.
+    for (const auto& duel : arena_duels(view)) {
+        json pair = json::array();
+        for (const auto* duelist : {&duel.first, &duel.second}) {
+            pair.push_back({{"n", duelist->name}, {"r", duelist->rating}, {"k", duelist->rank}});
+        }
+        out["duels"].push_back({{"id", duel.game_id}, {"p", pair}});
+    }
     if (info.status == "created") {
         out["secondsToStart"] = std::max<std::int64_t>(0, (info.starts_at - now) / 1000);
     } else if (info.status == "started") {

@@ -38,12 +38,13 @@ protected:
 
     schema::Validator validator_{schema::protocol_schema_root()};
     const protocol::TournamentRow ann_{"p_1", "ann", 1, 6, 1612, 1780, 3, true, "active", "420"};
+    const protocol::TournamentDuel duel_{"g_9", {"p_1", "ann", 1, 1612}, {"p_2", "bob", 2, 1540}};
     const protocol::TournamentRow bob_{"p_2", "bob", 2, 0, 1540, 1100, 3, false, "paused", "000"};
 };
 
 TEST_F(TournamentMessages, TheWatchAnswerCountsFromNow) {
-    const auto started =
-        valid(protocol::tournament_message(info("started"), {ann_, bob_}, 3, ann_, "g_9", "w1"));
+    const auto started = valid(
+        protocol::tournament_message(info("started"), {ann_, bob_}, {duel_}, 3, ann_, "g_9", "w1"));
     EXPECT_EQ(started["id"], "w1");
     EXPECT_EQ(started["tournament"]["seconds_to_finish"], 3000);
     EXPECT_FALSE(started["tournament"].contains("seconds_to_start"));
@@ -52,21 +53,24 @@ TEST_F(TournamentMessages, TheWatchAnswerCountsFromNow) {
     EXPECT_EQ(started["standings"][1]["status"], "paused");
     EXPECT_EQ(started["me"]["game_id"], "g_9");
     EXPECT_EQ(started["version"], 3);
+    EXPECT_EQ(started["duels"][0]["game_id"], "g_9");
+    EXPECT_EQ(started["duels"][0]["second"]["name"], "bob");
 
     auto early = info("created");
     early.now = early.starts_at - 90'000;
     const auto created =
-        valid(protocol::tournament_message(early, {}, 0, std::nullopt, "", nullptr));
+        valid(protocol::tournament_message(early, {}, {}, 0, std::nullopt, "", nullptr));
     EXPECT_EQ(created["tournament"]["seconds_to_start"], 90);
     EXPECT_FALSE(created.contains("me"));
 }
 
 TEST_F(TournamentMessages, PushesCarryTheirLines) {
     const auto delta =
-        valid(protocol::tournament_standings_message("t_1", 4, 2, "started", {bob_}));
+        valid(protocol::tournament_standings_message("t_1", 4, 2, "started", {bob_}, {duel_}));
     EXPECT_EQ(delta["changed"].size(), 1u);
     EXPECT_EQ(delta["changed"][0]["sheet"], "000");
     EXPECT_EQ(delta["version"], 4);
+    EXPECT_EQ(delta["duels"][0]["first"]["rank"], 1);
     const auto paired = valid(protocol::tournament_paired_message("t_1", "g_2", "black"));
     EXPECT_EQ(paired["game_id"], "g_2");
     EXPECT_EQ(paired["you"], "black");

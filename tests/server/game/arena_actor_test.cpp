@@ -211,6 +211,12 @@ TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
     const auto delta = watcher.wait_for(
         [](const json& m) { return m["type"] == "tournament_standings" && m["version"] >= 1; });
     EXPECT_FALSE(delta["changed"].empty());
+    // The games in progress reached it too: the best placed, each with both players.
+    const auto with_duels = watcher.wait_for(
+        [](const json& m) { return m["type"] == "tournament_standings" && !m["duels"].empty(); });
+    EXPECT_EQ(with_duels["duels"][0]["game_id"].get<std::string>().rfind("g_", 0), 0u);
+    EXPECT_NE(with_duels["duels"][0]["first"]["player_id"],
+              with_duels["duels"][0]["second"]["player_id"]);
     EXPECT_EQ(watcher.schema_violations(), 0u);
 
     // The full view: lichess's fields.
@@ -403,18 +409,23 @@ TEST_F(Arenas, AFirstMoveThatDoesNotComeLosesTheGameAndWithdrawsThePlayer) {
                m["event"]["kind"] == "game_over";
     });
     EXPECT_EQ(over["event"]["result"]["reason"], "no_start");
-    ASSERT_TRUE(test::eventually([&] {
-        const auto line = standing_of(server_.port(), pair.tournament, pair.black->name);
-        return line.is_object() && line["score"] == 2;
-    }, 10s));
+    ASSERT_TRUE(test::eventually(
+        [&] {
+            const auto line = standing_of(server_.port(), pair.tournament, pair.black->name);
+            return line.is_object() && line["score"] == 2;
+        },
+        10s));
     const auto white = standing_of(server_.port(), pair.tournament, pair.white->name);
     EXPECT_EQ(white["score"], 0);
     EXPECT_EQ(white.value("withdraw", false), true) << white.dump();
     // Coming back is joining again.
     EXPECT_EQ(join(*pair.white, pair.tournament)["type"], "ack");
-    EXPECT_TRUE(test::eventually([&] {
-        return !standing_of(server_.port(), pair.tournament, pair.white->name).contains("withdraw");
-    }, 5s));
+    EXPECT_TRUE(test::eventually(
+        [&] {
+            return !standing_of(server_.port(), pair.tournament, pair.white->name)
+                        .contains("withdraw");
+        },
+        5s));
 }
 
 TEST_F(Arenas, ABerserkInTheRoomReachesTheArenasSheet) {
@@ -424,18 +435,41 @@ TEST_F(Arenas, ABerserkInTheRoomReachesTheArenasSheet) {
     const auto pair = pair_two(server_.port(), two);
     ASSERT_TRUE(pair.white && pair.black);
     pair.white->ws->send({{"type", "berserk"}, {"game_id", pair.game_id}, {"id", "b"}});
-    const auto cut = pair.white->ws->wait_for([&](const json& m) {
-        return m["type"] == "event" && m["event"]["kind"] == "berserk";
-    });
+    const auto cut = pair.white->ws->wait_for(
+        [&](const json& m) { return m["type"] == "event" && m["event"]["kind"] == "berserk"; });
     EXPECT_EQ(cut["event"]["clock"]["white"], 90'000);  // 3 minutes halved
     white_wins(pair.game_id, *pair.white, *pair.black);
-    ASSERT_TRUE(test::eventually([&] {
-        const auto full =
-            json::parse(test::http_get(server_.port(), "/api/tournament/" + pair.tournament).body);
-        return full["stats"]["berserks"] == 1;
-    }, 10s));
+    ASSERT_TRUE(test::eventually(
+        [&] {
+            const auto full = json::parse(
+                test::http_get(server_.port(), "/api/tournament/" + pair.tournament).body);
+            return full["stats"]["berserks"] == 1;
+        },
+        10s));
     // One ply: a berserk win under 14 plies has no bonus.
     EXPECT_EQ(standing_of(server_.port(), pair.tournament, pair.white->name)["score"], 2);
+}
+
+}  // namespace
+
+namespace {
+
+// The end may come first through a game's news (a flag falls when the time jumps past the end):
+// the watchers still hear the podium, and the finished arena is read from the store after.
+TEST_F(Arenas, AnEndThatAGamesNewsBringsStillFinishesTheArena) {
+    std::vector<Entrant> two;
+    two.push_back(registered(server_.port(), "end_white"));
+    two.push_back(registered(server_.port(), "end_black"));
+    const auto pair = pair_two(server_.port(), two);
+    ASSERT_TRUE(pair.white && pair.black);
+    time_->advance(21min);  // the room ends its game at once (no_start); the arena is over
+    const auto finished = pair.black->ws->wait_type("tournament_finished");
+    EXPECT_EQ(finished["tournament_id"], pair.tournament);
+    const auto full =
+        json::parse(test::http_get(server_.port(), "/api/tournament/" + pair.tournament).body);
+    EXPECT_EQ(full["isFinished"], true);
+    EXPECT_EQ(full["stats"]["games"], 0);  // the game ended after the end: it does not count
+    EXPECT_EQ(join(*pair.white, pair.tournament)["code"], "tournament_finished");
 }
 
 }  // namespace
