@@ -35,7 +35,7 @@ export function standingsTable(lines, page, meId) {
     }
     return h('table', { class: 'list standings' },
         h('caption', { class: 'visually-hidden' }, 'Standings'),
-        h('thead', {}, h('tr', {}, ...['Rank', 'Player', 'Rating', 'Games', 'Score']
+        h('thead', {}, h('tr', {}, ...['Rank', 'Player', 'Rating', 'Points per game', 'Score']
             .map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, ...shown.map((l) => h('tr', {
             'data-player': l.playerId, 'data-status': l.status, class: l.playerId === meId ? 'me' : null },
