@@ -100,7 +100,8 @@ export class TournamentsPage {
     // "4:05" to go, from the server's times (ms since the epoch) against this computer's clock.
     tick_() {
         for (const el of this.lists_.querySelectorAll('[data-until]')) {
-            el.textContent = durationText(Number(el.dataset.until) - Date.now());
+            const left = Number(el.dataset.until) - Date.now();
+            el.textContent = left > 0 ? durationText(left) : 'now'; // the list is a little behind
         }
     }
 }

@@ -45,6 +45,7 @@ test('an arena: join, pairing, berserk, a result in the standings, back to the t
     await ann.fill(`${form} input[name="increment"]`, '0');
     await ann.fill(`${form} input[name="duration"]`, '20');
     await ann.fill(`${form} input[name="wait"]`, '0');
+    await screenshot(ann, 'tournaments-form');
     await ann.click('[data-action="create-tournament"]');
     await ann.waitForFunction(() => /^\/tournament\/t_/.test(location.pathname));
     const tid = decodeURIComponent(await ann.evaluate(() => location.pathname.split('/')[2]));
@@ -63,6 +64,7 @@ test('an arena: join, pairing, berserk, a result in the standings, back to the t
     const row = `.tournament-list tr[data-tournament="${tid}"]`;
     await bob.waitForSelector(row);
     assert.match(await bob.textContent(row), /3\+0.*20 min/);
+    await screenshot(bob, 'tournaments-list');
     await bob.click(`${row} a`);
     await bob.waitForSelector('[data-action="join"]:not([disabled])');
 

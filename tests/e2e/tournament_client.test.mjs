@@ -1,8 +1,9 @@
 // Client-only tests of the tournament pages (issue 43) against a scripted socket: the standings kept
 // from the pushed deltas (by player id, re-sorted by rank, paged by 10; a gap in the versions asks
-// for the whole view again), the buttons of a guest, a countdown that is not a live region; and
+// for the whole view again), the buttons of a guest, a countdown that is not a live region;
 // presence: a player in an arena watches it again after a reconnect on any page, and a pairing
-// takes them to the game.
+// takes them to the game; the create form's request (HTTP answered by the test) and its refusal;
+// a refused join shown beside the buttons, and the podium at the end.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { WEB_ROOT, launch, newPage } from './lib/browser.mjs';
@@ -96,6 +97,86 @@ test('presence: a player in an arena watches it from every page, again after a r
     mock.push({ type: 'tournament_finished', tournament_id: 't_1', podium: [] });
     await mock.next((m) => m.type === 'tournament_unwatch' && m.tournament_id === 't_1');
     assert.deepEqual(await page.evaluate(() => JSON.parse(sessionStorage.getItem('chessence.tournaments'))), []);
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});
+
+// A second welcome, as for an account: the pages show what accounts may do.
+const asAccount = (mock) => mock.push({ type: 'welcome', protocol: 1, server: 'mock', player: { id: 'p_me', name: 'me' },
+                                        token: 'tok', games: [], account: { username: 'me' } });
+
+test('create form: lichess\'s fields with the bearer token; a refusal shows its code; then the new page', async () => {
+    const { context, page } = await newPage(browser);
+    const mock = await mockSocket(page);
+    const posts = [];
+    let answer = { status: 400, body: { code: 'bad_field', error: '`minutes` (20-180) is required' } };
+    await page.route('**/api/tournament', (route) => {
+        const req = route.request();
+        if (req.method() === 'GET') {
+            return route.fulfill({ json: { created: [], started: [], finished: [] } });
+        }
+        posts.push({ body: new URLSearchParams(req.postData()), auth: req.headers().authorization,
+                     type: req.headers()['content-type'] });
+        return route.fulfill({ status: answer.status, json: answer.body });
+    });
+    await page.goto(`${site.url}/tournaments`);
+    await page.waitForSelector('[data-hint="sign-in"]');
+    assert.equal(await page.locator('form[data-form="tournament"]').count(), 0);
+    await mock.next((m) => m.type === 'hello');
+    asAccount(mock);
+    const form = 'form[data-form="tournament"]';
+    await page.waitForSelector(form);
+    await page.fill(`${form} input[name="name"]`, 'Friday Chesica');
+    await page.selectOption(`${form} select[name="variant"]`, 'chesica');
+    await page.selectOption(`${form} select[name="rules"]`, 'strict');
+    await page.fill(`${form} input[name="minutes"]`, '0.5');
+    await page.fill(`${form} input[name="increment"]`, '1');
+    await page.fill(`${form} input[name="duration"]`, '30');
+    await page.fill(`${form} input[name="wait"]`, '10');
+    await page.uncheck(`${form} input[name="rated"]`);
+    await page.fill(`${form} input[name="password"]`, 'secret');
+    await page.click('[data-action="create-tournament"]');
+    await page.waitForSelector(`${form} .form-error[data-code="bad_field"]:not([hidden])`);
+    assert.match(await page.textContent(`${form} .form-error`), /^bad_field: `minutes`/);
+    const sent = posts[0];
+    assert.equal(sent.auth, 'Bearer tok');
+    assert.equal(sent.type, 'application/x-www-form-urlencoded');
+    assert.deepEqual(Object.fromEntries(sent.body), {
+        name: 'Friday Chesica', variant: 'chesica', rules: 'strict', clockTime: '0.5', clockIncrement: '1',
+        minutes: '30', waitMinutes: '10', rated: 'false', berserkable: 'true', password: 'secret' });
+
+    answer = { status: 200, body: { id: 't_9', fullName: 'Friday Chesica' } };
+    await page.click('[data-action="create-tournament"]');
+    await page.waitForFunction(() => location.pathname === '/tournament/t_9');
+    await mock.next((m) => m.type === 'tournament_watch' && m.tournament_id === 't_9');
+    // The refusal's 400 is logged by the browser; nothing else went wrong.
+    assert.deepEqual(page.errors.filter((e) => !e.includes('status of 400')), []);
+    await context.close();
+});
+
+test('tournament page: a refused join shows its code beside the buttons; the end shows the podium', async () => {
+    const { context, page } = await newPage(browser);
+    const mock = await mockSocket(page);
+    await page.goto(`${site.url}/tournament/t_1`);
+    await mock.next(isWatch);
+    asAccount(mock);
+    const others = [line(1), line(2), line(3)];
+    mock.push(tournament(others, null));
+    await page.waitForSelector('[data-action="join"]:not([disabled])');
+    await page.click('[data-action="join"]');
+    const join = await mock.next((m) => m.type === 'tournament_join');
+    assert.equal(join.tournament_id, 't_1');
+    mock.push({ type: 'error', id: join.id, code: 'tournament_finished', message: 'the tournament is over' });
+    await page.waitForSelector('.tournament-actions .form-error[data-code="tournament_finished"]');
+    assert.equal(await page.textContent('.tournament-actions .form-error'), 'the tournament is over (tournament_finished)');
+    // Not as a toast as well.
+    assert.equal(await page.isVisible('#toast'), false);
+
+    mock.push({ type: 'tournament_finished', tournament_id: 't_1', podium: others });
+    await page.waitForSelector('.podium li[data-place="3"]');
+    assert.deepEqual(await page.locator('.podium li a').allTextContents(), ['player1', 'player2', 'player3']);
+    assert.equal(await page.locator('[data-action="join"]').count(), 0);
+    assert.equal(await page.textContent('[data-countdown]'), 'The tournament is over.');
     assert.deepEqual(page.errors, []);
     await context.close();
 });
