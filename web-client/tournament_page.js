@@ -7,8 +7,9 @@ import { buildTournament, readFinished, readPaired, readStandings, readTournamen
 import { h, missingPage, variantTitle } from './ui.js';
 import { clockLabel } from './clock.js';
 import { setTitle } from './notify.js';
-import { STANDINGS_PAGE, duelList, durationText, pager, podium, standingsTable, statusText } from './tournament_view.js';
+import { STANDINGS_PAGE, durationText, pager, podium, standingsTable, statusText } from './tournament_view.js';
 import { tournamentActions } from './tournament_actions.js';
+import { DuelBoards } from './tournament_duels.js';
 
 export class TournamentPage {
     constructor(app, root, id) {
@@ -27,6 +28,7 @@ export class TournamentPage {
         this.head_ = h('section', { class: 'card tournament-head' }, h('p', {}, 'Loading the tournament…'));
         this.standings_ = h('section', { class: 'card tournament-standings', 'aria-labelledby': 'standings-title' });
         this.side_ = h('div', { class: 'tournament-side' });
+        this.duels_ = new DuelBoards(this.app_.conn);
         this.root_.append(h('div', { class: 'tournament-page', 'data-tournament': this.id_ },
                             this.head_, this.standings_, this.side_));
         this.app_.tournaments.watch(this.id_);
@@ -36,6 +38,7 @@ export class TournamentPage {
     leave() {
         this.left_ = true;
         clearInterval(this.ticker_);
+        this.duels_.stop();
         this.app_.tournaments.unwatch(this.id_);
     }
 
@@ -61,6 +64,9 @@ export class TournamentPage {
     }
 
     handle(msg) {
+        if (msg.game_id && this.duels_.handle(msg)) {
+            return;
+        }
         const mine = (msg.tournament?.id ?? msg.tournament_id) === this.id_;
         if (msg.type === 'tournament' && mine) {
             this.saw_(readTournament(msg));
@@ -175,8 +181,10 @@ export class TournamentPage {
                 this.page_ = p;
                 this.render_();
             }));
+        // The top games while it is played (small live boards: tournament_duels.js).
+        this.duels_.render(info.status === 'started' ? t.duels : []);
         this.side_.replaceChildren(...(info.status === 'finished' ? [podium(t.podium ?? lines.slice(0, 3))] : []),
-                                   ...(info.status === 'started' ? [duelList(t.duels)] : []));
+                                   ...(info.status === 'started' ? [this.duels_.el] : []));
         this.tick_();
     }
 

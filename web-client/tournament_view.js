@@ -1,5 +1,5 @@
 // The parts of the tournament page that only draw what they are given: the standings table (a page
-// of it), the podium, the top games and the words for times and states.
+// of it), its pager, the podium and the words for times and states.
 import { h } from './ui.js';
 
 export const STANDINGS_PAGE = 10;
@@ -16,12 +16,21 @@ export function durationText(ms) {
 const STATUS_TEXT = { created: 'Starting soon', started: 'Playing now', finished: 'Finished' };
 export const statusText = (s) => STATUS_TEXT[s] ?? s;
 
+// The flame of a player on fire, drawn (an emoji needs a font the computer may lack).
+function flame() {
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    svg.setAttribute('viewBox', '0 0 16 16');
+    svg.setAttribute('aria-hidden', 'true');
+    svg.innerHTML = '<path fill="currentColor" d="M8 1c.5 2.6 3.5 4.2 3.5 7.6A3.5 3.5 0 0 1 8 15a3.5 3.5 0 0 1-3.5-3.6'
+        + 'c0-1.6.8-2.7 1.6-3.5.1 1.2.6 2 1.4 2.4C7 8 6.6 4.4 8 1z"/>';
+    return h('span', { class: 'fire', role: 'img', 'aria-label': 'on fire', title: 'On fire: the next win scores double' }, svg);
+}
+
 // The sheet as lichess shows it: one digit a game, newest first; the games scored on fire marked.
 function sheetCell(line) {
     const digits = [...line.sheet].map((d) => (Number(d) >= 4
         ? h('span', { class: 'fire-score', title: 'on fire: double points' }, d) : h('span', {}, d)));
-    return h('td', { class: 'sheet' }, ...digits,
-             line.fire ? h('span', { class: 'fire', role: 'img', 'aria-label': 'on fire', title: 'On fire: the next win scores double' }, '🔥') : '');
+    return h('td', { class: 'sheet' }, ...digits, line.fire ? flame() : '');
 }
 
 // The player's page exists for every player (/player/<id>).
@@ -42,7 +51,7 @@ export function standingsTable(lines, page, meId) {
             h('td', { class: 'rank' }, String(l.rank)),
             h('td', { class: 'name' }, playerLink(l), l.status === 'withdrawn' ? h('span', { class: 'badge' }, 'withdrawn')
                 : l.status === 'paused' ? h('span', { class: 'badge' }, 'paused') : ''),
-            h('td', {}, String(l.rating)), sheetCell(l), h('td', { class: 'score' }, String(l.score))))));
+            h('td', {}, String(l.rating)), sheetCell(l), h('td', { class: 'points' }, String(l.score))))));
 }
 
 // The pager under the table: ← / page n of m / →.
@@ -66,17 +75,6 @@ export function podium(lines) {
         lines.length === 0 ? h('p', { class: 'empty' }, 'Nobody played.')
             : h('ol', { class: 'podium-list' }, ...lines.slice(0, 3).map((l, i) => h('li', { 'data-place': i + 1 },
                 h('span', { class: 'place' }, places[i]), ' ', playerLink(l), ' ',
-                h('span', { class: 'score' }, `${l.score} points`), ' ',
+                h('span', { class: 'points' }, `${l.score} points`), ' ',
                 h('span', { class: 'meta' }, `${l.games} games · performance ${l.performance}`)))));
-}
-
-// The top games in progress, as links.
-export function duelList(duels) {
-    const side = (p) => `${p.name} (#${p.rank}, ${p.rating})`;
-    return h('section', { class: 'card duels', 'aria-labelledby': 'duels-title' },
-        h('h2', { id: 'duels-title' }, 'Top games'),
-        duels.length === 0 ? h('p', { class: 'empty' }, 'No game in progress.')
-            : h('ul', { class: 'game-list' }, ...duels.map((d) => h('li', { 'data-duel': d.gameId },
-                h('a', { class: 'game-link', href: `/game/${encodeURIComponent(d.gameId)}` },
-                  h('span', {}, side(d.first)), h('span', { class: 'meta' }, 'vs'), h('span', {}, side(d.second)))))));
 }

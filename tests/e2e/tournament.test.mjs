@@ -110,7 +110,7 @@ test('an arena: join, pairing, berserk, a result in the standings, back to the t
     }
 
     // The guest's standings: Black won, 2 points.
-    await guest.waitForFunction((id) => document.querySelector(`.standings tr[data-player="${id}"] .score`)
+    await guest.waitForFunction((id) => document.querySelector(`.standings tr[data-player="${id}"] .points`)
         ?.textContent === '2', blackId, { timeout: 15000 });
     assert.equal(await guest.textContent(`.standings tr[data-player="${blackId}"] .rank`), '1');
     assert.equal(await guest.textContent(`.standings tr[data-player="${blackId}"] .sheet`), '2');

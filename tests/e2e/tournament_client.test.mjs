@@ -3,12 +3,13 @@
 // for the whole view again), the buttons of a guest, a countdown that is not a live region;
 // presence: a player in an arena watches it again after a reconnect on any page, and a pairing
 // takes them to the game; the create form's request (HTTP answered by the test) and its refusal;
-// a refused join shown beside the buttons, and the podium at the end.
+// a refused join shown beside the buttons, and the podium at the end; the top games' live boards.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { WEB_ROOT, launch, newPage } from './lib/browser.mjs';
+import { WEB_ROOT, launch, newPage, screenshot } from './lib/browser.mjs';
 import { serveStatic } from './lib/static_server.mjs';
 import { mockSocket } from './lib/mock_server.mjs';
+import { boardFromFen } from '../../web-client/protocol.js';
 
 let browser;
 let site;
@@ -53,7 +54,7 @@ test('standings: deltas by player id, re-sorted by rank, paged by 10; a gap asks
                 changed: [line(12, { rank: 1, score: 30, fire: true, sheet: '422', games: 3 }),
                           ...lines.slice(0, 11).map((l) => ({ ...l, rank: l.rank + 1 }))] });
     await page.waitForSelector('.standings tbody tr:first-child[data-player="p_12"]');
-    assert.equal(await page.textContent('.standings tbody tr:first-child .score'), '30');
+    assert.equal(await page.textContent('.standings tbody tr:first-child .points'), '30');
     assert.equal(await page.locator('.standings tbody tr:first-child .fire').count(), 1);
     assert.equal(await page.locator('.standings tbody tr:first-child .fire-score').count(), 1);
     assert.equal(await page.textContent('.standings tbody tr:nth-child(2) .rank'), '2');
@@ -62,13 +63,17 @@ test('standings: deltas by player id, re-sorted by rank, paged by 10; a gap asks
     mock.push({ type: 'tournament_standings', tournament_id: 't_1', version: 4, players: 12, status: 'started',
                 changed: [line(1, { rank: 1, score: 99 })] });
     await mock.next(isWatch);
-    assert.notEqual(await page.textContent('.standings tbody tr:first-child .score'), '99');
+    assert.notEqual(await page.textContent('.standings tbody tr:first-child .points'), '99');
 
     // A guest: Join is disabled, with the hint; the countdown ticks but is not a live region.
     assert.ok(await page.isDisabled('[data-action="join"]'));
     assert.ok(await page.isVisible('[data-hint="sign-in"]'));
     assert.match(await page.textContent('[data-countdown]'), /^Ends in (9|10):\d\d$/);
     assert.equal(await page.locator('[data-countdown]').evaluate((el) => !!el.closest('[aria-live]')), false);
+    // On a phone the page fits its width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+    await screenshot(page, 'arena-phone');
     assert.deepEqual(page.errors, []);
     await context.close();
 });
@@ -137,6 +142,8 @@ test('create form: lichess\'s fields with the bearer token; a refusal shows its 
     await page.fill(`${form} input[name="password"]`, 'secret');
     await page.click('[data-action="create-tournament"]');
     await page.waitForSelector(`${form} .form-error[data-code="bad_field"]:not([hidden])`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'the form fits a phone');
     assert.match(await page.textContent(`${form} .form-error`), /^bad_field: `minutes`/);
     const sent = posts[0];
     assert.equal(sent.auth, 'Bearer tok');
@@ -177,6 +184,40 @@ test('tournament page: a refused join shows its code beside the buttons; the end
     assert.deepEqual(await page.locator('.podium li a').allTextContents(), ['player1', 'player2', 'player3']);
     assert.equal(await page.locator('[data-action="join"]').count(), 0);
     assert.equal(await page.textContent('[data-countdown]'), 'The tournament is over.');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+});
+
+test('top games: small live boards, each game watched, its moves drawn, unwatched once gone', async () => {
+    const { context, page } = await newPage(browser);
+    const mock = await mockSocket(page);
+    await page.goto(`${site.url}/tournament/t_1`);
+    await mock.next(isWatch);
+    const duel = { game_id: 'g_5', first: { player_id: 'p_1', name: 'player1', rank: 1, rating: 1600 },
+                   second: { player_id: 'p_2', name: 'player2', rank: 2, rating: 1550 } };
+    mock.push({ ...tournament([line(1), line(2)], null), duels: [duel] });
+    await mock.next((m) => m.type === 'watch' && m.game_id === 'g_5');
+    const fen = 'km4/mmm2*/1mm1*1/2*3/1*2*1/3*2/1*1MM1/*3MM/4MK[MMMmmm] w 0 1';
+    const after = 'km4/mmm2*/1mm1*1/2*3/1*2*1/3*2/1*1MM1/*2MMM/4MK[MMMmmm] b 0 1';
+    mock.push({ type: 'snapshot', game_id: 'g_5', version: 3, variant: 'chessence', rules: 'house',
+                players: [{ seat: 'white', id: 'p_1', name: 'player1' }, { seat: 'black', id: 'p_2', name: 'player2' }],
+                start_fen: fen, fen, moves: [], to_move: 'white', board: boardFromFen('chessence', fen), legal: [] });
+    await page.waitForSelector('li[data-duel="g_5"] .duel-board[data-ply="0"] svg.board');
+    assert.match(await page.textContent('li[data-duel="g_5"] a'), /player1 \(#1, 1600\).*vs.*player2/);
+    assert.equal(await page.getAttribute('li[data-duel="g_5"] a', 'href'), '/game/g_5');
+    // The board is decoration beside the link: no tab stop, hidden from screen readers.
+    assert.equal(await page.locator('.duel-board[inert][aria-hidden="true"]').count(), 1);
+    mock.push({ type: 'event', game_id: 'g_5', version: 4,
+                event: { kind: 'move', move: 'c2-c3', by: 'white', fen: after, board: boardFromFen('chessence', after),
+                         to_move: 'black', legal: [] } });
+    await page.waitForSelector('.duel-board[data-ply="1"]');
+    await screenshot(page, 'arena-duels');
+
+    // The game leaves the top games: it is no longer watched.
+    mock.push({ type: 'tournament_standings', tournament_id: 't_1', version: 2, players: 2, status: 'started',
+                changed: [], duels: [] });
+    await mock.next((m) => m.type === 'unwatch' && m.game_id === 'g_5');
+    await page.waitForSelector('.duels .empty');
     assert.deepEqual(page.errors, []);
     await context.close();
 });
