@@ -85,7 +85,8 @@ export function installAccounts(app, host) {
         if (open) {
             const panel = h('div', { class: 'account-panel card' });
             if (!a) {
-                panel.append(signInForm(), h('p', {}, h('a', { href: '/leaderboard/chessence' }, 'Leaderboards')));
+                panel.append(signInForm(), h('p', {}, h('a', { href: '/leaderboard/chessence' }, 'Leaderboards'), ' · ',
+                                             h('a', { href: '/tournaments' }, 'Tournaments')));
             } else if (mode === 'password') {
                 panel.append(passwordForm());
             } else {
@@ -102,7 +103,8 @@ export function installAccounts(app, host) {
                 });
                 panel.append(h('p', {}, `Signed in as ${a.username}${a.admin ? ' (admin)' : ''}.`),
                              h('p', {}, h('a', { href: `/player/${encodeURIComponent(app.me.id)}` }, 'Your games and ratings'),
-                               ' · ', h('a', { href: '/leaderboard/chessence' }, 'Leaderboards')),
+                               ' · ', h('a', { href: '/leaderboard/chessence' }, 'Leaderboards'),
+                               ' · ', h('a', { href: '/tournaments' }, 'Tournaments')),
                              h('div', { class: 'row' }, logout, everywhere, change));
             }
             panel.addEventListener('click', (e) => {

@@ -4,6 +4,7 @@
 import { api, readAnalysis, readApiCode, readApiError, readGameInfo, readLegal, readPuzzle, readPuzzleCounts,
          readSeek } from './protocol.js';
 import { TOKEN_KEY, keyOf } from './socket.js';
+import { readCreated, readTournamentList, tournamentApi } from './protocol_tournament.js';
 
 // `path` with the game's access key, when it is a private game whose key this page knows.
 export function withKey(path, gameId) {
@@ -14,13 +15,15 @@ export function withKey(path, gameId) {
 // The game page's path (with the key of a private game).
 export const gamePath = (gameId) => withKey(`/game/${encodeURIComponent(gameId)}`, gameId);
 
-async function getJson(url, method = 'GET') {
+async function getJson(url, method = 'GET', form = null) {
     let res;
     try {
-        // The session token lets a private game's players read it without its key.
+        // The session token lets a private game's players read it without its key (and names the
+        // account that creates a tournament).
         const token = localStorage.getItem(TOKEN_KEY);
-        res = await fetch(url, { method, headers: { accept: 'application/json',
-                                                    ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+        const headers = { accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}),
+                          ...(form !== null ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) };
+        res = await fetch(url, { method, headers, ...(form !== null ? { body: form } : {}) });
     } catch {
         return { ok: false, status: 0, code: '', error: 'The server cannot be reached.' };
     }
@@ -70,3 +73,7 @@ export const fetchPuzzle = async (game, which, exclude = []) => map(await getJso
 export const fetchAnalysis = async (gameId) => map(await getJson(withKey(api.analysisUrl(gameId), gameId)), readAnalysis);
 export const requestAnalysis = async (gameId) => map(await getJson(withKey(api.analysisUrl(gameId), gameId), 'POST'),
                                                      readAnalysis);
+// Tournaments (docs/tournaments.md, "HTTP API"): the lists, and creating an arena from the form's
+// fields (protocol_tournament.js's createBody) as the signed-in account.
+export const fetchTournaments = async () => map(await getJson(tournamentApi.listUrl()), readTournamentList);
+export const createTournament = async (body) => map(await getJson(tournamentApi.createUrl(), 'POST', body), readCreated);

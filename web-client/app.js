@@ -17,6 +17,9 @@ import { soundLog } from './sound.js';
 import { installAccounts } from './account.js';
 import { LeaderboardPage, PlayerPage } from './player.js';
 import { BUSY_TEXT, ComputerDialog } from './computer_form.js';
+import { TournamentsPage } from './tournaments_page.js';
+import { TournamentPage } from './tournament_page.js';
+import { TournamentPresence } from './tournament_presence.js';
 
 const NAME_KEY = 'chessence.name';
 const NAME_PATTERN = /^[A-Za-z0-9 _.\-]{1,20}$/;
@@ -31,6 +34,8 @@ const ROUTES = {
     puzzles: PuzzlesPage,
     player: PlayerPage,
     leaderboard: LeaderboardPage,
+    tournaments: TournamentsPage,
+    tournament: TournamentPage,
 };
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
@@ -75,6 +80,8 @@ const app = {
 };
 let computer = null;
 window.chessence = app;
+// Before the pages' handlers: a pairing in a tournament takes the player to the game from any page.
+app.tournaments = new TournamentPresence(app);
 
 function route() {
     const { name, args } = currentRoute();
@@ -86,7 +93,7 @@ function route() {
     document.body.dataset.page = name || 'lobby';
     delete document.body.dataset.variant;
     for (const a of document.querySelectorAll('.site-nav a')) {
-        const current = a.dataset.nav === (name === '' ? 'play' : name);
+        const current = a.dataset.nav === (name === '' ? 'play' : name === 'tournament' ? 'tournaments' : name);
         if (current) {
             a.setAttribute('aria-current', 'page');
         } else {

@@ -182,7 +182,9 @@ export class ClockPanel {
         if (live && g.abortIn !== null && g.abortAt && g.timeControl && !g.timeControl.days) {
             const actor = g.variant === 'sniderman' ? null : g.toMove;
             const who = actor === seat ? 'You have' : actor ? `${sideLabel(actor)} has` : 'The next player has';
-            items.push(countdown(g.abortAt + g.abortIn, `${who} `, ' s to make the first move, or the game is aborted.'));
+            // In a tournament a missed first move loses the game (docs/tournaments.md).
+            items.push(countdown(g.abortAt + g.abortIn, `${who} `, g.tournamentId
+                ? ' s to make the first move, or loses the game.' : ' s to make the first move, or the game is aborted.'));
         }
         const opponent = seat && g.players.find((p) => p.seat !== seat);
         if (live && seat && opponent && !opponent.online && opponent.claimIn !== null && !g.timeControl?.days
@@ -196,7 +198,7 @@ export class ClockPanel {
                 button('Call it a draw', 'claim-draw', this.act_.claimDraw);
             }
         }
-        if (live && seat && !bothActed(g)) {
+        if (live && seat && !bothActed(g) && !g.tournamentId) {
             button('Abort', 'abort', this.act_.abort);
         }
         if (live && seat && g.variant !== 'sniderman') {

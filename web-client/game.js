@@ -47,6 +47,7 @@ export class GamePage {
         clearTimeout(this.loadRetry_);
         this.clocks_.stop();
         this.roundEnd_.stop();
+        this.tournamentStrip_.stop();
         this.app_.conn.unwatch(this.gameId_);
         document.removeEventListener('keydown', this.keyHandler_);
         this.resultCard_?.close();
@@ -223,6 +224,9 @@ export class GamePage {
     gameOver_(live) {
         play('end');
         this.premove_ = null;
+        if (this.seat_()) {
+            this.tournamentStrip_.returnSoon(); // a tournament game: back to the tournament
+        }
         this.app_.myGames = this.app_.myGames.filter((id) => id !== this.gameId_);
         if (live) {
             this.showResultCard_ = true;

@@ -10,6 +10,7 @@ import { ResultCard } from './result_dialog.js';
 import { describeForBoard } from './explain.js';
 import { ClockPanel } from './clock.js';
 import { RoundEnd } from './round_end.js';
+import { TournamentStrip } from './tournament_game.js';
 
 export function buildGameLayout(page) {
     const id = page.gameId_;
@@ -33,8 +34,11 @@ export function buildGameLayout(page) {
     page.afterGame_ = h('div', { class: 'after-game', role: 'group', 'aria-label': 'After the game', hidden: true });
     // A rated game's rating change (issue 16: rating_view.js), once it is over.
     page.ratingHost_ = h('div', { class: 'rating-change', 'aria-live': 'polite', hidden: true });
+    // An arena's game: the way back to it, Berserk, Pause (tournament_game.js), in the status box.
+    page.tournamentStrip_ = new TournamentStrip({ send: (msg) => page.send_(msg),
+                                                  navigate: (path) => page.app_.navigate(path) });
     page.statusBox_ = h('section', { class: 'status-box', 'aria-label': 'Status' }, page.banner_, page.ratingHost_, page.status_,
-                        page.lastMoveNote_, page.noteEl_, page.afterGame_);
+                        page.lastMoveNote_, page.noteEl_, page.tournamentStrip_.el, page.afterGame_);
     page.roundEnd_ = new RoundEnd(page.statusBox_, () => page.render_());
     page.matchHost_ = h('section', { class: 'card match', hidden: true, 'aria-label': 'Match' });
     page.match_ = new MatchPanel(page.matchHost_, {

@@ -77,6 +77,10 @@ export function renderPlayerBars(top, bottom, { g, flipped, meId }) {
             chip(g, seat),
             h('span', { class: 'name' }, bot ? `Computer level ${p.level}` : p?.name ?? 'Waiting…'),
             p && p.id === meId ? h('span', { class: 'you' }, 'you') : '',
+            // A tournament player who went berserk: half the time, no increment.
+            g.berserk?.[seat === 'black' || seat === 'player1' ? 1 : 0]
+                ? h('span', { class: 'berserk-mark', 'data-berserk': seat, role: 'img', 'aria-label': 'berserk',
+                              title: 'Berserk: half the time, no increment' }, '⚔') : '',
             p && !bot && !online && !g.result ? h('span', { class: 'away' }, 'disconnected') : '',
             toAct ? h('span', { class: 'turn-mark' }, g.variant === 'sniderman' && g.match?.phase !== 'playing'
                 ? 'to choose' : 'to move') : '');

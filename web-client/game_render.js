@@ -29,6 +29,7 @@ export const renderGame = {
             h('a', { href: `/learn/${g.variant}`, target: '_blank', rel: 'noopener', 'data-action': 'rules' },
               `Rules of ${variantTitle(g.variant)}`));
         this.renderStatus_();
+        this.tournamentStrip_.render({ g, seat: this.seat_() });
         this.matchHost_.hidden = g.variant !== 'sniderman' || !g.match;
         if (g.match) {
             this.match_.render({ match: g.match, seat: this.seat_(), nameOf: (s) => this.nameOf_(s),

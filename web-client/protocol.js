@@ -182,6 +182,8 @@ function readResult(r) {
 
 // Sniderman seats are "player0"/"player1"; accept 0/1 too.
 const seatOf = (x) => (typeof x === 'number' ? `player${x}` : x ?? null);
+// A seat's place in per-seat arrays: White or player0 first.
+export const seatIndex = (seat) => (seat === 'black' || seatOf(seat) === 'player1' ? 1 : 0);
 
 function readMatch(m) {
     if (!m) {
@@ -224,6 +226,10 @@ export function readSnapshot(msg) {
         chat: (msg.chat ?? []).map(readChatLine),
         spectatorChat: msg.spectator_chat ?? true,
         match: readMatch(msg.match),
+        // Issue 43: the arena a game belongs to, whether its players may berserk, and who did
+        // ([white, black], Sniderman [player0, player1]).
+        tournamentId: msg.tournament_id ?? null, berserkable: !!msg.berserkable,
+        berserk: Array.isArray(msg.berserk) ? [!!msg.berserk[0], !!msg.berserk[1]] : [false, false],
         // history[i]: the position after i plies (0 = start); null where not known yet.
         history: historyFromSnapshot(msg, board, moves),
         roundWinners: [],
@@ -337,7 +343,10 @@ export function applyEvent(g, msg) {
     case 'takeback_declined': g.takebackOffer = null; break;
     case 'takeback': applyTakeback(g, e); break;
     case 'moretime': setClock(g, e.clock); break;
-    case 'berserk': setClock(g, e.clock); break;  // issue 43: a tournament player's cut clock
+    case 'berserk': // issue 43: a tournament player's cut clock
+        setClock(g, e.clock);
+        g.berserk[seatIndex(e.by)] = true;
+        break;
     case 'chat': break;  // legacy: chat lines were events before issue 23; chat now comes apart
     case 'spectator_chat': g.spectatorChat = !!e.open; break;
     case 'round_started': applyRoundStarted(g, e); break;

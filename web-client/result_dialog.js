@@ -96,7 +96,13 @@ export function afterGameActions(g, seat, nameOf, act, dialog = false) {
         b.addEventListener('click', onClick);
         items.push(b);
     };
-    if (g.rematchGameId) {
+    if (g.tournamentId) {
+        // An arena's game has no rematch: the next game comes from the tournament.
+        if (dialog) {
+            items.push(h('a', { class: 'btn primary', href: `/tournament/${encodeURIComponent(g.tournamentId)}`,
+                                [key]: 'back-to-tournament' }, 'Back to the tournament'));
+        }
+    } else if (g.rematchGameId) {
         items.push(h('a', { class: 'btn primary', href: `/game/${encodeURIComponent(g.rematchGameId)}`, [key]: 'rematch-go' },
                      'Go to the rematch'));
     } else if (seat && g.rematchOffer && g.rematchOffer !== seat) {
@@ -106,7 +112,7 @@ export function afterGameActions(g, seat, nameOf, act, dialog = false) {
         const mine = g.rematchOffer === seat;
         button(mine ? 'Rematch offered' : 'Rematch', 'rematch-offer', act.rematchOffer, 'btn primary', mine);
     }
-    if (seat) {
+    if (seat && !g.tournamentId) {
         button(act.vsComputer ? 'Play the computer again' : 'New opponent', 'new-opponent', act.newOpponent);
     }
     // The analysis board; with a game to analyse, the link also asks the computer for its analysis.
