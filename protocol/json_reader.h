@@ -39,7 +39,8 @@ public:
         const nlohmann::json* value = find(key);
         if (value && value->is_number_unsigned()) {
             const auto n = value->get<std::uint64_t>();
-            if (n <= static_cast<std::uint64_t>(high)) {
+            if (n <= static_cast<std::uint64_t>(high) &&
+                (low <= 0 || n >= static_cast<std::uint64_t>(low))) {
                 return static_cast<std::int64_t>(n);
             }
         } else if (value && value->is_number_integer()) {

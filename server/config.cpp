@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <type_traits>
 
 #include <CLI/CLI.hpp>
@@ -11,8 +15,9 @@
 #include "server/cluster/redis_client.h"
 #include "server/log.h"
 #include "server/net/client_address.h"
-#include "server/store/postgres_db.h"
 #include "server/net/origin.h"
+#include "server/store/postgres_db.h"
+#include "server/tournament/arena_schedule.h"
 
 namespace server {
 
@@ -277,6 +282,27 @@ const std::vector<Flag>& flags() {
             "--node-id", "CHESSENCE_NODE_ID",
             "this node's id in the cluster (empty: the host name and a random suffix)",
             [](Config & c) -> auto& { return c.server.node_id; }, node_id_text),
+        // Issue 43: the arenas the server creates itself (docs/tournaments.md "Scheduled arenas").
+        flag(
+            "--tournament-schedule", "CHESSENCE_TOURNAMENT_SCHEDULE",
+            "a JSON file of the arenas the server creates itself, replacing the default (an "
+            "hourly arena per game; docs/tournaments.md)",
+            [](Config & c) -> auto& { return c.tournament_schedule_file; }, not_empty),
+        Flag{"--scheduled-tournaments", "CHESSENCE_SCHEDULED_TOURNAMENTS",
+             [](CLI::App& app, Config& config) {
+                 auto& on = config.server.scheduled_tournaments;
+                 app.add_option_function<std::string>(
+                        "--scheduled-tournaments",
+                        [&on](const std::string& text) { on = text == "1"; },
+                        "1: the server creates the scheduled arenas; 0: none "
+                        "[env CHESSENCE_SCHEDULED_TOURNAMENTS]")
+                     ->check(whole_number(0, 1))
+                     ->type_name("0|1")
+                     ->default_str("1");
+                 app.add_flag_function(
+                     "--no-scheduled-tournaments", [&on](std::int64_t) { on = false; },
+                     "the server creates no arena itself (--scheduled-tournaments 0)");
+             }},
         flag(
             "--lease-ms", "CHESSENCE_LEASE_MS",
             "milliseconds a room's lease lives unless its node renews it (cluster mode; a dead "
@@ -314,6 +340,20 @@ core::Status parse_into(Config& config, std::vector<std::string> args) {
     return core::ok_status();
 }
 
+// The schedule in the file at `path` (arena_schedule.h's form); an error says why not.
+core::Expected<tournament::ArenaSchedule> read_schedule_file(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        return core::make_error("cannot open it: " + std::string(std::strerror(errno)));
+    }
+    std::ostringstream text;
+    text << file.rdbuf();
+    if (file.bad()) {
+        return core::make_error("cannot read it");
+    }
+    return tournament::parse_schedule(text.str());
+}
+
 }  // namespace
 
 std::string usage_text() {
@@ -338,12 +378,21 @@ core::Expected<Config> parse_config(const std::vector<std::string>& args,
     if (auto applied = parse_into(config, args); !applied) {
         return core::make_error(applied.error() + " (see --help)");
     }
+    if (!config.help && !config.tournament_schedule_file.empty()) {
+        auto schedule = read_schedule_file(config.tournament_schedule_file);
+        if (!schedule) {
+            return core::make_error("--tournament-schedule " + config.tournament_schedule_file +
+                                    ": " + schedule.error());
+        }
+        config.server.tournament_schedule = std::move(*schedule);
+    }
     if (!config.help && !config.server.redis.empty() && !pg::is_postgres_url(config.db)) {
         // Issue 42: each node would play on a store of its own, so a game taken over would start
         // from nothing there (and its moves on the first node be lost to the others).
-        return core::make_error("--redis (cluster mode) needs --db to name a PostgreSQL database "
-                                "(postgresql://…) that every node shares; \"" +
-                                config.db + "\" is this node's own");
+        return core::make_error(
+            "--redis (cluster mode) needs --db to name a PostgreSQL database "
+            "(postgresql://…) that every node shares; \"" +
+            config.db + "\" is this node's own");
     }
     return config;
 }

@@ -320,6 +320,11 @@ core::Expected<std::unique_ptr<Server>> Server::start(const ServerOptions& optio
     if (auto resumed = impl->state.tournaments().restore(); !resumed) {
         return core::make_error("cannot resume the tournaments: " + resumed.error());
     }
+    if (options.scheduled_tournaments) {
+        impl->state.start_scheduling(options.tournament_schedule);
+    } else {
+        component_logger("schedule")->info("scheduled tournaments are off");
+    }
     impl->state.readiness().start();
     impl->spawn_accept_loop();
     asio::post(impl->control, [impl = impl.get()] { impl->look_at_memory(); });

@@ -15,6 +15,7 @@
 #include "server/game/time_source.h"
 #include "server/limits.h"
 #include "server/store/store.h"
+#include "server/tournament/arena_schedule.h"
 
 namespace boost::asio {
 class io_context;
@@ -42,6 +43,10 @@ struct ServerOptions {
     std::string redis;
     std::string node_id;
     int lease_ms = 5000;
+    // Issue 43: the arenas the server creates itself (server/game/arena_scheduler.h); off: none.
+    // Cluster mode creates none yet.
+    bool scheduled_tournaments = true;
+    tournament::ArenaSchedule tournament_schedule = tournament::default_schedule();
 };
 
 class Server {

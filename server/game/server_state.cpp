@@ -8,6 +8,7 @@
 #include "protocol/messages.h"
 #include "server/cluster/leases.h"
 #include "server/cluster/shared_counters.h"
+#include "server/game/arena_scheduler.h"
 #include "server/game/game_factory.h"
 #include "server/game/lobby.h"
 #include "server/game/relay.h"
@@ -71,6 +72,9 @@ AnalysisClaimant ServerState::holder() const {
 }
 
 ServerState::~ServerState() {
+    if (scheduler_) {
+        scheduler_->stop();  // before the pool and the time source go
+    }
     if (adoption_) {
         adoption_->stop();  // its sweeps run on the pool and use the leases and the rooms
     }
@@ -84,6 +88,11 @@ ServerState::~ServerState() {
     bots_.stop();
     heartbeat_.stop();
     time_->forget(time_listener_);
+}
+
+void ServerState::start_scheduling(tournament::ArenaSchedule schedule) {
+    scheduler_ = std::make_shared<ArenaScheduler>(*this, std::move(schedule));
+    scheduler_->start();
 }
 
 void ServerState::check_clocks() {
@@ -227,6 +236,9 @@ std::size_t ServerState::room_count() {
 void ServerState::begin_drain() {
     stopping_ = true;
     bots_.cancel();
+    if (scheduler_) {
+        scheduler_->stop();  // no new arena while the server drains
+    }
     tournaments_->stop();  // no pairing while the server drains
     const auto frame = make_frame(protocol::server_restart_message(restart_reconnect_ms));
     for (auto& client : sessions_.open()) {

@@ -36,6 +36,7 @@
 #include "server/limits.h"
 #include "server/puzzles/puzzle_collection.h"
 #include "server/store/store.h"
+#include "server/tournament/arena_schedule.h"
 
 namespace protocol {
 struct Request;
@@ -61,6 +62,7 @@ std::string owned_elsewhere_error(std::string_view owner, std::string_view game_
 // The owner such an error names; empty for any other error.
 std::string owner_named_in(std::string_view error);
 
+class ArenaScheduler;
 class Tournaments;
 
 class ServerState {
@@ -112,6 +114,8 @@ public:
     TournamentNews* tournament_news() const { return tournament_news_; }
     void set_tournament_news(TournamentNews* news) { tournament_news_ = news; }
     const TimeSource& time() const { return *time_; }
+    // The same, to listen to its jumps (TimeSource::on_jump).
+    TimeSource& time_source() { return *time_; }
     // When the server was down before this run (set by start_run; none before).
     const Downtime& downtime() const { return downtime_; }
     // The time this node's games could not move though it ran (heartbeat.h): pauses, lost games.
@@ -146,6 +150,9 @@ public:
     GameFactory& games() { return *games_; }
     // This node's tournaments (tournaments.h, issue 43): created, resumed at start-up, asked.
     Tournaments& tournaments() { return *tournaments_; }
+    // Once the tournaments are resumed: the server creates the arenas of `schedule` itself from
+    // now on (arena_scheduler.h; nothing in cluster mode). Stopped by begin_drain.
+    void start_scheduling(tournament::ArenaSchedule schedule);
     // The rooms in memory and the loads of the others (room_directory.h): a game not in memory is
     // looked up there, on the blocking pool.
     RoomDirectory& rooms() { return *rooms_; }
@@ -217,6 +224,7 @@ private:
     std::unique_ptr<RoomDirectory> rooms_;
     std::unique_ptr<GameFactory> games_;  // holds nothing but this state
     std::unique_ptr<Tournaments> tournaments_;
+    std::shared_ptr<ArenaScheduler> scheduler_;  // set once by start_scheduling, else null
     // Cluster mode: the sweep for orphaned games, started once the games are restored and stopped
     // first thing in ~ServerState (before the pool and the leases go).
     std::shared_ptr<RoomAdoption> adoption_;

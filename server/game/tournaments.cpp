@@ -112,6 +112,9 @@ std::map<std::string, std::string> player_names(Store& store, const TournamentRe
             names[id] = *name;
         }
     };
+    if (record.created_by.empty()) {
+        names[""] = std::string(server_creator_name);
+    }
     learn(record.created_by);
     for (const auto& [id, player] : arena.players) {
         learn(id);
@@ -212,14 +215,17 @@ TournamentResult<TournamentRecord> Tournaments::create_arena(const ArenaCreation
         return refusal(400, ErrorCode::bad_field, checked.error());
     }
     const auto now = unix_ms(state_.time().now());
-    auto created = state_.store().tournaments_created_since(creator_id, now - 24 * 3'600'000LL);
-    if (!created) {
-        return read_refusal("your tournaments", created.error());
-    }
-    if (*created >= tournaments_per_day) {
-        return refusal(429, ErrorCode::rate_limited,
-                       "an account creates at most " + std::to_string(tournaments_per_day) +
-                           " tournaments a day; try again tomorrow");
+    const bool own = creator_id.empty();  // the server's own (arena_scheduler.h): no daily limit
+    if (!own) {
+        auto created = state_.store().tournaments_created_since(creator_id, now - 24 * 3'600'000LL);
+        if (!created) {
+            return read_refusal("your tournaments", created.error());
+        }
+        if (*created >= tournaments_per_day) {
+            return refusal(429, ErrorCode::rate_limited,
+                           "an account creates at most " + std::to_string(tournaments_per_day) +
+                               " tournaments a day; try again tomorrow");
+        }
     }
     TournamentRecord record;
     record.id = random_id("t_");
@@ -227,7 +233,8 @@ TournamentResult<TournamentRecord> Tournaments::create_arena(const ArenaCreation
     record.name = creation.name.empty()
                       ? std::string(core::variant_name(creation.config.variant)) + " Arena"
                       : creation.name;
-    if (!record.name.empty()) {
+    // The server's own keep their schedule's name as it is: it is half of their schedule key.
+    if (!record.name.empty() && !own) {
         record.name[0] =
             static_cast<char>(std::toupper(static_cast<unsigned char>(record.name[0])));
     }
@@ -248,9 +255,11 @@ TournamentResult<TournamentRecord> Tournaments::create_arena(const ArenaCreation
     }
     add(std::make_shared<ArenaActor>(
         state_, record, tournament::new_arena(creation.config), 0,
-        std::map<std::string, std::string>{{creator_id, creator_name}}));
+        std::map<std::string, std::string>{
+            {creator_id, own ? std::string(server_creator_name) : creator_name}}));
     component_logger("tournament")
-        ->info("tournament {}: {} created by {}", record.id, record.name, creator_id);
+        ->info("tournament {}: {} created by {}", record.id, record.name,
+               own ? std::string(server_creator_name) : creator_id);
     return record;
 }
 

@@ -45,6 +45,8 @@ struct TournamentRefusal {
 template <class T>
 using TournamentResult = std::variant<T, TournamentRefusal>;
 
+// The creator's name the server's own tournaments show (their creator id is "").
+inline constexpr std::string_view server_creator_name = "Chessence Server";
 // An account may create this many tournaments a day.
 inline constexpr int tournaments_per_day = 10;
 // An asker waits this long at most for the tournament's answer (HTTP).
@@ -65,8 +67,10 @@ public:
     // Stops every tournament's timers (the server stops).
     void stop();
 
-    // Creates an arena for the account `creator` (player id, display name). Blocks (store reads
-    // and the creating write): on the blocking pool or a test's thread.
+    // Creates an arena for the account `creator` (player id, display name), or — with the id ""
+    // — the server's own (a scheduled arena, arena_scheduler.h: no daily limit, the name kept as
+    // given). Blocks (store reads and the creating write): on the blocking pool or a test's
+    // thread.
     TournamentResult<TournamentRecord> create_arena(const ArenaCreation& creation,
                                                     const std::string& creator_id,
                                                     const std::string& creator_name);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 namespace {
@@ -188,6 +191,70 @@ TEST_F(ConfigTest, EnvironmentValuesAreTakenVerbatim) {
     EXPECT_NE(empty.error().find("must not be empty"), std::string::npos) << empty.error();
 }
 
+// Issue 43: the scheduled arenas: the default schedule, a file that replaces it, off with one
+// flag or variable.
+std::string schedule_file(const std::string& name, const std::string& text) {
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("chessence_schedule_" + std::to_string(::getpid()) + "_" + name);
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+TEST_F(ConfigTest, ScheduledTournamentsAreOnWithTheDefaultSchedule) {
+    auto config = server::parse_config({}, lookup);
+    ASSERT_TRUE(config.ok()) << config.error();
+    EXPECT_TRUE(config->server.scheduled_tournaments);
+    EXPECT_EQ(config->server.tournament_schedule, server::tournament::default_schedule());
+}
+
+TEST_F(ConfigTest, ScheduledTournamentsOffWithOneFlagOrVariable) {
+    auto flagged = server::parse_config({"--no-scheduled-tournaments"}, lookup);
+    ASSERT_TRUE(flagged.ok()) << flagged.error();
+    EXPECT_FALSE(flagged->server.scheduled_tournaments);
+    fake_env()["CHESSENCE_SCHEDULED_TOURNAMENTS"] = "0";
+    auto by_env = server::parse_config({}, lookup);
+    ASSERT_TRUE(by_env.ok()) << by_env.error();
+    EXPECT_FALSE(by_env->server.scheduled_tournaments);
+    auto flag_wins = server::parse_config({"--scheduled-tournaments", "1"}, lookup);
+    ASSERT_TRUE(flag_wins.ok()) << flag_wins.error();
+    EXPECT_TRUE(flag_wins->server.scheduled_tournaments);
+    fake_env()["CHESSENCE_SCHEDULED_TOURNAMENTS"] = "no";
+    const auto bad = server::parse_config({}, lookup);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("CHESSENCE_SCHEDULED_TOURNAMENTS"), std::string::npos)
+        << bad.error();
+}
+
+TEST_F(ConfigTest, AScheduleFileReplacesTheDefault) {
+    const auto path = schedule_file("good.json", R"({"arenas": [{"name": "Nightly",
+        "variant": "chesica", "clock": {"initial": 300, "increment": 0}, "minutes": 60,
+        "every": "daily", "at": "22:00"}]})");
+    auto by_flag = server::parse_config({"--tournament-schedule", path}, lookup);
+    ASSERT_TRUE(by_flag.ok()) << by_flag.error();
+    ASSERT_EQ(by_flag->server.tournament_schedule.size(), 1u);
+    EXPECT_EQ(by_flag->server.tournament_schedule[0].name, "Nightly");
+    EXPECT_EQ(by_flag->server.tournament_schedule[0].every.at_minute, 22 * 60);
+    fake_env()["CHESSENCE_TOURNAMENT_SCHEDULE"] = path;
+    auto by_env = server::parse_config({}, lookup);
+    ASSERT_TRUE(by_env.ok()) << by_env.error();
+    EXPECT_EQ(by_env->server.tournament_schedule, by_flag->server.tournament_schedule);
+    std::filesystem::remove(path);
+}
+
+TEST_F(ConfigTest, ABadScheduleFileIsAStartUpErrorNamingTheProblem) {
+    const auto path = schedule_file("bad.json", R"({"arenas": [{"name": "Short",
+        "variant": "chessence", "clock": {"initial": 180, "increment": 2}, "minutes": 5,
+        "every": "hourly"}]})");
+    const auto bad = server::parse_config({"--tournament-schedule", path}, lookup);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find(path), std::string::npos) << bad.error();
+    EXPECT_NE(bad.error().find("arenas[0] (Short): `minutes`"), std::string::npos) << bad.error();
+    std::filesystem::remove(path);
+    const auto missing = server::parse_config({"--tournament-schedule", path}, lookup);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().find("cannot open it"), std::string::npos) << missing.error();
+}
+
 TEST_F(ConfigTest, HelpIsAskedFor) {
     EXPECT_FALSE(server::parse_config({}, lookup)->help);
     EXPECT_TRUE(server::parse_config({"--help"}, lookup)->help);
@@ -198,13 +265,15 @@ TEST_F(ConfigTest, UsageListsEveryFlagWithItsEnvironmentAndDefault) {
     const auto usage = server::usage_text();
     for (const char* flag :
          {"--bind", "--port", "--db", "--web-root", "--log-level", "--max-frame", "--max-queue",
-          "--rate", "--idle-timeout", "--seek-grace", "--invite-ttl", "--threads", "--help"}) {
+          "--rate", "--idle-timeout", "--seek-grace", "--invite-ttl", "--threads", "--help",
+          "--tournament-schedule", "--no-scheduled-tournaments"}) {
         EXPECT_NE(usage.find(flag), std::string::npos) << flag;
     }
     for (const char* env : {"CHESSENCE_BIND", "CHESSENCE_PORT", "CHESSENCE_DB",
                             "CHESSENCE_WEB_ROOT", "CHESSENCE_LOG_LEVEL", "CHESSENCE_MAX_FRAME",
                             "CHESSENCE_MAX_QUEUE", "CHESSENCE_RATE", "CHESSENCE_IDLE_TIMEOUT",
-                            "CHESSENCE_SEEK_GRACE", "CHESSENCE_INVITE_TTL", "CHESSENCE_THREADS"}) {
+                            "CHESSENCE_SEEK_GRACE", "CHESSENCE_INVITE_TTL", "CHESSENCE_THREADS",
+                            "CHESSENCE_TOURNAMENT_SCHEDULE", "CHESSENCE_SCHEDULED_TOURNAMENTS"}) {
         EXPECT_NE(usage.find(env), std::string::npos) << env;
     }
     for (const char* shown : {"=8080", "=data/chessence.db", "=0.0.0.0", "=info", "0..65535"}) {

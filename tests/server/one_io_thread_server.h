@@ -20,6 +20,7 @@ public:
         options.web_root = web_root_.path().string();
         options.limits = limits;
         options.threads = 1;
+        options.scheduled_tournaments = false;  // no pass of its own holding a pool thread
         auto started = server::Server::start(options, store_);
         if (!started) {
             ADD_FAILURE() << "server did not start: " << started.error();

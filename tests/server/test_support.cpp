@@ -80,10 +80,11 @@ server::Limits fast_limits_without_lag() {
 }
 
 TestServer::TestServer(server::Limits limits, std::unique_ptr<server::Store> store,
-                       std::shared_ptr<server::TimeSource> time)
+                       std::shared_ptr<server::TimeSource> time, bool scheduled_tournaments)
     : limits_(limits),
       store_(store ? std::move(store) : server::make_memory_store()),
-      time_(std::move(time)) {
+      time_(std::move(time)),
+      scheduled_tournaments_(scheduled_tournaments) {
     static int counter = 0;
     const auto base =
         std::filesystem::temp_directory_path() /
@@ -114,6 +115,7 @@ void TestServer::start() {
     options.limits = limits_;
     options.threads = 2;
     options.time = time_;
+    options.scheduled_tournaments = scheduled_tournaments_;
     if (puzzles_) {
         options.puzzles = *puzzles_;
     }

@@ -26,8 +26,12 @@ using nlohmann::json;
 class TestServer {
 public:
     // `time` drives the game clocks (the steady clock when null; tests/server/manual_time.h).
+    // `scheduled_tournaments`: whether the server creates its default schedule's arenas
+    // (ServerOptions::scheduled_tournaments); off unless a test asks, so that the other tests
+    // see only the tournaments they create.
     explicit TestServer(server::Limits limits = {}, std::unique_ptr<server::Store> store = nullptr,
-                        std::shared_ptr<server::TimeSource> time = nullptr);
+                        std::shared_ptr<server::TimeSource> time = nullptr,
+                        bool scheduled_tournaments = false);
     ~TestServer();
 
     std::uint16_t port() const;
@@ -49,6 +53,7 @@ private:
     std::shared_ptr<server::TimeSource> time_;
     std::filesystem::path web_root_;
     std::optional<std::string> puzzles_;
+    bool scheduled_tournaments_ = false;
     std::unique_ptr<server::Server> server_;
 };
 

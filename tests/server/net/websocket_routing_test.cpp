@@ -36,6 +36,7 @@ protected:
         options.web_root = dir_.path().string();
         options.limits = test::fast_limits();
         options.threads = 1;  // one I/O thread: a read made on it would stop every connection
+        options.scheduled_tournaments = false;  // no pass of its own waiting at the gate
         auto started = server::Server::start(options, store_);
         ASSERT_TRUE(started.ok()) << started.error();
         server_ = std::move(*started);
