@@ -129,11 +129,17 @@ Tournaments::Tournaments(ServerState& state) : state_(state) {}
 Tournaments::~Tournaments() = default;
 
 std::shared_ptr<ArenaActor> Tournaments::add(std::shared_ptr<ArenaActor> actor) {
+    bool stopping = false;
     {
         std::lock_guard lock(mutex_);
         running_[actor->id()] = actor;
+        stopping = stopped_;
     }
-    actor->start();
+    // One added while the server drains (a creation that was under way) does not pair: stop()
+    // has passed already.
+    if (!stopping) {
+        actor->start();
+    }
     return actor;
 }
 
@@ -145,6 +151,7 @@ std::shared_ptr<ArenaActor> Tournaments::running(std::string_view id) {
 
 void Tournaments::stop() {
     std::lock_guard lock(mutex_);
+    stopped_ = true;
     for (const auto& [id, actor] : running_) {
         actor->stop();
     }

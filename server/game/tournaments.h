@@ -109,6 +109,7 @@ private:
     ServerState& state_;
     std::mutex mutex_;
     std::map<std::string, std::shared_ptr<ArenaActor>, std::less<>> running_;
+    bool stopped_ = false;  // stop() was called: nothing added starts any more
 };
 
 }  // namespace server

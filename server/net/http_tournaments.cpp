@@ -31,6 +31,19 @@ constexpr std::string_view tournament_prefix = "/api/tournament";
 constexpr int standing_page_size = 10;
 // How many of each status GET /api/tournament lists.
 constexpr int tournament_list_limit = 50;
+// createdBy of the server's own (scheduled) tournaments, as lichess says "lichess" for its own.
+constexpr std::string_view server_creator = "chessence";
+
+// The creator's username as lichess's createdBy gives it (`names`: player id → name; the id when
+// the name is not known).
+std::string created_by(const TournamentRecord& record,
+                       const std::map<std::string, std::string>& names) {
+    if (record.created_by.empty()) {
+        return std::string(server_creator);
+    }
+    const auto name = names.find(record.created_by);
+    return name == names.end() ? record.created_by : name->second;
+}
 
 HttpReply tournament_error(int status, ErrorCode code, std::string_view message) {
     return json_reply(status, protocol::to_text(json{{"code", protocol::error_code_name(code)},
@@ -67,9 +80,10 @@ json lichess_clock(const protocol::TimeControl& clock) {
 }
 
 // A tournament in a list (lichess's ArenaTournament), from its stored record.
-json listed_tournament(const TournamentRecord& record, std::int64_t now) {
+json listed_tournament(const TournamentRecord& record, std::int64_t now,
+                       const std::map<std::string, std::string>& names) {
     json out = {{"id", record.id},
-                {"createdBy", record.created_by},
+                {"createdBy", created_by(record, names)},
                 {"system", record.kind},
                 {"fullName", record.name},
                 {"nbPlayers", record.players},
@@ -125,7 +139,7 @@ json full_tournament(const ArenaView& view, std::int64_t now, int page) {
     const auto rows = arena_rows(view);
     json out = {{"id", info.id},
                 {"fullName", info.name},
-                {"createdBy", view.record.created_by},
+                {"createdBy", created_by(view.record, view.names)},
                 {"system", info.kind},
                 {"rated", info.rated},
                 {"berserkable", info.berserkable},
@@ -362,6 +376,7 @@ HttpReply create_reply(ServerState& state, std::string_view authorization, std::
 HttpReply list_reply(ServerState& state) {
     json out = json::object();
     const auto now = unix_ms(state.time().now());
+    std::map<std::string, std::string> creators;  // player id → username
     for (const char* status : {"created", "started", "finished"}) {
         auto listed = state.store().tournaments(TournamentQuery{status, "", tournament_list_limit});
         if (!listed) {
@@ -369,7 +384,14 @@ HttpReply list_reply(ServerState& state) {
         }
         json list = json::array();
         for (const auto& record : *listed) {
-            list.push_back(listed_tournament(record, now));
+            if (!record.created_by.empty() && !creators.count(record.created_by)) {
+                auto account = state.store().account(record.created_by);
+                if (!account) {
+                    return read_failed_reply("the tournaments", account.error());
+                }
+                creators[record.created_by] = *account ? (*account)->username : record.created_by;
+            }
+            list.push_back(listed_tournament(record, now, creators));
         }
         out[status] = list;
     }

@@ -246,6 +246,8 @@ TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
     ASSERT_EQ(listed["finished"].size(), 1u);
     EXPECT_EQ(listed["finished"][0]["id"], tournament);
     EXPECT_EQ(listed["finished"][0]["status"], 30);
+    EXPECT_EQ(listed["finished"][0]["createdBy"], "arena_p0");  // lichess's: a username
+    EXPECT_EQ(full["createdBy"], "arena_p0");
     EXPECT_TRUE(listed["finished"][0].contains("winner"));
     // Every paired game is a stored game of the tournament, once.
     const auto games = server_.store().tournament_games(tournament).value();

@@ -65,7 +65,7 @@ TEST(ArenaScheduler, DefaultScheduleKeepsOneUpcomingArenaPerGame) {
     }
     ASSERT_EQ(by_variant.size(), 3u) << list.dump();
     for (const auto& [variant, arena] : by_variant) {
-        EXPECT_EQ(arena["createdBy"], "") << "the server's own: " << arena.dump();
+        EXPECT_EQ(arena["createdBy"], "chessence") << "the server's own: " << arena.dump();
         EXPECT_EQ(arena["startsAt"], first_start) << arena.dump();
         EXPECT_EQ(arena["finishesAt"], first_start + 57 * 60'000) << arena.dump();
         EXPECT_EQ(arena["minutes"], 57);
