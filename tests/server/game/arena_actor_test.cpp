@@ -49,6 +49,15 @@ Entrant registered(std::uint16_t port, const std::string& name) {
     return p;
 }
 
+// `n` registered accounts named `prefix` + 0, 1, ….
+std::vector<Entrant> entrants(std::uint16_t port, const std::string& prefix, int n) {
+    std::vector<Entrant> players;
+    for (int i = 0; i < n; ++i) {
+        players.push_back(registered(port, prefix + std::to_string(i)));
+    }
+    return players;
+}
+
 // A POST with a form body; the answer's status and body.
 test::HttpResult post_form(std::uint16_t port, const std::string& target, const std::string& token,
                            const std::string& body) {
@@ -139,10 +148,7 @@ protected:
 };
 
 TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
-    std::vector<Entrant> players;
-    for (int i = 0; i < 16; ++i) {
-        players.push_back(registered(server_.port(), "arena_p" + std::to_string(i)));
-    }
+    auto players = entrants(server_.port(), "arena_p", 16);
     const auto tournament = create_arena(server_.port(), players[0]);
     ASSERT_FALSE(tournament.empty());
     for (auto& p : players) {
@@ -261,10 +267,7 @@ TEST_F(Arenas, SixteenPlayersArePairedPlayAndAreScored) {
 }
 
 TEST_F(Arenas, ARestartResumesTheStandingsAndPairsNoGameTwice) {
-    std::vector<Entrant> players;
-    for (int i = 0; i < 4; ++i) {
-        players.push_back(registered(server_.port(), "resume_p" + std::to_string(i)));
-    }
+    auto players = entrants(server_.port(), "resume_p", 4);
     const auto tournament = create_arena(server_.port(), players[0]);
     ASSERT_FALSE(tournament.empty());
     for (auto& p : players) {
@@ -400,9 +403,7 @@ json standing_of(std::uint16_t port, const std::string& tournament, const std::s
 }
 
 TEST_F(Arenas, AFirstMoveThatDoesNotComeLosesTheGameAndWithdrawsThePlayer) {
-    std::vector<Entrant> two;
-    two.push_back(registered(server_.port(), "late_white"));
-    two.push_back(registered(server_.port(), "on_time_black"));
+    auto two = entrants(server_.port(), "late_", 2);
     const auto pair = pair_two(server_.port(), two);
     ASSERT_TRUE(pair.white && pair.black);
     time_->advance(31s);  // the first-move window passes: White loses, reason no_start
@@ -431,9 +432,7 @@ TEST_F(Arenas, AFirstMoveThatDoesNotComeLosesTheGameAndWithdrawsThePlayer) {
 }
 
 TEST_F(Arenas, ABerserkInTheRoomReachesTheArenasSheet) {
-    std::vector<Entrant> two;
-    two.push_back(registered(server_.port(), "berserk_a"));
-    two.push_back(registered(server_.port(), "berserk_b"));
+    auto two = entrants(server_.port(), "berserk_", 2);
     const auto pair = pair_two(server_.port(), two);
     ASSERT_TRUE(pair.white && pair.black);
     pair.white->ws->send({{"type", "berserk"}, {"game_id", pair.game_id}, {"id", "b"}});
@@ -459,9 +458,7 @@ namespace {
 // The end may come first through a game's news (a flag falls when the time jumps past the end):
 // the watchers still hear the podium, and the finished arena is read from the store after.
 TEST_F(Arenas, AnEndThatAGamesNewsBringsStillFinishesTheArena) {
-    std::vector<Entrant> two;
-    two.push_back(registered(server_.port(), "end_white"));
-    two.push_back(registered(server_.port(), "end_black"));
+    auto two = entrants(server_.port(), "end_", 2);
     const auto pair = pair_two(server_.port(), two);
     ASSERT_TRUE(pair.white && pair.black);
     time_->advance(21min);  // the room ends its game at once (no_start); the arena is over
