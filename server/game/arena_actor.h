@@ -110,8 +110,9 @@ private:
     void send_tournament(const Actor& actor, const nlohmann::json& request_id);
 
     // arena_actor_pairing.cpp
-    // A pass: the machine pairs the waiting players; their rooms are prepared on the blocking
-    // pool; the pairing, the games' start and the games' creation commit as one batch.
+    // A pass: on the blocking pool, the machine pairs the waiting players (on a copy of the
+    // state; the actor is busy meanwhile) and their rooms are prepared; back on the strand the
+    // pairing, the games' start and the games' creation commit as one batch.
     void pairing_pass(tournament::ArenaTime now);
     void paired_games_prepared(std::vector<tournament::ArenaEvent> paired,
                                std::vector<core::Expected<PreparedGame>> prepared);

@@ -45,41 +45,54 @@ std::string arena_seat_name(core::VariantId variant, std::size_t seat) {
 
 }  // namespace
 
+namespace {
+
+// What a pass found on the pool: the pairing's events and the paired games' rooms, in order.
+struct ArenaPass {
+    std::vector<tournament::ArenaEvent> paired;
+    std::vector<core::Expected<PreparedGame>> prepared;
+};
+
+}  // namespace
+
 void ArenaActor::pairing_pass(tournament::ArenaTime now) {
-    auto decision = tournament::decide(arena_, ti::PairingPass{present_players()}, now);
-    if (!decision.ok() || decision.events.empty()) {
-        return;
+    auto present = present_players();
+    if (tournament::waiting_players(arena_, present).size() < 2) {
+        return;  // nobody to pair: no job for the pool
     }
-    std::vector<GameSpec> specs;
-    for (const auto& event : decision.events) {
-        if (const auto* paired = std::get_if<te::Paired>(&event)) {
-            specs.push_back(arena_game_spec(record_, arena_.config, *paired));
-        }
-    }
+    // The matching itself (tens of milliseconds for a thousand waiting players:
+    // chessence-arena-bench) runs on the pool on a copy of the state, as the rooms' preparation
+    // does; the actor is busy meanwhile, so the state it was decided on is the state it commits on.
     busy_ = true;
     auto& games = state_.games();
     const bool handed = state_.blocking().run_then(
         strand_,
-        [&games,
-         specs = std::move(specs)]() -> core::Expected<std::vector<core::Expected<PreparedGame>>> {
-            std::vector<core::Expected<PreparedGame>> prepared;
-            prepared.reserve(specs.size());
-            for (const auto& spec : specs) {
-                prepared.push_back(games.prepare(spec));
+        [&games, arena = arena_, record = record_, present = std::move(present),
+         now]() -> core::Expected<ArenaPass> {
+            ArenaPass pass;
+            auto decision = tournament::decide(arena, ti::PairingPass{present}, now);
+            if (!decision.ok()) {
+                return pass;
             }
-            return prepared;
+            for (const auto& event : decision.events) {
+                if (const auto* paired = std::get_if<te::Paired>(&event)) {
+                    pass.prepared.push_back(
+                        games.prepare(arena_game_spec(record, arena.config, *paired)));
+                }
+            }
+            pass.paired = std::move(decision.events);
+            return pass;
         },
-        [self = shared_from_this(), paired = std::move(decision.events)](
-            core::Expected<std::vector<core::Expected<PreparedGame>>> prepared) mutable {
+        [self = shared_from_this()](core::Expected<ArenaPass> pass) mutable {
             self->busy_ = false;
-            if (!prepared) {
+            if (!pass) {
                 component_logger("tournament")
-                    ->error("tournament {}: cannot prepare its games: {}", self->id(),
-                            prepared.error());
-                self->take_waiting();
+                    ->error("tournament {}: a pairing pass failed: {}", self->id(), pass.error());
+            } else if (!pass->paired.empty()) {
+                self->paired_games_prepared(std::move(pass->paired), std::move(pass->prepared));
                 return;
             }
-            self->paired_games_prepared(std::move(paired), std::move(*prepared));
+            self->take_waiting();
         });
     if (!handed) {
         busy_ = false;  // the pool is full: the next tick pairs them
