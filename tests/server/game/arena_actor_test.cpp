@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "server/manual_time.h"
+#include "server/test_stores.h"
 #include "server/test_support.h"
 
 namespace {
@@ -469,6 +470,54 @@ TEST_F(Arenas, AnEndThatAGamesNewsBringsStillFinishesTheArena) {
     EXPECT_EQ(full["isFinished"], true);
     EXPECT_EQ(full["stats"]["games"], 0);  // the game ended after the end: it does not count
     EXPECT_EQ(join(*pair.white, pair.tournament)["code"], "tournament_finished");
+}
+
+}  // namespace
+
+namespace {
+
+// The store refuses the arena's batches: a join is internal_error and changes nothing, a pass
+// that cannot store its pairing pairs nobody and creates no game; once the store writes again,
+// the same asks and the next pass go through.
+TEST(ArenaStore, AFailedWriteChangesNothingAndTheNextOneGoesThrough) {
+    auto owned = std::make_unique<test::ControlledStore>();
+    auto* store = owned.get();
+    auto time = std::make_shared<test::ManualTime>();
+    test::TestServer server(arena_limits(), std::move(owned), time);
+    auto two = entrants(server.port(), "fail_", 2);
+    // It starts in a minute: the joins are not paired before the test lets them be.
+    const auto created = post_form(server.port(), "/api/tournament", two[0].token,
+                                   "clockTime=3&clockIncrement=2&minutes=20&waitMinutes=1");
+    ASSERT_EQ(created.status, 200) << created.body;
+    const std::string tournament = json::parse(created.body)["id"];
+
+    store->fail_all = true;
+    const auto refused = join(two[0], tournament);
+    EXPECT_EQ(refused["code"], "internal_error") << refused.dump();
+    EXPECT_TRUE(results(server.port(), tournament).empty());
+    store->fail_all = false;
+    ASSERT_EQ(join(two[0], tournament)["type"], "ack");
+    ASSERT_EQ(join(two[1], tournament)["type"], "ack");
+    EXPECT_EQ(results(server.port(), tournament).size(), 2u);
+
+    // The start is stored by one pass, the pairing by the next (2 s later): that one fails.
+    time->advance(61s);
+    ASSERT_TRUE(test::eventually(
+        [&] {
+            const auto stored = server.store().tournament(tournament);
+            return stored.ok() && *stored && (*stored)->status == "started";
+        },
+        10s));
+    store->fail_all = true;
+    std::this_thread::sleep_for(5s);  // two passes at least, each refused by the store
+    two[0].ws->sync();
+    EXPECT_TRUE(two[0].ws->history_of("tournament_paired").empty());
+    EXPECT_TRUE(server.store().tournament_games(tournament).value().empty());
+    store->fail_all = false;
+    const auto paired =
+        two[0].ws->wait_for([](const json& m) { return m["type"] == "tournament_paired"; }, 10s);
+    ASSERT_FALSE(paired.is_null());
+    EXPECT_EQ(server.store().tournament_games(tournament).value().size(), 1u);
 }
 
 }  // namespace
