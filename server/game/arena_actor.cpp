@@ -26,8 +26,6 @@ namespace {
 constexpr auto arena_tick_interval =
     std::chrono::milliseconds(tournament::pairing_pass_interval_ms);
 constexpr auto arena_flush_interval = std::chrono::seconds(1);
-// The standings lines a watch shows at first.
-constexpr std::size_t arena_first_page = 50;
 // Asks waiting for the batch in flight; more are refused (rate_limited).
 constexpr std::size_t arena_waiting_max = 1024;
 
@@ -91,10 +89,6 @@ void ArenaActor::stop() {
 std::shared_ptr<const ArenaView> ArenaActor::view() const {
     std::lock_guard lock(view_mutex_);
     return view_;
-}
-
-bool ArenaActor::finished() const {
-    return view()->state.finished;
 }
 
 tournament::ArenaTime ArenaActor::now_ms() const {
@@ -165,14 +159,6 @@ void ArenaActor::post_game_ended(TournamentGameEnd end) {
             "tournament", [&] { return "tournament " + self->id() + ": game " + end.game_id; },
             [&] { self->game_ended(end); });
     });
-}
-
-void ArenaActor::post_tick() {
-    boost::asio::post(strand_, [self = shared_from_this()] { self->tick(); });
-}
-
-void ArenaActor::post_barrier(std::function<void()> then) {
-    boost::asio::post(strand_, std::move(then));
 }
 
 void ArenaActor::tick() {
@@ -410,26 +396,7 @@ void ArenaActor::send_to_watchers(const Frame& frame) {
 }
 
 void ArenaActor::send_tournament(const Actor& actor, const nlohmann::json& request_id) {
-    const auto shown = view();
-    auto rows = arena_rows(*shown);
-    std::optional<protocol::TournamentRow> me;
-    std::string my_game;
-    for (const auto& row : rows) {
-        if (row.player_id == actor.player_id) {
-            me = row;
-        }
-    }
-    if (const auto player = arena_.players.find(actor.player_id);
-        player != arena_.players.end() && player->second.game) {
-        const auto game = arena_.games.find(*player->second.game);
-        if (game != arena_.games.end() && game->second.game_id) {
-            my_game = *game->second.game_id;
-        }
-    }
-    rows.resize(std::min(rows.size(), arena_first_page));
-    actor.send(make_frame(protocol::tournament_message(arena_info(*shown, now_ms()), rows,
-                                                       arena_duels(*shown), standings_version_, me,
-                                                       my_game, request_id)));
+    actor.send(make_frame(arena_watch_message(*view(), actor.player_id, now_ms(), request_id)));
 }
 
 }  // namespace server

@@ -54,8 +54,6 @@ public:
     const std::string& id() const { return record_.id; }
     // What watchers and the HTTP API are shown, as of the last change (any thread).
     std::shared_ptr<const ArenaView> view() const;
-    // Whether the end was applied (any thread).
-    bool finished() const;
 
     // A player's ask (join with their rating, withdraw, pause), decided on the strand; `answer`
     // runs there once it is durable, or with the refusal. `actor`'s connection (if any) becomes
@@ -67,10 +65,6 @@ public:
     void post_unwatch(std::uint64_t client_id);
     // A room's news: its tournament game ended (durable in the store).
     void post_game_ended(TournamentGameEnd end);
-    // A pairing pass (and what time does) now rather than at the next tick: for tests.
-    void post_tick();
-    // Runs `then` on the strand after everything posted before it (tests).
-    void post_barrier(std::function<void()> then);
 
 private:
     struct Ask {

@@ -94,17 +94,26 @@ std::vector<protocol::TournamentRow> arena_rows(const ArenaView& view) {
     return rows;
 }
 
-std::optional<protocol::TournamentRow> arena_row(const ArenaView& view,
-                                                 const std::string& player_id) {
-    if (!view.state.players.count(player_id)) {
-        return std::nullopt;
-    }
-    for (const auto& standing : tournament::standings(view.state)) {
-        if (standing.id == player_id) {
-            return line_of(view, standing);
+std::string arena_watch_message(const ArenaView& view, const std::string& player_id,
+                                std::int64_t now, const nlohmann::json& request_id) {
+    auto rows = arena_rows(view);
+    std::optional<protocol::TournamentRow> me;
+    for (const auto& row : rows) {
+        if (row.player_id == player_id) {
+            me = row;
         }
     }
-    return std::nullopt;
+    std::string my_game;
+    if (const auto player = view.state.players.find(player_id);
+        player != view.state.players.end() && player->second.game) {
+        const auto game = view.state.games.find(*player->second.game);
+        if (game != view.state.games.end() && game->second.game_id) {
+            my_game = *game->second.game_id;
+        }
+    }
+    rows.resize(std::min(rows.size(), arena_first_page));
+    return protocol::tournament_message(arena_info(view, now), rows, arena_duels(view),
+                                        view.standings_version, me, my_game, request_id);
 }
 
 std::vector<protocol::TournamentDuel> arena_duels(const ArenaView& view, std::size_t limit) {

@@ -2,6 +2,7 @@
 // What an arena shows (issue 43): its record, its state and its players' names as of one moment,
 // and the protocol's values built from them — the tournament's info and the standings' lines —
 // for the watchers' frames (arena_actor.cpp) and the HTTP API (net/http_tournaments.cpp). Pure.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -26,9 +27,12 @@ struct ArenaView {
 protocol::TournamentInfo arena_info(const ArenaView& view, std::int64_t now);
 // Every player's line, best first.
 std::vector<protocol::TournamentRow> arena_rows(const ArenaView& view);
-// The line of `player_id`, if they are in the arena.
-std::optional<protocol::TournamentRow> arena_row(const ArenaView& view,
-                                                 const std::string& player_id);
+// The standings lines a watch shows at first.
+inline constexpr std::size_t arena_first_page = 50;
+// The answer to a watch of the arena at `now` for `player_id` (the `tournament` message): its
+// first standings page, its duels, and the watcher's own line and game if they play in it.
+std::string arena_watch_message(const ArenaView& view, const std::string& player_id,
+                                std::int64_t now, const nlohmann::json& request_id);
 // The games in progress that have started, the best placed first (by the better rank of their
 // players, then the other's), at most `limit`.
 inline constexpr std::size_t arena_duels_shown = 6;

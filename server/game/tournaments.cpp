@@ -404,13 +404,8 @@ void Tournaments::request(const Actor& actor, const protocol::Request& request) 
                 actor.send(error_frame(ErrorCode::no_such_tournament, "there is no such tournament",
                                        request.id));
             } else {
-                const auto& v = ***shown;
-                auto rows = arena_rows(v);
-                std::optional<protocol::TournamentRow> me = arena_row(v, actor.player_id);
-                rows.resize(std::min<std::size_t>(rows.size(), 50));
-                actor.send(make_frame(protocol::tournament_message(
-                    arena_info(v, unix_ms(state_.time().now())), rows, arena_duels(v),
-                    v.standings_version, me, "", request.id)));
+                actor.send(make_frame(arena_watch_message(
+                    ***shown, actor.player_id, unix_ms(state_.time().now()), request.id)));
             }
             return;
         }
