@@ -20,6 +20,9 @@ bool worth_returning(const HeapFigures& heap, std::size_t resident, std::size_t 
 std::optional<HeapFigures> heap_figures() {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
     const auto info = mallinfo2();
+    if (info.arena == 0 && info.hblkhd == 0) {
+        return std::nullopt;  // another allocator (a sanitizer's) serves malloc: glibc's is unused
+    }
     HeapFigures heap;
     heap.in_use = info.uordblks + info.hblkhd;  // chunks in use, and mmap()ed blocks
     heap.free = info.fordblks;

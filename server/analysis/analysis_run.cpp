@@ -30,19 +30,10 @@ BackgroundWork::Step AnalysisRun::next_step() {
         return {};
     }
     const std::size_t index = handed_out_++;
+    started_ = true;
     return [self = shared_from_this(), index](const std::atomic<bool>& stop) {
         self->run_step(index, stop);
     };
-}
-
-bool AnalysisRun::started() const {
-    std::lock_guard lock(mutex_);
-    return handed_out_ > 0;
-}
-
-std::size_t AnalysisRun::positions_done() const {
-    std::lock_guard lock(mutex_);
-    return analysed_;
 }
 
 void AnalysisRun::run_step(std::size_t index, const std::atomic<bool>& stop) {
@@ -68,7 +59,8 @@ void AnalysisRun::run_step(std::size_t index, const std::atomic<bool>& stop) {
             return;
         }
         results_[slot.line][slot.ply] = std::move(*analysed);
-        if (++analysed_ < slots_.size()) {
+        positions_done_ = ++analysed_;
+        if (analysed_ < slots_.size()) {
             if (progress_) {
                 progress_(analysed_, slots_.size());
             }

@@ -35,10 +35,11 @@ public:
     Step next_step() override;
 
     const std::string& game_id() const { return input_.game_id; }
-    // Whether a step has been handed out (the analysis is "running" rather than "queued").
-    bool started() const;
+    // Whether a step has been handed out (the analysis is "running" rather than "queued"). Both
+    // reads take no lock: an owner may call them under its own lock, which Progress takes.
+    bool started() const { return started_.load(); }
     // Positions analysed so far, and in all.
-    std::size_t positions_done() const;
+    std::size_t positions_done() const { return positions_done_.load(); }
     std::size_t positions_total() const { return slots_.size(); }
 
 private:
@@ -59,6 +60,8 @@ private:
     std::size_t handed_out_ = 0;
     std::size_t analysed_ = 0;
     bool failed_ = false;
+    std::atomic<bool> started_{false};            // handed_out_ > 0, readable without the lock
+    std::atomic<std::size_t> positions_done_{0};  // analysed_, readable without the lock
     std::vector<std::vector<core::engine::PositionAnalysis>> results_;  // by line, then ply
 };
 

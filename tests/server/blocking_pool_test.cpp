@@ -48,10 +48,10 @@ TEST(BlockingPool, AThrowingJobStillAnswersWithAnErrorNamingTheException) {
 }
 
 TEST(BlockingPool, JobsBeyondTheQueueAreRefusedAtOnceAndTheOthersStillRun) {
-    BlockingPool pool(1, 2);
     std::promise<void> release;
     auto released = release.get_future().share();
     std::atomic<int> ran{0};
+    BlockingPool pool(1, 2);  // after what its jobs use: joined before they are destroyed
     const auto blocked = [&] {
         released.wait();
         ++ran;

@@ -292,7 +292,8 @@ TEST_F(Arenas, ARestartResumesTheStandingsAndPairsNoGameTwice) {
         p.ws->send({{"type", "tournament_watch"}, {"tournament_id", tournament}});
         p.ws->wait_type("tournament");
     }
-    auto& [white, black] = running->second;
+    Entrant* white = running->second.first;
+    Entrant* black = running->second.second;
     white->ws->send({{"type", "watch"}, {"game_id", running->first}});
     black->ws->send({{"type", "watch"}, {"game_id", running->first}});
     black->ws->wait_for([&](const json& m) { return m["type"] == "snapshot"; });

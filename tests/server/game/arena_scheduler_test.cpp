@@ -87,7 +87,8 @@ TEST(ArenaScheduler, DefaultScheduleKeepsOneUpcomingArenaPerGame) {
         },
         10s))
         << listed_arenas(server.port()).dump();
-    for (const auto& arena : listed_arenas(server.port())["created"]) {
+    const auto listed = listed_arenas(server.port());
+    for (const auto& arena : listed["created"]) {
         EXPECT_EQ(arena["startsAt"], first_start + scheduler_hour_ms) << arena.dump();
     }
 
