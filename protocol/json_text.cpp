@@ -1,6 +1,7 @@
 #include "protocol/json_text.h"
 
 #include <array>
+#include <ctime>
 
 #include <nlohmann/json.hpp>
 
@@ -99,6 +100,15 @@ void append_string_array(std::string& out, const std::vector<std::string>& items
         append_json_string(out, items[i]);
     }
     out += ']';
+}
+
+std::string iso_utc(std::int64_t unix_ms) {
+    const auto seconds = static_cast<std::time_t>(unix_ms / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
 }
 
 }  // namespace protocol

@@ -52,6 +52,7 @@ constexpr std::array<std::string_view, request_type_count> type_names = {
     "tournament_join",
     "tournament_withdraw",
     "tournament_pause",
+    "tournament_chat",
     "ping",
 };
 
@@ -313,6 +314,18 @@ void read_account_fields(FieldReader& in, Request& r) {
     }
 }
 
+// A chat line's text (a game's or a tournament's): 1 to max_chat_length code points.
+void read_chat_text(FieldReader& in, Request& r) {
+    if (auto text = in.string("text", SIZE_MAX, true)) {
+        if (utf8_length(*text) > max_chat_length) {
+            in.fail(ErrorCode::chat_too_long, "chat messages have at most " +
+                                                  std::to_string(max_chat_length) + " characters");
+        } else {
+            r.text = *text;
+        }
+    }
+}
+
 void read_fields(FieldReader& in, Request& r) {
     using T = RequestType;
     const bool game_request =
@@ -334,6 +347,9 @@ void read_fields(FieldReader& in, Request& r) {
         }
         if (r.type == T::tournament_join) {
             r.code = in.string("code", max_join_code_length, false).value_or("");
+        }
+        if (r.type == T::tournament_chat) {
+            read_chat_text(in, r);
         }
         return;
     }
@@ -401,15 +417,7 @@ void read_fields(FieldReader& in, Request& r) {
             }
             break;
         case T::chat:
-            if (auto text = in.string("text", SIZE_MAX, true)) {
-                if (utf8_length(*text) > max_chat_length) {
-                    in.fail(ErrorCode::chat_too_long, "chat messages have at most " +
-                                                          std::to_string(max_chat_length) +
-                                                          " characters");
-                } else {
-                    r.text = *text;
-                }
-            }
+            read_chat_text(in, r);
             break;
         case T::spectator_chat:
             if (auto open = in.boolean("open"); open || in.failed()) {
@@ -469,7 +477,7 @@ bool is_lobby_request(RequestType type) {
 }
 
 bool is_tournament_request(RequestType type) {
-    return type >= RequestType::tournament_watch && type <= RequestType::tournament_pause;
+    return type >= RequestType::tournament_watch && type <= RequestType::tournament_chat;
 }
 
 std::optional<RequestType> parse_request_type(std::string_view name) {

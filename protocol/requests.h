@@ -62,6 +62,7 @@ enum class RequestType : std::uint8_t {
     tournament_join,
     tournament_withdraw,
     tournament_pause,
+    tournament_chat,  // a line of the tournament's chat (accounts only)
     ping,
 };
 
@@ -72,7 +73,8 @@ std::string_view request_type_name(RequestType type);
 bool is_account_request(RequestType type);
 // The lobby's requests: lobby_subscribe/unsubscribe, lobby_games, seek_*, quick_pair.
 bool is_lobby_request(RequestType type);
-// tournament_watch, tournament_unwatch, tournament_join, tournament_withdraw, tournament_pause.
+// tournament_watch, tournament_unwatch, tournament_join, tournament_withdraw, tournament_pause,
+// tournament_chat.
 bool is_tournament_request(RequestType type);
 std::optional<RequestType> parse_request_type(std::string_view name);
 
@@ -107,7 +109,7 @@ struct Request {
     std::string key;                    // watch: a private game's access key
     std::string move;                   // move
     int object = 0;                     // name_object
-    std::string text;                   // chat
+    std::string text;                   // chat, tournament_chat
     bool open = true;                   // spectator_chat
     int offset = 0;                     // lobby_games
     int limit = lobby_games_page;       // lobby_games

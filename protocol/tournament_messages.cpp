@@ -1,5 +1,6 @@
 #include "protocol/tournament_messages.h"
 
+#include "protocol/json_text.h"
 #include "protocol/messages.h"
 
 namespace protocol {
@@ -37,6 +38,13 @@ json tournament_row_json(const TournamentRow& row) {
             {"sheet", row.sheet}};
 }
 
+json tournament_chat_line_json(const TournamentChatLine& line) {
+    return {{"player_id", line.player_id},
+            {"from", line.from},
+            {"text", line.text},
+            {"at", iso_utc(line.at)}};
+}
+
 namespace {
 
 json tournament_rows_json(const std::vector<TournamentRow>& rows) {
@@ -69,12 +77,17 @@ json tournament_duels_json(const std::vector<TournamentDuel>& duels) {
 std::string tournament_message(const TournamentInfo& info, const std::vector<TournamentRow>& page,
                                const std::vector<TournamentDuel>& duels, std::int64_t version,
                                const std::optional<TournamentRow>& me, std::string_view my_game,
-                               const json& id) {
+                               const std::vector<TournamentChatLine>& chat, const json& id) {
+    json lines = json::array();
+    for (const auto& line : chat) {
+        lines.push_back(tournament_chat_line_json(line));
+    }
     json out = {{"type", "tournament"},
                 {"tournament", tournament_info_json(info)},
                 {"standings", tournament_rows_json(page)},
                 {"duels", tournament_duels_json(duels)},
-                {"version", version}};
+                {"version", version},
+                {"chat", std::move(lines)}};
     if (!id.is_null()) {
         out["id"] = id;
     }
@@ -106,6 +119,13 @@ std::string tournament_paired_message(std::string_view tournament_id, std::strin
                     {"tournament_id", tournament_id},
                     {"game_id", game_id},
                     {"you", you}});
+}
+
+std::string tournament_chat_message(std::string_view tournament_id,
+                                    const TournamentChatLine& line) {
+    return to_text({{"type", "tournament_chat"},
+                    {"tournament_id", tournament_id},
+                    {"line", tournament_chat_line_json(line)}});
 }
 
 std::string tournament_finished_message(std::string_view tournament_id,

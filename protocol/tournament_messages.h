@@ -45,6 +45,15 @@ struct TournamentDuel {
     friend bool operator==(const TournamentDuel&, const TournamentDuel&) = default;
 };
 
+// A line of the tournament's chat: who said it (their id, and their name then), and when.
+struct TournamentChatLine {
+    std::string player_id;
+    std::string from;
+    std::string text;
+    std::int64_t at = 0;  // unix ms; written as ISO 8601 UTC, to the second, as a game's chat lines
+    friend bool operator==(const TournamentChatLine&, const TournamentChatLine&) = default;
+};
+
 // What a tournament is and where it stands, without its players.
 struct TournamentInfo {
     std::string id;
@@ -68,14 +77,17 @@ struct TournamentInfo {
 // The object of `info` as the messages and GET /api/tournament/<id> share it.
 nlohmann::json tournament_info_json(const TournamentInfo& info);
 nlohmann::json tournament_row_json(const TournamentRow& row);
+// {player_id, from, text, at}
+nlohmann::json tournament_chat_line_json(const TournamentChatLine& line);
 
 // The answer to tournament_watch (and to a join, for the joiner's other pages): the tournament,
 // its first standings page, `version` (the count of standings pushes so far; each delta carries
 // the next), and for a player in it their own line and the game they are in.
-// `duels` are the best placed games in progress.
+// `duels` are the best placed games in progress, `chat` the kept chat lines, oldest first.
 std::string tournament_message(const TournamentInfo& info, const std::vector<TournamentRow>& page,
                                const std::vector<TournamentDuel>& duels, std::int64_t version,
                                const std::optional<TournamentRow>& me, std::string_view my_game,
+                               const std::vector<TournamentChatLine>& chat,
                                const nlohmann::json& id);
 // At most once a second while the standings or the games in progress change: the lines that
 // changed since the last push, and the best placed games in progress now.
@@ -86,6 +98,8 @@ std::string tournament_standings_message(std::string_view tournament_id, std::in
 // To a paired player's connections: the game to go to (game_started comes from the game too).
 std::string tournament_paired_message(std::string_view tournament_id, std::string_view game_id,
                                       std::string_view you);
+// To every watcher: a line said in the tournament's chat (not versioned, like a game's chat).
+std::string tournament_chat_message(std::string_view tournament_id, const TournamentChatLine& line);
 // To the watchers at the end: the podium (the first three lines).
 std::string tournament_finished_message(std::string_view tournament_id,
                                         const std::vector<TournamentRow>& podium);

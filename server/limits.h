@@ -24,9 +24,12 @@ inline constexpr std::size_t hard_frame_factor = 4;
 inline constexpr std::size_t default_max_queue = 256;
 // Messages per second a client may send (token bucket, burst = 2 seconds' worth).
 inline constexpr int default_rate_per_second = 20;
-// Chat messages per player and room: at most this many in any chat_window.
+// Chat messages per player and room (and per player and tournament): at most this many in any
+// chat_window.
 inline constexpr int chat_burst = 5;
 inline constexpr std::chrono::seconds chat_window{10};
+// The chat lines kept (and shown to a newcomer): per channel of a game, per tournament.
+inline constexpr std::size_t chat_lines_kept = 50;
 // A `watch` with `since` that missed at most this many events gets them in one `events` frame;
 // a larger gap gets a snapshot instead.
 inline constexpr std::size_t catch_up_max_events = 200;

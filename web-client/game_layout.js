@@ -11,6 +11,7 @@ import { describeForBoard } from './explain.js';
 import { ClockPanel } from './clock.js';
 import { RoundEnd } from './round_end.js';
 import { TournamentStrip } from './tournament_game.js';
+import { ChatBox } from './chat_box.js';
 
 export function buildGameLayout(page) {
     const id = page.gameId_;
@@ -63,26 +64,14 @@ export function buildGameLayout(page) {
         takebackDecline: () => page.send_(build.takebackDecline(id)),
     });
     page.tools_ = h('div', { class: 'tools', role: 'group', 'aria-label': 'Board tools' });
-    page.chatLog_ = h('ol', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Chat messages' });
-    const chatInput = h('input', { name: 'text', maxlength: 300, placeholder: 'Say something…',
-                                   'aria-label': 'Chat message', autocomplete: 'off', enterkeyhint: 'send' });
-    const chatForm = h('form', { class: 'chat-form' }, chatInput, h('button', { class: 'btn', type: 'submit' }, 'Send'));
-    chatForm.addEventListener('submit', (e) => {
-        e.preventDefault();
-        const text = chatInput.value.trim();
-        if (text && page.send_(build.chat(id, text))) {
-            chatInput.value = '';
-        }
-    });
-    page.chatInput_ = chatInput;
-    page.chatTitle_ = h('span', { class: 'chat-title' }, 'Chat');
     // A player may close (and reopen) the spectators' chat of the game.
     page.spectatorChatButton_ = h('button', { class: 'btn chat-switch', type: 'button', hidden: true });
     page.spectatorChatButton_.addEventListener('click', () => {
         page.send_(build.spectatorChat(id, !page.g_.spectatorChat));
     });
-    page.chat_ = h('section', { class: 'card chat', 'aria-label': 'Chat' },
-                   h('div', { class: 'chat-head' }, page.chatTitle_, page.spectatorChatButton_), page.chatLog_, chatForm);
+    page.chatBox_ = new ChatBox({ onSend: (text) => page.send_(build.chat(id, text)),
+                                  headExtra: [page.spectatorChatButton_] });
+    page.chat_ = page.chatBox_.el;
     page.layout_ = h('div', { class: 'game-layout' }, page.strip_, page.topBar_.el, page.boardHost_, page.bottomBar_.el,
                      page.keyRule_, page.statusBox_, page.matchHost_, page.moves_, page.timeActions_, page.actions_, page.tools_,
                      page.chat_);

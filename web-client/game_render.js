@@ -194,30 +194,21 @@ export const renderGame = {
 
     renderChat_() {
         const g = this.g_;
-        const log = this.chatLog_;
-        const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
-        log.replaceChildren(...g.chat.map((c) => h('li', c.spectator ? { class: 'chat-spectator' } : {},
-            h('b', {}, c.from), ' ', c.text)));
+        const box = this.chatBox_;
+        box.renderLines(g.chat);
         // Two channels: the players talk among themselves, the spectators among themselves. A player
         // against the computer has nobody to talk to: no chat box.
         const player = !!this.seat_();
         this.chat_.hidden = player && g.players.some((p) => p.bot);
-        this.chatTitle_.textContent = player ? 'Chat with your opponent' : 'Spectators\' chat';
+        box.title.textContent = player ? 'Chat with your opponent' : 'Spectators\' chat';
         const button = this.spectatorChatButton_;
         button.hidden = !player || !!g.result;
         button.textContent = g.spectatorChat ? 'Close spectators\' chat' : 'Open spectators\' chat';
         button.title = g.spectatorChat ? 'Spectators may chat among themselves now' : 'Spectators may not chat now';
         const closed = !player && (!g.spectatorChat || !!g.result);
-        this.chatInput_.disabled = closed;
-        this.chatInput_.placeholder = !closed ? 'Say something…'
+        box.setOpen(!closed, !closed ? 'Say something…'
             : g.result ? 'The game is over: the spectators\' chat is closed'
-                : 'The players have closed the spectators\' chat';
-        if (g.chat.length === 0) {
-            log.append(h('li', { class: 'chat-empty' }, 'No messages yet.'));
-        }
-        if (atBottom) {
-            log.scrollTop = log.scrollHeight;
-        }
+                : 'The players have closed the spectators\' chat');
     },
 
     // Tools beside the board: flip, the Chessence powers switch, the links; and who watches.

@@ -6,9 +6,10 @@
 // ack or error is known for what it answers wherever it arrives.
 const requestId = (what, tournamentId) => `tournament_${what}:${tournamentId}`;
 
-// What an ack's or an error's id answered: {what: 'join'|'withdraw'|'pause', tournamentId} or null.
+// What an ack's or an error's id answered: {what: 'join'|'withdraw'|'pause'|'chat', tournamentId}
+// or null.
 export function tournamentRequest(id) {
-    const m = /^tournament_(join|withdraw|pause):(.+)$/.exec(typeof id === 'string' ? id : '');
+    const m = /^tournament_(join|withdraw|pause|chat):(.+)$/.exec(typeof id === 'string' ? id : '');
     return m ? { what: m[1], tournamentId: m[2] } : null;
 }
 
@@ -19,6 +20,7 @@ export const buildTournament = {
                            ...(code ? { code } : {}) }),
     withdraw: (id) => ({ type: 'tournament_withdraw', tournament_id: id, id: requestId('withdraw', id) }),
     pause: (id) => ({ type: 'tournament_pause', tournament_id: id, id: requestId('pause', id) }),
+    chat: (id, text) => ({ type: 'tournament_chat', tournament_id: id, text, id: requestId('chat', id) }),
     berserk: (gameId) => ({ type: 'berserk', game_id: gameId, id: 'berserk' }),
 };
 
@@ -45,6 +47,16 @@ export function readDuels(list) {
         .map((d) => ({ gameId: d.game_id, first: readDuelPlayer(d.first), second: readDuelPlayer(d.second) }));
 }
 
+// A line of the tournament's chat (`tournament.chat[]`, `tournament_chat.line`).
+export function readTournamentChatLine(c) {
+    return { playerId: String(c?.player_id ?? ''), from: String(c?.from ?? '?'), text: String(c?.text ?? ''),
+             at: typeof c?.at === 'string' ? c.at : null };
+}
+
+// `tournament_chat`: one line said.
+export const readTournamentChat = (msg) => ({ tournamentId: String(msg.tournament_id ?? ''),
+                                              line: readTournamentChatLine(msg.line) });
+
 const STATUSES = ['created', 'started', 'finished'];
 
 // `tournament`: the whole view a watcher starts from.
@@ -64,6 +76,7 @@ export function readTournament(msg) {
         version: num(msg.version), me: msg.me ? readLine(msg.me) : null,
         duels: readDuels(msg.duels ?? t.duels),
         podium: Array.isArray(msg.podium) ? msg.podium.map(readLine) : null,
+        chat: (Array.isArray(msg.chat) ? msg.chat : []).map(readTournamentChatLine),  // oldest first
     };
 }
 

@@ -1,9 +1,12 @@
 // A tournament's page (/tournament/<id>, issue 43): what it is, a countdown to its start or end
 // (ticking here from the server's seconds), its standings kept up to date from the pushed deltas,
-// the buttons to join, withdraw or pause as fits the viewer, their game, the top games and, at the
-// end, the podium. tournament_presence.js keeps the watch (and follows a pairing to the game).
-import { buildTournament, readFinished, readPaired, readStandings, readTournament,
+// the buttons to join, withdraw or pause as fits the viewer, their game, the top games, the chat
+// (chat_box.js, as the game page's) and, at the end, the podium. tournament_presence.js keeps the
+// watch (and follows a pairing to the game).
+import { buildTournament, readFinished, readPaired, readStandings, readTournament, readTournamentChat,
          tournamentRequest } from './protocol_tournament.js';
+import { chatLinesKept } from './protocol.js';
+import { ChatBox } from './chat_box.js';
 import { h, missingPage, variantTitle } from './ui.js';
 import { clockLabel } from './clock.js';
 import { setTitle } from './notify.js';
@@ -21,13 +24,19 @@ export class TournamentPage {
         this.page_ = 0;
         this.error_ = null;         // {code, message} of the last refused request
         this.offsetMs_ = 0;         // the server's clock minus this one's
+        this.chatLines_ = [];       // the chat's newest lines, oldest first
     }
 
     enter() {
         setTitle('Tournament — Chessence');
         this.head_ = h('section', { class: 'card tournament-head' }, h('p', {}, 'Loading the tournament…'));
         this.standings_ = h('section', { class: 'card tournament-standings', 'aria-labelledby': 'standings-title' });
-        this.side_ = h('div', { class: 'tournament-side' });
+        // The side column: the top games or the podium (redrawn with the page), then the chat (kept,
+        // so that a push never takes the focus from a line being typed).
+        this.sideTop_ = h('div', { class: 'tournament-side-top' });
+        this.chat_ = new ChatBox({ title: 'Chat', onSend: (text) => this.sendChat_(text) });
+        this.chat_.renderLines([]);
+        this.side_ = h('div', { class: 'tournament-side' }, this.sideTop_, this.chat_.el);
         this.duels_ = new DuelBoards(this.app_.conn);
         this.root_.append(h('div', { class: 'tournament-page', 'data-tournament': this.id_ },
                             this.head_, this.standings_, this.side_));
@@ -49,6 +58,10 @@ export class TournamentPage {
 
     onError(err) {
         const r = tournamentRequest(err.requestId);
+        if (r?.what === 'chat' && r.tournamentId === this.id_) {
+            this.chat_.showError(err.message || 'The line was not sent.');
+            return true;
+        }
         if (r?.tournamentId === this.id_) {
             this.error_ = err;
             this.render_();
@@ -79,9 +92,27 @@ export class TournamentPage {
             this.t_.info.status = 'finished';
             this.t_.podium = readFinished(msg).podium;
             this.render_();
+        } else if (msg.type === 'tournament_chat' && mine) {
+            this.chatLines_ = [...this.chatLines_, readTournamentChat(msg).line].slice(-chatLinesKept);
+            this.chat_.renderLines(this.chatLines_);
         } else if (msg.type === 'ack' && tournamentRequest(msg.id)?.tournamentId === this.id_) {
-            this.acked_(tournamentRequest(msg.id).what);
+            const { what } = tournamentRequest(msg.id);
+            if (what === 'chat') {
+                this.chat_.showError(null);
+            } else {
+                this.acked_(what);
+            }
         }
+    }
+
+    // A line for the chat; false (and why, under the log) when it could not go out.
+    sendChat_(text) {
+        if (!this.app_.conn.send(buildTournament.chat(this.id_, text))) {
+            this.chat_.showError('Not connected — try again in a moment.');
+            return false;
+        }
+        this.chat_.showError(null);
+        return true;
     }
 
     saw_(t) {
@@ -95,6 +126,8 @@ export class TournamentPage {
             this.offsetMs_ = info.endsAt - info.secondsToFinish * 1000 - Date.now();
         }
         setTitle(`${info.name || 'Arena'} — Chessence`);
+        this.chatLines_ = t.chat;
+        this.chat_.renderLines(this.chatLines_);
         this.render_();
     }
 
@@ -150,8 +183,9 @@ export class TournamentPage {
             return;
         }
         const info = t.info;
+        const signedIn = !!document.body.dataset.account;
         const actions = tournamentActions({
-            info, me: t.me, error: this.error_, signedIn: !!document.body.dataset.account,
+            info, me: t.me, error: this.error_, signedIn,
             send: (msg) => {
                 this.error_ = null;
                 if (!this.app_.conn.send(msg)) {
@@ -183,8 +217,13 @@ export class TournamentPage {
             }));
         // The top games while it is played (small live boards: tournament_duels.js).
         this.duels_.render(info.status === 'started' ? t.duels : []);
-        this.side_.replaceChildren(...(info.status === 'finished' ? [podium(t.podium ?? lines.slice(0, 3))] : []),
-                                   ...(info.status === 'started' ? [this.duels_.el] : []));
+        this.sideTop_.replaceChildren(...(info.status === 'finished' ? [podium(t.podium ?? lines.slice(0, 3))] : []),
+                                      ...(info.status === 'started' ? [this.duels_.el] : []));
+        // Accounts talk (players or not) until the end; a guest reads.
+        this.chat_.setOpen(signedIn && info.status !== 'finished',
+                           info.status === 'finished' ? 'The tournament is over: its chat is closed'
+                               : signedIn ? 'Say something…' : 'Sign in to chat');
+        this.chat_.el.dataset.chat = info.status === 'finished' ? 'closed' : signedIn ? 'open' : 'sign-in';
         this.tick_();
     }
 

@@ -47,7 +47,7 @@ export class TournamentPresence {
             const r = tournamentRequest(msg.id);
             if (r?.what === 'withdraw') {
                 this.hold_(r.tournamentId, false);
-            } else if (r) {
+            } else if (r && r.what !== 'chat') {  // talking is not taking part
                 this.hold_(r.tournamentId, true);
             }
         });

@@ -109,6 +109,9 @@ position_req = ['fen', 'board', 'to_move', 'legal', 'in_check']
 chat_line = obj({'channel': enum('players', 'spectators'), 'from': s(0, 20), 'player_id': s(0, 64),
                  'seat': nullable(ref('../defs/seat.json')), 'text': s(1, 2000), 'at': s(1, 40)},
                 ['channel', 'from', 'player_id', 'seat', 'text', 'at'])
+# issue 43: a tournament's chat has one channel: its lines name their writer only.
+tournament_chat_line = obj({'player_id': s(1, 64), 'from': s(0, 20), 'text': s(1, 2000), 'at': s(1, 40)},
+                           ['player_id', 'from', 'text', 'at'])
 write('defs/match.json', obj({
     'rounds': enum(1, 3, 5, 7, 9), 'round': {'type': 'integer', 'minimum': 1},
     'phase': enum('naming', 'choosing', 'playing', 'finished'),
@@ -248,6 +251,7 @@ client = {
     'tournament_join': ({**tid, 'code': s(1, 64)}, ['tournament_id']),
     'tournament_withdraw': (tid, ['tournament_id']),
     'tournament_pause': (tid, ['tournament_id']),
+    'tournament_chat': ({**tid, 'text': s(1, 1200)}, ['tournament_id', 'text']),
     'ping': ({}, []),
 }
 for t, (props, req) in client.items():
@@ -387,7 +391,8 @@ server = {
                     'standings': arr(ref('../defs/tournament_row.json')),
                     'duels': arr(ref('../defs/tournament_duel.json'), maxItems=6),
                     'version': {'type': 'integer', 'minimum': 0},
-                    'me': {'allOf': [ref('../defs/tournament_row.json')]}},
+                    'me': {'allOf': [ref('../defs/tournament_row.json')]},
+                    'chat': arr(tournament_chat_line)},
                    ['tournament', 'standings', 'duels', 'version']),
     'tournament_standings': ({**tid, 'version': {'type': 'integer', 'minimum': 1},
                               'players': {'type': 'integer', 'minimum': 0},
@@ -399,6 +404,7 @@ server = {
                           ['tournament_id', 'game_id', 'you']),
     'tournament_finished': ({**tid, 'podium': arr(ref('../defs/tournament_row.json'), maxItems=3)},
                             ['tournament_id', 'podium']),
+    'tournament_chat': ({**tid, 'line': tournament_chat_line}, ['tournament_id', 'line']),
 }
 for t, (props, req) in server.items():
     write(f'server/{t}.json', obj({'type': const(t), **idp, **props}, ['type'] + req, title=f'server {t}'))

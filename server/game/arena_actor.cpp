@@ -244,7 +244,11 @@ void ArenaActor::commit(std::vector<tournament::ArenaEvent> events, WriteBatch e
     auto scratch = std::make_shared<tournament::ArenaState>(arena_);
     std::vector<std::string> texts;
     texts.reserve(events.size());
+    std::vector<tournament::ArenaEvent> said;  // the chat lines: told once durable
     for (const auto& event : events) {
+        if (std::holds_alternative<te::Said>(event)) {
+            said.push_back(event);
+        }
         if (auto applied = tournament::apply(*scratch, event); !applied) {
             // An event decided on this state that does not fit it: our bug, not the asker's.
             component_logger("tournament")
@@ -287,10 +291,12 @@ void ArenaActor::commit(std::vector<tournament::ArenaEvent> events, WriteBatch e
     busy_ = true;
     const auto count = static_cast<std::int64_t>(texts.size());
     state_.store().commit(
-        std::move(batch), [self = shared_from_this(), scratch, listed = std::move(listed), count,
-                           after = std::move(after)](const core::Status& stored) mutable {
+        std::move(batch),
+        [self = shared_from_this(), scratch, listed = std::move(listed), count,
+         said = std::move(said), after = std::move(after)](const core::Status& stored) mutable {
             boost::asio::post(self->strand_, [self, scratch, listed = std::move(listed), count,
-                                              after = std::move(after), stored]() mutable {
+                                              said = std::move(said), after = std::move(after),
+                                              stored]() mutable {
                 self->busy_ = false;
                 if (!stored) {
                     component_logger("tournament")
@@ -304,6 +310,7 @@ void ArenaActor::commit(std::vector<tournament::ArenaEvent> events, WriteBatch e
                     self->changed_ = true;
                     self->publish();
                     self->arm_flush();
+                    self->send_said(said);
                     if (!was_finished && self->arena_.finished) {
                         self->ended();
                     }

@@ -9,7 +9,9 @@
 // events through the same `apply`.
 //
 // Files: arena_actor.cpp (life, asks, commits, watchers), arena_actor_pairing.cpp (the pass and
-// the paired rooms), arena_view.{h,cpp} (what watchers and the HTTP API are shown).
+// the paired rooms), arena_actor_chat.cpp (who may talk, how often), arena_view.{h,cpp} (what
+// watchers and the HTTP API are shown).
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -63,6 +65,10 @@ public:
     // standings' deltas from then on; a player's connection counts as their presence.
     void post_watch(Actor actor, nlohmann::json request_id);
     void post_unwatch(std::uint64_t client_id);
+    // An account's line of the chat (the edge refused guests): refused when muted or too fast
+    // (as a game's chat), else committed as an event; once durable a `tournament_chat` goes to
+    // every watcher and `actor` gets the `ack` (echoing `request_id`), or the error.
+    void post_say(Actor actor, std::string text, nlohmann::json request_id);
     // A room's news: its tournament game ended (durable in the store).
     void post_game_ended(TournamentGameEnd end);
 
@@ -89,7 +95,6 @@ private:
     // standings changed and runs `after(ok)` on the strand. The actor is busy until then.
     void commit(std::vector<tournament::ArenaEvent> events, WriteBatch extra,
                 std::function<void(bool ok)> after);
-    void apply_committed(const std::vector<tournament::ArenaEvent>& events);
     // The record's listed status as the state now says, if it differs: one more write.
     std::optional<SetTournamentStatus> status_change(tournament::ArenaTime now) const;
     void publish();
@@ -102,6 +107,14 @@ private:
     std::vector<Actor> connections_of(const std::string& player_id);
     void send_to_watchers(const Frame& frame);
     void send_tournament(const Actor& actor, const nlohmann::json& request_id);
+
+    // arena_actor_chat.cpp
+    // The refusal of `actor`'s line before the machine sees it (muted, the rates), or nothing:
+    // then the line counts against the rates.
+    std::optional<protocol::ProtocolError> may_chat(const Actor& actor);
+    void say(const Actor& actor, std::string text, const nlohmann::json& request_id);
+    // Tells every watcher the chat lines (Said) among a committed batch's events.
+    void send_said(const std::vector<tournament::ArenaEvent>& events);
 
     // arena_actor_pairing.cpp
     // A pass: on the blocking pool, the machine pairs the waiting players (on a copy of the
@@ -131,6 +144,8 @@ private:
     std::map<std::string, protocol::TournamentRow> pushed_;
     std::int64_t standings_version_ = 0;
     std::vector<protocol::TournamentDuel> pushed_duels_;
+    // When each player's recent chat lines were said (the burst limit, as a room's chat).
+    std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
 
     mutable std::mutex view_mutex_;
     std::shared_ptr<const ArenaView> view_;

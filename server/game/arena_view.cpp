@@ -112,8 +112,17 @@ std::string arena_watch_message(const ArenaView& view, const std::string& player
         }
     }
     rows.resize(std::min(rows.size(), arena_first_page));
+    std::vector<protocol::TournamentChatLine> chat;
+    chat.reserve(view.state.chat.size());
+    for (const auto& line : view.state.chat) {
+        chat.push_back(arena_chat_line(line));
+    }
     return protocol::tournament_message(arena_info(view, now), rows, arena_duels(view),
-                                        view.standings_version, me, my_game, request_id);
+                                        view.standings_version, me, my_game, chat, request_id);
+}
+
+protocol::TournamentChatLine arena_chat_line(const tournament::ArenaChatLine& line) {
+    return {line.player, line.name, line.text, line.at};
 }
 
 std::vector<protocol::TournamentDuel> arena_duels(const ArenaView& view, std::size_t limit) {

@@ -30,9 +30,12 @@ std::vector<protocol::TournamentRow> arena_rows(const ArenaView& view);
 // The standings lines a watch shows at first.
 inline constexpr std::size_t arena_first_page = 50;
 // The answer to a watch of the arena at `now` for `player_id` (the `tournament` message): its
-// first standings page, its duels, and the watcher's own line and game if they play in it.
+// first standings page, its duels, its kept chat lines, and the watcher's own line and game if
+// they play in it.
 std::string arena_watch_message(const ArenaView& view, const std::string& player_id,
                                 std::int64_t now, const nlohmann::json& request_id);
+// A line of the arena's chat as the messages carry it.
+protocol::TournamentChatLine arena_chat_line(const tournament::ArenaChatLine& line);
 // The games in progress that have started, the best placed first (by the better rank of their
 // players, then the other's), at most `limit`.
 inline constexpr std::size_t arena_duels_shown = 6;

@@ -2,8 +2,7 @@
 // anyone sees it, and the newest lines kept for the snapshot.
 #include "server/game/room.h"
 
-#include <ctime>
-
+#include "protocol/json_text.h"
 #include "protocol/messages.h"
 #include "server/game/server_state.h"
 #include "server/limits.h"
@@ -15,16 +14,6 @@ using protocol::ErrorCode;
 namespace events = protocol::events;
 
 namespace {
-
-// `t` as a chat line's time: UTC, ISO 8601, to the second.
-std::string iso_time(ServerTime t) {
-    const std::time_t seconds = unix_ms(t) / 1000;
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
 
 std::size_t channel_index(const std::string& channel) {
     return channel == "players" ? 0 : 1;
@@ -90,7 +79,7 @@ void Room::say(const Actor& actor, const protocol::Request& request) {
     line.from = seat ? seat_names_[static_cast<std::size_t>(*seat)] : actor.name;
     line.seat = seat ? game_.seat_name(*seat) : std::string();
     line.text = request.text;
-    line.at = iso_time(now());
+    line.at = protocol::iso_utc(unix_ms(now()));
     InFlight batch;
     batch.chat = line;
     batch.requester = actor;

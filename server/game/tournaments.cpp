@@ -295,20 +295,24 @@ core::Expected<std::optional<std::shared_ptr<const ArenaView>>> Tournaments::vie
         ArenaView{**record, std::move(replayed->state), std::move(names), 0}));
 }
 
+TournamentRefusal Tournaments::absent_refusal(std::string_view id) {
+    auto record = state_.store().tournament(id);
+    if (!record) {
+        return read_refusal("the tournament", record.error());
+    }
+    if (!*record) {
+        return refusal(404, ErrorCode::no_such_tournament, "there is no such tournament");
+    }
+    return refusal(409, ErrorCode::tournament_finished, "the tournament is over");
+}
+
 TournamentResult<Tournaments::Prepared> Tournaments::prepare_ask(std::string_view id,
                                                                  RequestType type,
                                                                  const Actor& player,
                                                                  std::string_view code) {
     auto actor = running(id);
     if (!actor) {
-        auto record = state_.store().tournament(id);
-        if (!record) {
-            return read_refusal("the tournament", record.error());
-        }
-        if (!*record) {
-            return refusal(404, ErrorCode::no_such_tournament, "there is no such tournament");
-        }
-        return refusal(409, ErrorCode::tournament_finished, "the tournament is over");
+        return absent_refusal(id);
     }
     const auto shown = actor->view();
     switch (type) {
@@ -390,6 +394,17 @@ void Tournaments::request(const Actor& actor, const protocol::Request& request) 
             return;
         }
     }
+    if (request.type == RequestType::tournament_chat) {
+        if (!actor.account) {
+            actor.send(error_frame(ErrorCode::account_required,
+                                   "register or log in to talk in tournaments", request.id));
+            return;
+        }
+        if (auto running_actor = running(id)) {
+            running_actor->post_say(actor, request.text, request.id);
+            return;
+        }
+    }
     // The rest reads the store first: on the pool.
     const bool handed = state_.blocking().run([this, actor, request] {
         if (request.type == RequestType::tournament_watch) {
@@ -407,6 +422,11 @@ void Tournaments::request(const Actor& actor, const protocol::Request& request) 
                 actor.send(make_frame(arena_watch_message(
                     ***shown, actor.player_id, unix_ms(state_.time().now()), request.id)));
             }
+            return;
+        }
+        if (request.type == RequestType::tournament_chat) {
+            // Not running: finished (its chat is closed) or none.
+            actor.send(error_frame(absent_refusal(request.tournament_id).error, request.id));
             return;
         }
         auto prepared = prepare_ask(request.tournament_id, request.type, actor, request.code);

@@ -103,6 +103,8 @@ private:
     };
     TournamentResult<Prepared> prepare_ask(std::string_view id, protocol::RequestType type,
                                            const Actor& player, std::string_view code);
+    // Why the tournament `id`, not running, takes no ask: none, finished, or unreadable. Blocks.
+    TournamentRefusal absent_refusal(std::string_view id);
     core::Status resume(const TournamentRecord& record);
     std::shared_ptr<ArenaActor> add(std::shared_ptr<ArenaActor> actor);
 

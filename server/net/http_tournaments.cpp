@@ -5,11 +5,11 @@
 #include "server/net/http_tournaments.h"
 
 #include <cmath>
-#include <ctime>
 
 #include <nlohmann/json.hpp>
 
 #include "core/percent.h"
+#include "protocol/json_text.h"
 #include "protocol/messages.h"
 #include "server/game/arena_view.h"
 #include "server/game/server_state.h"
@@ -56,15 +56,6 @@ HttpReply refusal_reply(const TournamentRefusal& refused) {
 
 int status_number(std::string_view status) {
     return status == "finished" ? 30 : status == "started" ? 20 : 10;
-}
-
-std::string iso_time(std::int64_t unix_ms_value) {
-    const std::time_t seconds = static_cast<std::time_t>(unix_ms_value / 1000);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
 }
 
 std::string variant_title(std::string_view key) {
@@ -150,7 +141,7 @@ json full_tournament(const ArenaView& view, std::int64_t now, int page) {
                  {{"key", core::variant_name(info.variant)},
                   {"name", variant_title(core::variant_name(info.variant))},
                   {"icon", ""}}},
-                {"startsAt", iso_time(info.starts_at)},
+                {"startsAt", protocol::iso_utc(info.starts_at)},
                 {"finishesAt", info.ends_at},
                 {"status", status_number(info.status)},
                 {"isStarted", info.status != "created"},

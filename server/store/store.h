@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/expected.h"
+#include "server/limits.h"
 #include "server/store/account_records.h"
 #include "server/store/fences.h"
 #include "server/store/tournament_records.h"
@@ -69,8 +70,8 @@ struct StoredEvent {
 };
 
 // A game's chat, kept beside its event log (chat is talk, not what happened in the game): two
-// channels, the players' and the spectators', each keeping its newest chat_lines_kept lines.
-inline constexpr std::size_t chat_lines_kept = 50;
+// channels, the players' and the spectators', each keeping its newest chat_lines_kept lines
+// (server/limits.h).
 struct ChatLine {
     std::string game_id;
     std::string channel;    // "players" | "spectators"

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <set>
 
+#include "protocol/limits.h"
+#include "protocol/requests.h"
 #include "server/tournament/arena_pairing.h"
 #include "server/tournament/arena_standings.h"
 
@@ -227,6 +229,23 @@ ArenaDecision decide_game_news(const ArenaState& state, const ArenaInput& input,
     return events({arena_event::GameCancelled{cancelled.game}});
 }
 
+// Anyone with an account may talk, a player or not, until the end; the text as the room chat's.
+ArenaDecision decide_say(const ArenaState& state, const arena_input::Say& say, ArenaTime now) {
+    if (say.player.empty()) {
+        return ArenaDecision::refuse(Code::bad_field, "a line needs its writer's id");
+    }
+    if (say.text.empty() || protocol::utf8_length(say.text) > protocol::max_chat_length) {
+        return ArenaDecision::refuse(
+            Code::bad_field,
+            "a chat line has 1 to " + std::to_string(protocol::max_chat_length) + " characters");
+    }
+    if (over(state, now)) {
+        return ArenaDecision::refuse(Code::tournament_finished,
+                                     "the tournament is over: its chat is closed");
+    }
+    return events({arena_event::Said{say.player, say.name, say.text, now}});
+}
+
 ArenaDecision decide_pass(const ArenaState& state, const arena_input::PairingPass& pass,
                           ArenaTime now) {
     const ArenaConfig& config = state.config;
@@ -338,6 +357,9 @@ ArenaDecision decide(const ArenaState& state, const ArenaInput& input, ArenaTime
     }
     if (const auto* pass = std::get_if<arena_input::PairingPass>(&input)) {
         return decide_pass(state, *pass, now);
+    }
+    if (const auto* say = std::get_if<arena_input::Say>(&input)) {
+        return decide_say(state, *say, now);
     }
     return decide_game_news(state, input, now);
 }

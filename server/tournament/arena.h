@@ -71,13 +71,19 @@ struct GameCancelled {
 struct PairingPass {
     std::vector<std::string> present;
 };
+// A line of the chat from an account (a player of the arena or not), under its name.
+struct Say {
+    std::string player;
+    std::string name;
+    std::string text;
+};
 }  // namespace arena_input
 
 using ArenaInput =
     std::variant<arena_input::Join, arena_input::Withdraw, arena_input::Pause,
                  arena_input::ComeBack, arena_input::Berserk, arena_input::GameStarted,
                  arena_input::GameFinished, arena_input::FirstMoveMissed,
-                 arena_input::GameCancelled, arena_input::PairingPass>;
+                 arena_input::GameCancelled, arena_input::PairingPass, arena_input::Say>;
 
 // What happened to the arena: plain values, kept and replayed in order.
 namespace arena_event {
@@ -138,6 +144,13 @@ struct GameCancelled {
     int game = 0;
     friend bool operator==(const GameCancelled&, const GameCancelled&) = default;
 };
+struct Said {
+    std::string player;
+    std::string name;
+    std::string text;
+    ArenaTime at = 0;
+    friend bool operator==(const Said&, const Said&) = default;
+};
 // The end: the games still running do not count.
 struct Finished {
     ArenaTime at = 0;
@@ -149,7 +162,8 @@ using ArenaEvent =
     std::variant<arena_event::Joined, arena_event::Rejoined, arena_event::Left,
                  arena_event::Withdrew, arena_event::Paused, arena_event::CameBack,
                  arena_event::Berserked, arena_event::Paired, arena_event::GameStarted,
-                 arena_event::GameFinished, arena_event::GameCancelled, arena_event::Finished>;
+                 arena_event::GameFinished, arena_event::GameCancelled, arena_event::Finished,
+                 arena_event::Said>;
 
 // Why an input was refused; each has a stable name (arena_error_name).
 enum class ArenaErrorCode : std::uint8_t {

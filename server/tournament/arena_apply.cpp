@@ -1,6 +1,8 @@
 // The arena machine's reducer (arena.h): each event changes the state, or is refused whole.
 #include "server/tournament/arena.h"
 
+#include "server/limits.h"
+
 namespace server::tournament {
 
 namespace {
@@ -176,6 +178,13 @@ core::Status apply(ArenaState& state, const ArenaEvent& event) {
                     return no_game(e.game);
                 }
                 end_game(state, it->second);
+                return core::ok_status();
+            },
+            [&](const arena_event::Said& e) -> core::Status {
+                state.chat.push_back(ArenaChatLine{e.player, e.name, e.text, e.at});
+                while (state.chat.size() > chat_lines_kept) {
+                    state.chat.pop_front();
+                }
                 return core::ok_status();
             },
             [&](const arena_event::Finished&) -> core::Status {

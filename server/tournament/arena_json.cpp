@@ -69,6 +69,10 @@ template <>
 constexpr std::string_view arena_kind_of<ev::Finished>() {
     return "finished";
 }
+template <>
+constexpr std::string_view arena_kind_of<ev::Said>() {
+    return "said";
+}
 
 const char* arena_side_name(core::Side side) {
     return side == core::Side::first ? "first" : "second";
@@ -114,6 +118,9 @@ json arena_fields(const ev::GameCancelled& e) {
 }
 json arena_fields(const ev::Finished& e) {
     return {{"at", e.at}};
+}
+json arena_fields(const ev::Said& e) {
+    return {{"player", e.player}, {"name", e.name}, {"text", e.text}, {"at", e.at}};
 }
 
 // Reads the fields of a stored object (protocol/json_reader.h), with an arena's kinds of field.
@@ -235,6 +242,14 @@ std::optional<ArenaEvent> read_arena_event(const std::string& kind, ArenaFieldRe
     }
     if (kind == "finished") {
         return ev::Finished{r.milliseconds("at")};
+    }
+    if (kind == "said") {
+        ev::Said e;
+        e.player = r.string("player");
+        e.name = r.string("name");
+        e.text = r.string("text");
+        e.at = r.milliseconds("at");
+        return e;
     }
     return std::nullopt;
 }

@@ -3,6 +3,7 @@
 // sheets and sides, and the games in progress. The machine (arena.h) decides on it and its
 // reducer changes it; nothing else does.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -70,13 +71,23 @@ struct ArenaGame {
     friend bool operator==(const ArenaGame&, const ArenaGame&) = default;
 };
 
+// A line of the arena's chat (docs/tournaments.md, "Chat"): who said it, under the name they had.
+struct ArenaChatLine {
+    std::string player;
+    std::string name;
+    std::string text;
+    ArenaTime at = 0;
+    friend bool operator==(const ArenaChatLine&, const ArenaChatLine&) = default;
+};
+
 struct ArenaState {
     ArenaConfig config;
     std::map<std::string, ArenaPlayer> players;
     std::map<int, ArenaGame> games;  // in progress, by number
     int next_game = 1;
     int next_joined = 0;
-    bool finished = false;  // the end was applied: no game runs, nothing changes any more
+    bool finished = false;           // the end was applied: no game runs, nothing changes any more
+    std::deque<ArenaChatLine> chat;  // the newest chat_lines_kept (server/limits.h), oldest first
     friend bool operator==(const ArenaState&, const ArenaState&) = default;
 };
 

@@ -2,7 +2,8 @@
 // the tournaments page's form (starting at once); two accounts join it on its page and are paired
 // (both pages go to the game by themselves, with a sound); Black goes berserk (their clock halves,
 // both pages mark it); White moves, pauses and resigns; a guest watching the tournament page sees
-// the winner's score become 2; both players are taken back to the tournament page by themselves.
+// the winner's score become 2; both players are taken back to the tournament page by themselves,
+// where a line White types in the chat appears on Black's page and the guest's.
 import assert from 'node:assert/strict';
 import { newPage, screenshot } from './lib/browser.mjs';
 import { suite } from './lib/suite.mjs';
@@ -123,5 +124,19 @@ test('an arena: join, pairing, berserk, a result in the standings, back to the t
     await white.waitForSelector('[data-action="join"]');
     assert.equal(await white.textContent('[data-action="join"]'), 'Resume');
     await black.waitForSelector('[data-action="pause"]');
+
+    // The chat: a line typed on White's page appears on Black's and the guest's; the guest reads
+    // but may not write.
+    const chat = '.tournament-side .chat';
+    await white.waitForSelector(`${chat}[data-chat="open"]`);
+    await white.fill(`${chat} .chat-form input`, 'good game, well played');
+    await white.press(`${chat} .chat-form input`, 'Enter');
+    for (const page of [black, guest, white]) {
+        await page.waitForSelector(`${chat} .chat-log li:has-text("good game, well played")`);
+    }
+    const whiteName = await white.evaluate(() => document.body.dataset.account);
+    assert.equal(await black.textContent(`${chat} .chat-log li b`), whiteName);
+    assert.ok(await guest.isDisabled(`${chat} .chat-form input`));
+    assert.equal(await guest.getAttribute(`${chat} .chat-form input`, 'placeholder'), 'Sign in to chat');
     await screenshot(guest, 'arena-standings');
 });

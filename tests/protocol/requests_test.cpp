@@ -66,6 +66,7 @@ const std::vector<std::string>& client_examples() {
         R"({"type":"tournament_join","tournament_id":"t_0123456789ab","code":"s3cret","id":1})",
         R"({"type":"tournament_withdraw","tournament_id":"t_0123456789ab"})",
         R"({"type":"tournament_pause","tournament_id":"t_0123456789ab"})",
+        R"({"type":"tournament_chat","tournament_id":"t_0123456789ab","text":"gl hf","id":"c"})",
     };
     return examples;
 }
@@ -386,4 +387,24 @@ TEST(ParseRequest, TournamentRequestsReadTheirFields) {
                        std::string(65, 'x') + R"("})")
                   .error.code,
               protocol::ErrorCode::bad_field);
+}
+
+// A tournament's chat line: its text within a game chat's limits, the same codes.
+TEST(ParseRequest, ATournamentChatLineReadsItsTextAsAGamesChatDoes) {
+    const auto said =
+        request_of(R"({"type":"tournament_chat","tournament_id":"t_1","text":"gl hf"})");
+    EXPECT_EQ(said.type, RequestType::tournament_chat);
+    EXPECT_TRUE(protocol::is_tournament_request(said.type));
+    EXPECT_EQ(said.tournament_id, "t_1");
+    EXPECT_EQ(said.text, "gl hf");
+    EXPECT_EQ(error_of(R"({"type":"tournament_chat","tournament_id":"t_1"})").error.code,
+              protocol::ErrorCode::missing_field);
+    EXPECT_EQ(error_of(R"({"type":"tournament_chat","text":"hi"})").error.code,
+              protocol::ErrorCode::missing_field);
+    EXPECT_EQ(error_of(R"({"type":"tournament_chat","tournament_id":"t_1","text":""})").error.code,
+              protocol::ErrorCode::bad_field);
+    EXPECT_EQ(error_of(R"({"type":"tournament_chat","tournament_id":"t_1","text":")" +
+                       std::string(protocol::max_chat_length + 1, 'x') + R"("})")
+                  .error.code,
+              protocol::ErrorCode::chat_too_long);
 }

@@ -40,11 +40,12 @@ protected:
     const protocol::TournamentRow ann_{"p_1", "ann", 1, 6, 1612, 1780, 3, true, "active", "420"};
     const protocol::TournamentDuel duel_{"g_9", {"p_1", "ann", 1, 1612}, {"p_2", "bob", 2, 1540}};
     const protocol::TournamentRow bob_{"p_2", "bob", 2, 0, 1540, 1100, 3, false, "paused", "000"};
+    const protocol::TournamentChatLine said_{"p_2", "bob", "gl hf", 1'795'809'600'999};
 };
 
 TEST_F(TournamentMessages, TheWatchAnswerCountsFromNow) {
-    const auto started = valid(
-        protocol::tournament_message(info("started"), {ann_, bob_}, {duel_}, 3, ann_, "g_9", "w1"));
+    const auto started = valid(protocol::tournament_message(info("started"), {ann_, bob_}, {duel_},
+                                                            3, ann_, "g_9", {said_}, "w1"));
     EXPECT_EQ(started["id"], "w1");
     EXPECT_EQ(started["tournament"]["seconds_to_finish"], 3000);
     EXPECT_FALSE(started["tournament"].contains("seconds_to_start"));
@@ -55,12 +56,17 @@ TEST_F(TournamentMessages, TheWatchAnswerCountsFromNow) {
     EXPECT_EQ(started["version"], 3);
     EXPECT_EQ(started["duels"][0]["game_id"], "g_9");
     EXPECT_EQ(started["duels"][0]["second"]["name"], "bob");
+    EXPECT_EQ(started["chat"], (json::array({{{"player_id", "p_2"},
+                                              {"from", "bob"},
+                                              {"text", "gl hf"},
+                                              {"at", "2026-11-27T20:00:00Z"}}})));
 
     auto early = info("created");
     early.now = early.starts_at - 90'000;
     const auto created =
-        valid(protocol::tournament_message(early, {}, {}, 0, std::nullopt, "", nullptr));
+        valid(protocol::tournament_message(early, {}, {}, 0, std::nullopt, "", {}, nullptr));
     EXPECT_EQ(created["tournament"]["seconds_to_start"], 90);
+    EXPECT_EQ(created["chat"], json::array());
     EXPECT_FALSE(created.contains("me"));
 }
 
@@ -76,6 +82,10 @@ TEST_F(TournamentMessages, PushesCarryTheirLines) {
     EXPECT_EQ(paired["you"], "black");
     const auto finished = valid(protocol::tournament_finished_message("t_1", {ann_, bob_}));
     EXPECT_EQ(finished["podium"][0]["name"], "ann");
+    const auto chat = valid(protocol::tournament_chat_message("t_1", said_));
+    EXPECT_EQ(chat["tournament_id"], "t_1");
+    EXPECT_EQ(chat["line"]["from"], "bob");
+    EXPECT_EQ(chat["line"]["at"], "2026-11-27T20:00:00Z");  // to the second: the 999 ms dropped
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ std::vector<ArenaEvent> one_of_each() {
         arena_event::GameFinished{9, Side::second, 90, true, false},
         arena_event::GameCancelled{10},
         arena_event::Finished{start + 20 * 60'000},
+        arena_event::Said{"p_zoe", "Zoë", "bonne chance à tous ✓", start + 3'000},
     };
 }
 
@@ -94,6 +95,8 @@ TEST(ArenaJson, StoredFormIsCompactWithSortedKeys) {
               R"("second_berserk":false,"winner":null})");
     EXPECT_EQ(encode_event(arena_event::Berserked{4, Side::first}),
               R"({"game":4,"kind":"berserked","side":"first"})");
+    EXPECT_EQ(encode_event(arena_event::Said{"p_1", "ann", "gl hf", 5'000}),
+              R"({"at":5000,"kind":"said","name":"ann","player":"p_1","text":"gl hf"})");
     EXPECT_EQ(encode_config(sample_config()),
               R"({"berserkable":false,"clock":{"increment":2,"initial":180},)"
               R"("duration_ms":3600000,"rated":false,"rules":"house",)"
@@ -255,9 +258,12 @@ ArenaRun run_arena(unsigned seed) {
         }
         if (random() % 3 == 0) {
             const std::string& id = everyone[random() % everyone.size()];
-            switch (random() % 4) {
+            switch (random() % 5) {
                 case 0:
                     act(arena_input::Join{id, 1500}, now);
+                    break;
+                case 4:  // a line of the chat (a player's; nothing knows a watcher apart)
+                    act(arena_input::Say{id, "Player " + id, "at " + std::to_string(now)}, now);
                     break;
                 case 1:
                     act(arena_input::Withdraw{id}, now);
