@@ -29,6 +29,7 @@
 #include "core/expected.h"
 #include "protocol/errors.h"
 #include "server/game/arena_view.h"
+#include "server/game/chat_limiter.h"
 #include "server/game/client.h"
 #include "server/game/game_factory.h"
 #include "server/game/tournament_news.h"
@@ -109,9 +110,6 @@ private:
     void send_tournament(const Actor& actor, const nlohmann::json& request_id);
 
     // arena_actor_chat.cpp
-    // The refusal of `actor`'s line before the machine sees it (muted, the rates), or nothing:
-    // then the line counts against the rates.
-    std::optional<protocol::ProtocolError> may_chat(const Actor& actor);
     void say(const Actor& actor, std::string text, const nlohmann::json& request_id);
     // Tells every watcher the chat lines (Said) among a committed batch's events.
     void send_said(const std::vector<tournament::ArenaEvent>& events);
@@ -145,7 +143,7 @@ private:
     std::int64_t standings_version_ = 0;
     std::vector<protocol::TournamentDuel> pushed_duels_;
     // When each player's recent chat lines were said (the burst limit, as a room's chat).
-    std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
+    ChatLimiter chat_limiter_;
 
     mutable std::mutex view_mutex_;
     std::shared_ptr<const ArenaView> view_;

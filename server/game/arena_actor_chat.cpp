@@ -1,5 +1,5 @@
-// An arena's chat (docs/tournaments.md, "Chat"): who may say a line and how often — the limits of
-// a game's chat (room_chat.cpp) — and the line told to every watcher once it is stored.
+// An arena's chat (docs/tournaments.md, "Chat"): a line within a game chat's limits
+// (chat_limiter.h) goes to the machine, and to every watcher once it is stored.
 #include "server/game/arena_actor.h"
 
 #include <boost/asio/post.hpp>
@@ -24,29 +24,8 @@ void ArenaActor::post_say(Actor actor, std::string text, nlohmann::json request_
                       });
 }
 
-std::optional<protocol::ProtocolError> ArenaActor::may_chat(const Actor& actor) {
-    if (state_.account_news().muted(actor.player_id)) {
-        return protocol::ProtocolError{ErrorCode::muted, "an admin has muted your chat"};
-    }
-    auto& times = chat_times_[actor.player_id];
-    const auto t = std::chrono::steady_clock::now();
-    while (!times.empty() && t - times.front() > chat_window) {
-        times.pop_front();
-    }
-    if (times.size() >= static_cast<std::size_t>(chat_burst)) {
-        return protocol::ProtocolError{ErrorCode::rate_limited,
-                                       "too many chat messages; wait a little"};
-    }
-    if (!actor.ip.empty() && !state_.address_limits().try_chat(actor.ip)) {
-        return protocol::ProtocolError{ErrorCode::rate_limited,
-                                       "too many chat messages from your address; wait a little"};
-    }
-    times.push_back(t);
-    return std::nullopt;
-}
-
 void ArenaActor::say(const Actor& actor, std::string text, const nlohmann::json& request_id) {
-    if (auto refused = may_chat(actor)) {
+    if (auto refused = chat_limiter_.try_line(state_, actor)) {
         actor.send(error_frame(*refused, request_id));
         return;
     }

@@ -30,6 +30,7 @@
 #include "protocol/errors.h"
 #include "protocol/events.h"
 #include "protocol/requests.h"
+#include "server/game/chat_limiter.h"
 #include "server/game/client.h"
 #include "server/game/game_machine.h"
 #include "server/game/game_state.h"
@@ -343,7 +344,7 @@ private:
     std::vector<protocol::SeatRatingChange> rating_change_;  // a rated game's, once it is over
     std::atomic<bool> finished_flag_{false};
 
-    std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> chat_times_;
+    ChatLimiter chat_limiter_;
     // The newest chat lines (at most chat_lines_kept each): [0] the players', [1] the spectators'.
     std::array<std::deque<ChatLine>, 2> chat_;
     std::map<std::uint64_t, Watcher> watchers_;

@@ -50,24 +50,7 @@ std::optional<protocol::ProtocolError> Room::may_chat(const Actor& actor,
         return protocol::ProtocolError{ErrorCode::chat_closed,
                                        "the players have closed the spectators' chat"};
     }
-    if (state_.account_news().muted(actor.player_id)) {
-        return protocol::ProtocolError{ErrorCode::muted, "an admin has muted your chat"};
-    }
-    auto& times = chat_times_[actor.player_id];
-    const auto t = std::chrono::steady_clock::now();
-    while (!times.empty() && t - times.front() > chat_window) {
-        times.pop_front();
-    }
-    if (times.size() >= static_cast<std::size_t>(chat_burst)) {
-        return protocol::ProtocolError{ErrorCode::rate_limited,
-                                       "too many chat messages; wait a little"};
-    }
-    if (!actor.ip.empty() && !state_.address_limits().try_chat(actor.ip)) {
-        return protocol::ProtocolError{ErrorCode::rate_limited,
-                                       "too many chat messages from your address; wait a little"};
-    }
-    times.push_back(t);
-    return std::nullopt;
+    return chat_limiter_.try_line(state_, actor);
 }
 
 void Room::say(const Actor& actor, const protocol::Request& request) {
