@@ -8,7 +8,7 @@ import { EnginePanel, JUDGEMENTS } from './analysis_engine.js';
 import { applyEvent, readSnapshot } from './protocol.js';
 import { fetchLegal, gamePath, pgnUrl } from './api.js';
 import { describeForBoard } from './explain.js';
-import { h, missingGame, plural, sideLabel, squareOf, variantTitle } from './ui.js';
+import { h, missingGame, missingPage, plural, sideLabel, squareOf, variantTitle } from './ui.js';
 import { plyLabel } from './game_status.js';
 import { setTitle } from './notify.js';
 import { hasRecord, resultWords } from './result_dialog.js';
@@ -29,6 +29,10 @@ export class AnalysisPage {
 
     enter() {
         setTitle('Analysis — Chessence');
+        if (!this.gameId_) {
+            this.showWhich_();
+            return;
+        }
         this.boardHost_ = h('div', { id: 'analysis-board' });
         this.board_ = new Board(this.boardHost_, { label: 'Analysis board', onMove: (m) => this.tryMove_(m),
             describe: (sq, code) => describeForBoard(this.g_?.variant, code) });
@@ -47,7 +51,23 @@ export class AnalysisPage {
         document.addEventListener('keydown', this.keyHandler_);
     }
 
+    // /analysis without a game: what the board is for and where its games come from.
+    showWhich_() {
+        this.left_ = true;
+        const me = this.app_.me.id;
+        this.root_.replaceChildren(missingPage({
+            title: 'Which game?',
+            text: 'The analysis board steps through a game and tries other moves. Open one from a game\'s page '
+                + '(after the game, “Analyse with the computer”) or from a player\'s list of games.',
+            links: [{ href: '/', text: 'Back to the lobby', action: 'lobby' },
+                    ...(me ? [{ href: `/player/${encodeURIComponent(me)}`, text: 'Your games', action: 'my-games' }] : [])],
+        }));
+    }
+
     leave() {
+        if (!this.gameId_) {
+            return;
+        }
         this.left_ = true;
         this.engine_.stop();
         this.app_.conn.unwatch(this.gameId_);
@@ -64,7 +84,7 @@ export class AnalysisPage {
     }
 
     handle(msg) {
-        if (msg.game_id !== this.gameId_) {
+        if (!this.gameId_ || msg.game_id !== this.gameId_) {
             return;
         }
         if (msg.type === 'snapshot') {
@@ -141,10 +161,22 @@ export class AnalysisPage {
         this.boardHost_.dataset.line = this.onSide_ ? 'side' : 'main';
         this.info_.textContent = !p.legal.length
             ? (g.variant === 'sniderman' ? 'No capture is left: the round is over here.'
-                                         : `${sideLabel(p.toMove ?? '')} has no legal move here.`)
+                                         : `${this.sideName_(p, moves)} has no legal move here.`)
             : `${sideLabel(p.toMove)} to move${p.inCheck ? ', in check' : ''}: ${plural(p.legal.length, 'legal move')}. `
               + 'Play any of them on the board to try a line of your own.';
         this.renderList_();
+    }
+
+    // The side to move in position `p` (reached by `moves`) with its player: "White (Ann)". A
+    // finished position may come without a side to move: its position string, else the count of
+    // moves from the line's start, says whose turn it would be.
+    sideName_(p, moves) {
+        const fenSide = { w: 'white', b: 'black' }[String(p.fen ?? '').split(' ')[1]];
+        const start = { w: 'white', b: 'black' }[String(this.lines_()[this.round_].start ?? '').split(' ')[1]] ?? 'white';
+        const other = start === 'white' ? 'black' : 'white';
+        const side = p.toMove ?? fenSide ?? (moves.length % 2 ? other : start);
+        const name = this.g_.players.find((x) => x.seat === side)?.name;
+        return name ? `${sideLabel(side)} (${name})` : sideLabel(side);
     }
 
     // A move played on the board: along the game if it is the game's next move, else a side line.

@@ -1,8 +1,8 @@
 // The HTTP API from the browser: fetches JSON and hands it to protocol.js's readers. Every call
 // resolves to {ok: true, value} or {ok: false, status, code, error} — never throws (`code` is the
 // server's error code when it sent one, else '').
-import { api, readAnalysis, readApiCode, readApiError, readGameInfo, readLegal, readPuzzle, readPuzzleCounts,
-         readSeek } from './protocol.js';
+import { api, readAnalysis, readApiCode, readApiError, readGameInfo, readLegal, readPlayerRating, readPuzzle,
+         readPuzzleCounts, readSeek } from './protocol.js';
 import { TOKEN_KEY, keyOf } from './socket.js';
 import { readCreated, readTournamentList, tournamentApi } from './protocol_tournament.js';
 
@@ -62,6 +62,9 @@ export async function fetchLegal(query) {
 }
 
 export const fetchGame = async (gameId) => map(await getJson(withKey(api.gameUrl(gameId), gameId)), readGameInfo);
+// A player's rating in `variant` for the player bars: {rating, rd} or null (a guest, no rated game yet).
+export const fetchRating = async (playerId, variant) => map(await getJson(api.playerUrl(playerId)),
+                                                            (j) => readPlayerRating(j, variant));
 export const fetchSeek = async (seekId) => map(await getJson(api.seekUrl(seekId)), readSeek);
 export const pgnUrl = (gameId) => withKey(api.pgnUrl(gameId), gameId);
 export const fetchPuzzleCounts = async () => map(await getJson(api.puzzleCountsUrl()), readPuzzleCounts);

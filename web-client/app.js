@@ -20,6 +20,8 @@ import { BUSY_TEXT, ComputerDialog } from './computer_form.js';
 import { TournamentsPage } from './tournaments_page.js';
 import { TournamentPage } from './tournament_page.js';
 import { TournamentPresence } from './tournament_presence.js';
+import { errorText } from './ui.js';
+import { NotFoundPage } from './not_found.js';
 
 const NAME_KEY = 'chessence.name';
 const NAME_PATTERN = /^[A-Za-z0-9 _.\-]{1,20}$/;
@@ -27,6 +29,7 @@ const NAME_PATTERN = /^[A-Za-z0-9 _.\-]{1,20}$/;
 // Route name (the first path segment) → page class: new pages add a line here.
 const ROUTES = {
     '': LobbyPage,
+    'index.html': LobbyPage,
     game: GamePage,
     join: JoinPage,
     learn: LearnPage,
@@ -85,7 +88,7 @@ app.tournaments = new TournamentPresence(app);
 
 function route() {
     const { name, args } = currentRoute();
-    const Page = ROUTES[name] ?? LobbyPage;
+    const Page = Object.hasOwn(ROUTES, name) ? ROUTES[name] : NotFoundPage;
     page?.leave();
     toastEl.hidden = true;
     main.replaceChildren();
@@ -106,6 +109,33 @@ function route() {
 const router = new Router(route);
 
 // ---- Header --------------------------------------------------------------------------------------
+
+// A narrow screen's menu (under 900 px the five links do not fit beside the brand and the account):
+// the button opens them in a panel under the header; a link followed, a click elsewhere or Escape
+// closes it.
+const menuButton = document.getElementById('menu-button');
+const siteNav = document.getElementById('site-nav');
+function openMenu(open) {
+    menuButton.setAttribute('aria-expanded', String(open));
+    siteNav.classList.toggle('open', open);
+}
+menuButton.addEventListener('click', () => openMenu(menuButton.getAttribute('aria-expanded') !== 'true'));
+siteNav.addEventListener('click', (e) => {
+    if (e.target.closest('a')) {
+        openMenu(false);
+    }
+});
+document.addEventListener('click', (e) => {
+    if (!e.target.closest?.('#site-nav, #menu-button')) {
+        openMenu(false);
+    }
+});
+document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && siteNav.classList.contains('open')) {
+        openMenu(false);
+        menuButton.focus();
+    }
+});
 
 // Stores and sends a new name; false (with a message) when it breaks the rules.
 function saveName(name) {
@@ -156,6 +186,7 @@ connEl.addEventListener('click', () => conn.reconnectNow());
 
 conn.on('welcome', (msg) => {
     app.me = readPlayer(msg);
+    app.account = msg.account ?? null; // before the page hears of it (account.js draws the menu)
     app.mySeeks.clear(); // the server announces the open ones again
     app.myGames = welcomeGames(msg);
     document.body.dataset.player = app.me.id;
@@ -207,7 +238,7 @@ conn.on('error', (msg) => {
     if (err.code === 'bots_busy') {
         app.toast(BUSY_TEXT);
     } else if (!page?.onError?.(err)) {
-        app.toast(err.message || err.code.replace(/_/g, ' '));
+        app.toast(errorText(err));
     }
 });
 

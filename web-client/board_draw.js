@@ -4,7 +4,10 @@ import { pieceIcon } from './pieces.js';
 import { CELL, SVG_NS, el, moveSquares } from './squares.js';
 
 export const drawMethods = {
-    // Slides the piece that just arrived along its squares (a drop fades in).
+    // Slides the piece that just arrived along its squares (a drop fades in). The slide is drawn
+    // by a copy in a layer of its own above the squares, while the piece itself waits, unseen, on
+    // its square: the square keeps its place and size throughout (what a drag aims at, or a
+    // screen reader or a test measures, is the square, never the path of the slide).
     runAnimation_() {
         const a = this.animate_;
         this.animate_ = null;
@@ -22,24 +25,50 @@ export const drawMethods = {
             const p = at(sq);
             return { transform: `translate(${p.x - end.x}px, ${p.y - end.y}px)` };
         });
-        const wrapper = document.createElementNS(SVG_NS, 'g');
-        piece.replaceWith(wrapper);
-        wrapper.appendChild(piece);
-        this.svg_.appendChild(wrapper.closest('.sq')); // above the other squares while it slides
-        wrapper.animate(frames, { duration: 110 + 90 * (a.squares.length - 1), easing: 'ease-out' });
+        const layer = el('g', { class: 'slide', 'aria-hidden': 'true' });
+        const copy = document.createElementNS(SVG_NS, 'g');
+        copy.appendChild(piece.cloneNode(true));
+        layer.appendChild(copy);
+        this.svg_.appendChild(layer);
+        piece.classList.add('arriving');
+        const duration = 110 + 90 * (a.squares.length - 1);
+        this.slideEnds_ = performance.now() + duration;
+        const done = () => {
+            layer.remove();
+            piece.classList.remove('arriving');
+        };
+        const run = copy.animate(frames, { duration, easing: 'ease-out' });
+        run.onfinish = done;
+        run.oncancel = done;
     },
 
-    // Rank numbers in the top-left corner of the left column, file letters in the bottom-left
-    // corner of the bottom row (as the board is turned).
+    // How long the last move's slide still runs (ms; 0 when none does).
+    slideLeft() {
+        return Math.max(0, (this.slideEnds_ ?? 0) - performance.now());
+    },
+
+    // Rank numbers in the top-left corner of each rank's leftmost square, file letters in the
+    // bottom-left corner of each file's lowest square (as the board is turned). A Chessence hole
+    // at the edge passes the label to the next square inwards: every rank and file is named.
     drawCoords_(g, file, rank, x, y) {
-        const { files, ranks } = this.state_.board;
+        const { files, ranks, squares } = this.state_.board;
         const flipped = this.state_.flipped;
-        if (file === (flipped ? files - 1 : 0)) {
+        const hole = (f, r) => squares[r * files + f] === '*';
+        const step = flipped ? -1 : 1;
+        let edgeFile = flipped ? files - 1 : 0;
+        while (hole(edgeFile, rank) && edgeFile !== file) {
+            edgeFile += step;
+        }
+        let edgeRank = flipped ? ranks - 1 : 0;
+        while (hole(file, edgeRank) && edgeRank !== rank) {
+            edgeRank += step;
+        }
+        if (file === edgeFile) {
             const t = el('text', { x: x + 5, y: y + 21, class: 'coord rank', 'aria-hidden': 'true' });
             t.textContent = String(rank + 1);
             g.appendChild(t);
         }
-        if (rank === (flipped ? ranks - 1 : 0)) {
+        if (rank === edgeRank) {
             const t = el('text', { x: x + 5, y: y + CELL - 7, class: 'coord file', 'aria-hidden': 'true' });
             t.textContent = String.fromCharCode(97 + file);
             g.appendChild(t);

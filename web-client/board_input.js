@@ -146,6 +146,7 @@ export const inputMethods = {
                 this.activate_(target);
                 this.draggingDone_ = false;
             } else {
+                this.clearSelection_(); // dropped where it cannot go: put back, nothing picked up
                 this.render_();
             }
         } else if (target === d.from) {

@@ -62,7 +62,10 @@ export class ComputerDialog {
         close.addEventListener('click', () => this.close());
         form.append(h('div', { class: 'dialog-head' }, h('h2', { id: 'computer-title' }, 'Play the computer'), close),
             h('p', { class: 'form-note' }, 'A casual game: it starts at once and does not change your rating.'),
-            variant, levels, side, rounds, clock.element, this.message_, h('div', { class: 'row' }, this.start_, cancel));
+            variant, levels, side, rounds, clock.element, this.message_,
+            // Kept at the dialog's bottom edge while the rest scrolls: on a phone the start button is
+            // in view at once, not under the eight levels.
+            h('div', { class: 'row dialog-actions' }, this.start_, cancel));
         form.addEventListener('change', (e) => {
             if (e.target.name === 'variant') {
                 this.refresh_();

@@ -11,6 +11,7 @@ import { attention, setTitle } from './notify.js';
 import { prefs } from './settings.js';
 import { moveSquares } from './squares.js';
 import { renderRatingChange } from './rating_view.js';
+import { gameArrivals } from './game_arrivals.js';
 
 export class GamePage {
     constructor(app, root, gameId) {
@@ -27,6 +28,7 @@ export class GamePage {
         this.justStarted_ = false;
         this.loadRetry_ = null; // a timer: the server could not load the game, watch again
         this.loadAttempts_ = 0;
+        this.ratings_ = new Map(); // player id → {rating, rd} | null: a rated game's player bars
         this.keyHandler_ = (e) => this.onKey_(e);
         this.prefsHandler_ = () => this.render_();
         this.connHandler_ = () => this.onConnection_();
@@ -48,6 +50,7 @@ export class GamePage {
         this.clocks_.stop();
         this.roundEnd_.stop();
         this.tournamentStrip_.stop();
+        this.offerPrompt_.stop();
         this.app_.conn.unwatch(this.gameId_);
         document.removeEventListener('keydown', this.keyHandler_);
         this.resultCard_?.close();
@@ -114,6 +117,9 @@ export class GamePage {
         if (msg.game_id !== this.gameId_) {
             return;
         }
+        if (this.holdForSlide_(msg)) {
+            return;
+        }
         if (msg.type === 'snapshot') {
             this.g_ = readSnapshot(msg);
             this.ratingChange_ = msg.rating_change ?? this.ratingChange_ ?? null;
@@ -123,6 +129,7 @@ export class GamePage {
                 play('start');
                 this.justStarted_ = false;
             }
+            this.loadRatings_();
             this.afterCatchUp_();
         } else if (msg.type === 'events' && this.g_) {
             const kinds = applyEvents(this.g_, msg);
@@ -197,14 +204,23 @@ export class GamePage {
             this.app_.toast('A rematch has started.');
         } else if (kind === 'draw_declined' && e.by !== this.seat_() && g.drawDeclinedBy && this.seat_()) {
             this.note_ = `${this.nameOf_(e.by)} declined your draw offer.`;
-        } else if (kind === 'draw_offered' && e.by !== this.seat_() && this.seat_()) {
-            attention(`${this.nameOf_(e.by)} offers a draw`);
+        } else if ((kind === 'draw_offered' || kind === 'takeback_offered') && e.by !== this.seat_() && this.seat_()) {
+            // Heard as well as seen (offer_prompt.js shows it wherever the player is looking).
+            play('notify');
+            attention(kind === 'draw_offered' ? `${this.nameOf_(e.by)} offers a draw`
+                                              : `${this.nameOf_(e.by)} asks to take back a move`);
+        } else if (kind === 'moretime' && this.seat_()) {
+            // The player given the time is told (the clock jumping alone says little).
+            const mine = e.by === this.seat_();
+            this.app_.toast(mine ? `You gave ${this.opponentName_()} 15 seconds.`
+                                 : `${this.nameOf_(e.by)} gave you 15 more seconds.`);
         } else if (kind === 'spectator_chat' && !this.seat_()) {
             this.note_ = e.open ? 'The players opened the spectators\' chat.' : 'The players closed the spectators\' chat.';
         }
         if (kind === 'round_over') {
             const won = g.roundWinners.at(-1);
-            this.roundEnd_.start({ board: g.board, capture: g.moves.at(-1) ?? null, score: g.match?.score ?? [0, 0],
+            this.roundEnd_.start({ board: g.board, capture: g.moves.at(-1) ?? null, moves: won.moves ?? g.moves,
+                                   score: g.match?.score ?? [0, 0],
                                    won: { round: won.round, winner: won.player, side: won.winner, why: won.why },
                                    nameOf: (s) => this.nameOf_(s) });
         } else if (kind === 'side_chosen' || kind === 'game_over') {
@@ -368,4 +384,4 @@ export class GamePage {
     }
 }
 
-Object.assign(GamePage.prototype, renderGame);
+Object.assign(GamePage.prototype, renderGame, gameArrivals);

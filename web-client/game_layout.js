@@ -12,6 +12,7 @@ import { ClockPanel } from './clock.js';
 import { RoundEnd } from './round_end.js';
 import { TournamentStrip } from './tournament_game.js';
 import { ChatBox } from './chat_box.js';
+import { OfferPrompt } from './offer_prompt.js';
 
 export function buildGameLayout(page) {
     const id = page.gameId_;
@@ -77,4 +78,10 @@ export function buildGameLayout(page) {
                      page.chat_);
     page.root_.append(page.layout_);
     page.resultCard_ = new ResultCard(page.boardHost_);
+    // The opponent's offer in a banner when the answers above are out of view (a phone).
+    page.offerPrompt_ = new OfferPrompt(page.layout_, { draw: page.actions_, takeback: page.timeActions_ }, {
+        drawAccept: () => page.send_(build.drawAccept(id)), drawDecline: () => page.send_(build.drawDecline(id)),
+        takebackAccept: () => page.send_(build.takebackAccept(id)),
+        takebackDecline: () => page.send_(build.takebackDecline(id)),
+    });
 }

@@ -1,6 +1,7 @@
 // Parts of the game page that only draw what they are given: the two player bars and the action
 // buttons (resign with confirmation, draw offers, rematch).
 import { h, sideLabel } from './ui.js';
+import { ratingText } from './rating_view.js';
 
 // Whether `seat` has to act now (move, name the object, or choose a side).
 export function actsNow(g, seat) {
@@ -57,14 +58,16 @@ function botMark() {
     return h('span', { class: 'bot-mark', role: 'img', 'aria-label': 'computer', title: 'The computer' }, svg);
 }
 
-// Fills the bars above and below the board.
-export function renderPlayerBars(top, bottom, { g, flipped, meId }) {
+// Fills the bars above and below the board; ratingOf(playerId): the rating to show beside a name
+// ({rating, rd}) or null.
+export function renderPlayerBars(top, bottom, { g, flipped, meId, ratingOf = () => null }) {
     const [bottomSeat, topSeat] = barSeats(g, flipped);
     for (const [bar, seat] of [[bottom, bottomSeat], [top, topSeat]]) {
         const p = g.players.find((x) => x.seat === seat);
         const toAct = actsNow(g, seat);
         const online = !!p?.online;
         const bot = !!p?.bot;
+        const rating = p?.id && !bot ? ratingOf(p.id) : null;
         bar.el.dataset.seat = seat ?? '';
         bar.el.dataset.online = String(online);
         bar.el.classList.toggle('to-move', toAct);
@@ -76,6 +79,8 @@ export function renderPlayerBars(top, bottom, { g, flipped, meId }) {
                               'aria-label': online ? 'connected' : 'not connected' }),
             chip(g, seat),
             h('span', { class: 'name' }, bot ? `Computer level ${p.level}` : p?.name ?? 'Waiting…'),
+            rating ? h('span', { class: 'rating', 'data-rating': Math.round(rating.rating), title: 'Rating' },
+                       ratingText(rating)) : '',
             p && p.id === meId ? h('span', { class: 'you' }, 'you') : '',
             // A tournament player who went berserk: half the time, no increment.
             g.berserk?.[seat === 'black' || seat === 'player1' ? 1 : 0]

@@ -22,7 +22,8 @@ export const renderGame = {
         document.body.dataset.variant = g.variant;
         this.layout_.dataset.variant = g.variant;
         this.renderBoard_();
-        renderPlayerBars(this.topBar_, this.bottomBar_, { g, flipped: this.flipped_(), meId: this.app_.me.id });
+        renderPlayerBars(this.topBar_, this.bottomBar_, { g, flipped: this.flipped_(), meId: this.app_.me.id,
+                                                          ratingOf: (id) => this.ratingOf_(id) });
         this.clocks_.render({ g, seat: this.seat_(), nameOf: (s) => this.nameOf_(s),
                               bars: [this.topBar_.el, this.bottomBar_.el] });
         this.keyRule_.replaceChildren(h('span', { class: 'key-rule-text' }, keyRule(g.variant)), ' ',
@@ -36,11 +37,17 @@ export const renderGame = {
                                  over: !!g.result, roundWinners: g.roundWinners });
         }
         const result = resultLine(g, (s) => this.nameOf_(s));
-        renderMoveList(this.moves_, g, this.viewPly_, (ply) => this.review_(ply), result);
-        renderMoveStrip(this.strip_, g, this.viewPly_, (ply) => this.review_(ply), result);
+        // Sniderman: while a round's end shows, its final position is on the board, so the lists
+        // show that round's moves (not the next deal's none); a click on one goes on to the next.
+        const ended = this.viewPly_ === null ? this.roundEnd_.shown : null;
+        const listed = ended ? { ...g, moves: ended.moves, history: [] } : g;
+        const onReview = ended ? () => this.roundEnd_.finish() : (ply) => this.review_(ply);
+        renderMoveList(this.moves_, listed, ended ? null : this.viewPly_, onReview, result);
+        renderMoveStrip(this.strip_, listed, ended ? null : this.viewPly_, onReview, result);
         // Before a Sniderman round's first capture there is nothing to list: room for the match panel.
-        this.moves_.hidden = g.variant === 'sniderman' && !g.moves.length && g.match?.phase !== 'playing' && !g.result;
+        this.moves_.hidden = g.variant === 'sniderman' && !listed.moves.length && g.match?.phase !== 'playing' && !g.result;
         this.actionBar_.render({ g, seat: this.seat_(), nameOf: (s) => this.nameOf_(s) });
+        this.offerPrompt_.render({ g, seat: this.seat_(), nameOf: (s) => this.nameOf_(s) });
         this.renderAfterGame_();
         this.renderChat_();
         this.renderMeta_();
@@ -241,7 +248,10 @@ export const renderGame = {
         items.push(h('span', { class: 'spectators', 'data-count': g.spectators }, `${plural(g.spectators, 'spectator')}`),
                    // Sniderman has no draw rules: no rule set to name.
                    h('span', { class: 'variant-tag' }, g.variant === 'sniderman' ? variantTitle(g.variant)
-                       : `${variantTitle(g.variant)} · ${g.rules === 'strict' ? 'strict rules' : 'house rules'}`));
+                       : `${variantTitle(g.variant)} · ${g.rules === 'strict' ? 'strict rules' : 'house rules'}`),
+                   h('span', { class: `variant-tag rated-tag${g.rated ? ' rated' : ''}`, 'data-rated': String(g.rated),
+                               title: g.rated ? 'The result changes both players\' ratings' : 'No rating changes' },
+                     g.rated ? 'Rated' : 'Casual'));
         this.tools_.replaceChildren(...items);
     },
 };

@@ -34,6 +34,7 @@ export class LobbyPage {
     }
 
     onWelcome() {
+        this.form_.setAccount(!!this.app_.account);
         this.app_.conn.send(build.lobbySubscribe());
         this.myGames_.refresh();
         this.renderLists_();
@@ -140,13 +141,17 @@ export class LobbyPage {
 
     renderShell_() {
         const form = seekForm({ send: (msg) => this.sendOrWarn_(msg), onComputer: (v) => this.app_.playComputer(v) });
+        this.form_ = form;
+        form.setAccount(!!this.app_.account);
         this.mineEl_ = h('section', { class: 'card mine', 'aria-labelledby': 'mine-title' });
         this.seeksEl_ = h('section', { class: 'card seeks', 'aria-labelledby': 'seeks-title' });
         this.gamesEl_ = h('section', { class: 'card games', 'aria-labelledby': 'games-title' });
         // Play on the intro: that game in the form, brought into view with its Create button ready.
-        return h('div', { class: 'lobby' }, renderIntro({ onPlay: form.choose, onComputer: (v) => this.app_.playComputer(v) }),
-                 h('div', { class: 'lobby-left' }, form.element, this.mineEl_),
-                 h('div', { class: 'lobby-right' }, this.seeksEl_, this.gamesEl_));
+        this.lobbyEl_ = h('div', { class: 'lobby' },
+                          renderIntro({ onPlay: form.choose, onComputer: (v) => this.app_.playComputer(v) }),
+                          h('div', { class: 'lobby-left' }, form.element, this.mineEl_),
+                          h('div', { class: 'lobby-right' }, this.seeksEl_, this.gamesEl_));
+        return this.lobbyEl_;
     }
 
     sendOrWarn_(msg) {
@@ -174,6 +179,8 @@ export class LobbyPage {
     renderSeeks_() {
         const me = this.app_.me.id;
         const open = this.lobby_.seeks.filter((s) => !s.isPrivate);
+        // On a phone someone waiting comes first (pages.css): others' seeks, not one's own.
+        this.lobbyEl_.classList.toggle('has-seeks', open.some((s) => s.creator.id !== me));
         this.seeksEl_.replaceChildren(h('h2', { id: 'seeks-title' }, 'Open seeks ',
                                         h('span', { class: 'badge' }, String(open.length))),
             open.length === 0 ? aloneNote()
@@ -247,7 +254,8 @@ export class LobbyPage {
         cancel.addEventListener('click', () => this.sendOrWarn_(build.seekCancel(s.id)));
         return h('div', { class: 'mine-row', 'data-my-seek': s.id, 'data-private': String(s.isPrivate) },
             h('div', { class: 'waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }),
-              `${variantLabel(s.variant)} · ${clockLabel(s.clock)}${s.isPrivate ? ' · private' : ''} — waiting for an opponent`),
+              `${variantLabel(s.variant)} · ${clockLabel(s.clock)}${s.rated ? ' · rated' : ''}${s.isPrivate ? ' · private' : ''}`
+              + ' — waiting for an opponent'),
             input, s.isPrivate && s.expiresAt
                 ? h('small', { class: 'muted' }, `Send this link to your opponent. It stays valid until ${new Date(s.expiresAt * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}, even if you reload.`)
                 : '',

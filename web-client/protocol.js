@@ -506,6 +506,7 @@ export const api = {
     pgnUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}.pgn`,
     analysisUrl: (gameId) => `/api/games/${encodeURIComponent(gameId)}/analysis`,
     seekUrl: (seekId) => `/api/seeks/${encodeURIComponent(seekId)}`,
+    playerUrl: (playerId) => `/api/players/${encodeURIComponent(playerId)}`,
     puzzleCountsUrl: () => '/api/puzzles',
     // `which`: 'daily', 'random' or a puzzle id; `exclude`: ids a random pick should avoid.
     puzzleUrl: (game, which, exclude = []) => {
@@ -552,6 +553,16 @@ export function readAnalysis(j) {
             even: seatOf(r.even), start: start(r.start),
         })),
     };
+}
+
+// GET /api/players/<id>: the player's rating in `variant` ({rating, rd}); an account that has not
+// played a rated game of it yet starts from 1500 with RD 350 (provisional); null for a guest.
+export function readPlayerRating(j, variant) {
+    if (!j?.account) {
+        return null;
+    }
+    const r = j.ratings?.[variant];
+    return r && typeof r.rating === 'number' ? { rating: r.rating, rd: Number(r.rd ?? 350) } : { rating: 1500, rd: 350 };
 }
 
 export const readApiError = (j) => j?.error ?? '';

@@ -21,10 +21,11 @@ export class RoundEnd {
         return this.shown_;
     }
 
-    // A round just ended: `board` and `capture` are its final position and last move; `won` the
-    // round's record ({round, winner (seat), side, why}); `score` the match score after it.
-    start({ board, capture, won, score, nameOf }) {
-        this.shown_ = { board, move: capture, round: won.round };
+    // A round just ended: `board` and `capture` are its final position and last move, `moves` its
+    // moves (the move list and strip keep them while the end shows); `won` the round's record
+    // ({round, winner (seat), side, why}); `score` the match score after it.
+    start({ board, capture, won, score, nameOf, moves = [] }) {
+        this.shown_ = { board, move: capture, round: won.round, moves: moves.slice() };
         const next = h('button', { type: 'button', class: 'btn primary', 'data-action': 'next-round' }, 'Next round');
         next.addEventListener('click', () => this.finish());
         this.el_.replaceChildren(

@@ -11,9 +11,10 @@ import { recallSeek, rememberSeek } from './seek_memory.js';
 const RULES_NOTES = { house: 'A draw on the third repetition of a position, and after 100 moves in a row without a capture.',
                       strict: 'Only the rules of the sources: no draw by repetition or by 100 moves.' };
 
-// {element, choose(variant)}: send(message) sends a seek or a quick pairing request; choose(v)
-// selects a game and brings the form into view with "Create game" focused (the intro's Play);
-// onComputer() opens "Play the computer" with its own last choices.
+// {element, choose(variant), setAccount(bool)}: send(message) sends a seek or a quick pairing
+// request; choose(v) selects a game and brings the form into view with "Create game" focused (the
+// intro's Play); onComputer() opens "Play the computer" with its own last choices; setAccount(false)
+// (a guest) disables Rated with a hint, since rated games are for accounts.
 export function seekForm({ send, onComputer }) {
     const form = h('form', { class: 'card create', 'aria-labelledby': 'create-title' });
     const variant = h('fieldset', { class: 'seg' }, h('legend', {}, 'Game'),
@@ -34,7 +35,10 @@ export function seekForm({ send, onComputer }) {
     const priv = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'private' }),
                    ' Private (invitation link only)');
     // Rated games need an account on both sides (account.js, issue 16).
-    const rated = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'rated' }), ' Rated');
+    const ratedHint = h('small', { class: 'form-note', id: 'rated-hint', 'data-rated-hint': '' },
+                        'Rated games are for accounts: sign in or register (top right) to play them.');
+    const rated = h('div', { class: 'rated-field' },
+                    h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'rated' }), ' Rated'), ratedHint);
     const create = h('button', { type: 'submit', class: 'btn primary', 'data-action': 'create' }, 'Create game');
     const quick = h('button', { type: 'button', class: 'btn', 'data-action': 'quick' }, 'Quick pairing');
     const computer = h('button', { type: 'button', class: 'btn', 'data-action': 'computer' }, 'Play the computer');
@@ -82,6 +86,23 @@ export function seekForm({ send, onComputer }) {
         clock.set(last.clock);
     }
     form.elements.rated.checked = !!last.rated;
+    // Until the welcome says otherwise, a guest: what the server would refuse cannot be ticked.
+    let wantsRated = !!last.rated;
+    const setAccount = (account) => {
+        const box = form.elements.rated;
+        if (!box.disabled) {
+            wantsRated = box.checked;
+        }
+        box.disabled = !account;
+        box.checked = account && wantsRated;
+        if (account) {
+            box.removeAttribute('aria-describedby');
+        } else {
+            box.setAttribute('aria-describedby', 'rated-hint');
+        }
+        ratedHint.hidden = account;
+    };
+    setAccount(false);
     refreshRules();
     const options = () => ({ variant: form.elements.variant.value,
                              rules: form.elements.variant.value === 'sniderman' ? 'house' : form.elements.rules.value,
@@ -103,5 +124,5 @@ export function seekForm({ send, onComputer }) {
         form.scrollIntoView({ block: 'start', behavior: 'smooth' });
         create.focus({ preventScroll: true });
     };
-    return { element: form, choose };
+    return { element: form, choose, setAccount };
 }

@@ -83,6 +83,24 @@ export function reasonSentence(variant, reason, winner, loser) {
     }
 }
 
+// The server's words as a sentence: a capital first letter and a full stop ("log in first" →
+// "Log in first.").
+export function sentence(text) {
+    const t = String(text ?? '').trim();
+    if (!t) {
+        return '';
+    }
+    return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?…]$/.test(t) ? '' : '.'}`;
+}
+
+// What an error the server sends means to the player, for the codes a player meets; any other
+// error shows the server's message as a sentence (errorText).
+const ERROR_TEXTS = {
+    account_required: 'Rated games are for accounts: sign in or register (top right) to play one.',
+    outside_rating_range: 'Your rating is outside the range this player asked for.',
+};
+export const errorText = (err) => ERROR_TEXTS[err.code] ?? sentence(err.message || String(err.code ?? '').replace(/_/g, ' '));
+
 // Copies text to the clipboard, falling back to selecting `input` (returns whether it copied).
 export async function copyText(text, input) {
     try {

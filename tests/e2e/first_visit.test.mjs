@@ -177,10 +177,15 @@ test('phone header: a guest\'s whole name, not "G…", and no sideways scrolling
         assert.ok(seen.client > 0 && seen.scroll <= seen.client, `${path}: the name is cut (${seen.scroll} px in ${seen.client} px)`);
         assert.ok(seen.left >= 0 && seen.right <= 390, `${path}: the name is in view`);
         assert.ok(seen.page <= 390 && seen.header <= 390, `${path}: ${seen.page} px wide, header ${seen.header} px`);
-        for (const sel of ['.site-nav a[data-nav="play"]', '.site-nav a[data-nav="learn"]', '.site-nav a[data-nav="puzzles"]',
-                           '[data-action="account-menu"]', '#me-button', '#conn']) {
+        for (const sel of ['.brand', '#menu-button', '[data-action="account-menu"]', '#me-button', '#conn']) {
             assert.ok(await page.isVisible(sel), `${path}: ${sel} is shown`);
         }
+        // The links are one tap away, in the menu (new_user_defects.test.mjs checks each one).
+        await page.click('#menu-button');
+        for (const nav of ['play', 'learn', 'puzzles', 'tournaments', 'leaderboard']) {
+            assert.ok(await page.isVisible(`.site-nav a[data-nav="${nav}"]`), `${path}: the menu's ${nav} link is shown`);
+        }
+        await page.click('#menu-button');
     }
     await screenshot(page, 'phone-header');
     // The gear gives way to the name, which opens the same settings.

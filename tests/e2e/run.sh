@@ -10,4 +10,4 @@ if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_m
     npm ci --no-audit --no-fund --prefer-offline
     cp package-lock.json node_modules/.lock-copy
 fi
-exec node --test --test-concurrency=1 --test-reporter=spec client.test.mjs game.test.mjs learn.test.mjs play_ux.test.mjs lobby.test.mjs layout.test.mjs clock.test.mjs accounts.test.mjs restart.test.mjs first_visit.test.mjs play_computer.test.mjs puzzles.test.mjs analysis.test.mjs tournament_client.test.mjs tournament.test.mjs
+exec node --test --test-concurrency=1 --test-reporter=spec client.test.mjs game.test.mjs learn.test.mjs play_ux.test.mjs lobby.test.mjs layout.test.mjs clock.test.mjs accounts.test.mjs restart.test.mjs first_visit.test.mjs play_computer.test.mjs puzzles.test.mjs analysis.test.mjs new_user_defects.test.mjs tournament_client.test.mjs tournament.test.mjs
