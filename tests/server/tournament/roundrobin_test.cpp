@@ -264,4 +264,31 @@ TEST(TournamentRoundRobin, ConfigNeedsThreeToSixteenPlayersAClockAndADeadlineInR
     EXPECT_FALSE(check_config(c).ok());  // unlimited
 }
 
+TEST(TournamentRoundRobin, NextDeadlineIsTheEarliestWaitingGames) {
+    RoundRobin rr;
+    for (const char* id : {"a", "b", "c"}) {
+        rr.join(id, 1500);
+    }
+    rr.start();
+    // Round 1: b-c; round 2: a-b; round 3: c-a.
+    EXPECT_EQ(next_deadline(rr.state), rr_start + hour);
+    ASSERT_EQ(rr.pass({"a", "b", "c"}, rr_start + 1), (std::vector<int>{1}));
+    EXPECT_EQ(next_deadline(rr.state), rr_start + 2 * hour);
+    EXPECT_TRUE(decide_time(rr.state, rr_start + 5 * hour).empty());
+    std::vector<RoundRobinEvent> others;
+    EXPECT_TRUE(rr.pass({}, rr_start + 3 * hour, &others).empty());
+    EXPECT_EQ(others, (std::vector<RoundRobinEvent>{ev::Unplayed{2}, ev::Unplayed{3}}));
+    // Only the game in progress is left: no deadline, and its end is the tournament's.
+    EXPECT_EQ(next_deadline(rr.state), std::nullopt);
+    EXPECT_FALSE(rr.state.finished);
+    const auto last = rr.run(in::GameFinished{1, std::nullopt}, rr_start + 3 * hour + 5);
+    EXPECT_EQ(last, (std::vector<RoundRobinEvent>{ev::GameFinished{1, std::nullopt},
+                                                  ev::Finished{rr_start + 3 * hour + 5, false}}));
+    EXPECT_TRUE(rr.state.finished);
+    EXPECT_TRUE(rr.pass({"a", "b", "c"}, rr_start + 4 * hour).empty());
+    EXPECT_EQ(rr.refused(in::Withdraw{"a"}, rr_start + 4 * hour), "tournament_finished");
+    EXPECT_EQ(rr.refused(in::GameFinished{1, Side::first}, rr_start + 4 * hour),
+              "tournament_finished");
+}
+
 }  // namespace roundrobin_machine_test
