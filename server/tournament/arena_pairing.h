@@ -6,12 +6,9 @@
 // (lichess's cost), in rank groups of at most 100 players beyond 100; in the first seconds of an
 // arena, rating order instead. A player left over waits for the next pass.
 //
-// The matching: a group of up to exact_matching_limit players tries every matching (Boost's
-// brute_force_maximum_weighted_matching); a larger one takes a maximum-cardinality matching
-// (Boost's edmonds_maximum_cardinality_matching) and swaps partners while that lowers the cost.
-// Not boost::maximum_weighted_matching: in Boost 1.81 (Debian 12's) it crashes, trips its own
-// asserts or never returns on some of these graphs (boostorg/graph#399, fixed by the rewrite of
-// #400), about one pass in 500 of 40–100 players here.
+// The matching is matching.h's: exact up to exact_matching_limit players, cost-lowering swaps of
+// partners above. (Not boost::maximum_weighted_matching: in Boost 1.81 it crashes, trips its own
+// asserts or never returns on about one pass in 500 of 40–100 players here; see matching.h.)
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -19,6 +16,7 @@
 #include <vector>
 
 #include "core/variant.h"
+#include "server/tournament/matching.h"
 
 namespace server::tournament {
 
@@ -26,8 +24,6 @@ namespace server::tournament {
 inline constexpr int max_same_side_in_a_row = 2;
 // Beyond this many waiting players, the matching runs in groups of consecutive ranks.
 inline constexpr std::size_t max_matching_group = 100;
-// Up to this many players in a group, the matching is exact (every matching is tried).
-inline constexpr std::size_t exact_matching_limit = 10;
 // The cost of a pair: |rank difference| × (rank_factor_low + rank_factor_span × (maxRank −
 // min(rankA, rankB)) / maxRank) + |rating difference| (lichess's).
 inline constexpr std::int64_t rank_factor_low = 300;
